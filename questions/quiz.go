@@ -1,0 +1,187 @@
+package questions
+
+import (
+	"errors"
+	"time"
+)
+
+// Domain errors shared by storage and the bot. Methods that return them
+// say so in their doc comments; test with errors.Is.
+var (
+	// ErrNotFound: the post, bank, member or setting does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrAlreadyAnswered: the member has already answered this post; the
+	// first answer stands.
+	ErrAlreadyAnswered = errors.New("already answered")
+	// ErrClosed: the post is closed to answers.
+	ErrClosed = errors.New("question closed")
+	// ErrWrongGuild: the post belongs to another guild.
+	ErrWrongGuild = errors.New("post of another guild")
+	// ErrBadChoice: chosen letters that were not offered, duplicates, or
+	// the wrong number of picks.
+	ErrBadChoice = errors.New("invalid choice")
+)
+
+// Post is a question posted in a channel. IDs of guilds, channels, messages
+// and users are Discord snowflakes as uint64.
+type Post struct {
+	ID         uint64 // allocated by storage, > 0
+	GuildID    uint64
+	ChannelID  uint64
+	MessageID  uint64 // 0 until the message is sent
+	QuestionID string
+	Bank       string
+	Tags       []string
+	// Correct are the correct letters at the time of posting: grading
+	// uses this snapshot even if the bank changes later.
+	Correct     []string
+	OptionCount int
+	SelectCount int
+	Daily       bool // posted by the daily schedule
+	OpenedAt    time.Time
+	ClosesAt    time.Time // zero: closes only by hand or by the next daily post
+	Closed      bool
+	ClosedAt    time.Time
+	// Tallies[i] counts the members who picked option Letter(i).
+	Tallies []int
+	// Answers counts the members who answered; Right counts those who were right.
+	Answers int
+	Right   int
+}
+
+// Answer is one member's answer to one post.
+type Answer struct {
+	PostID        uint64
+	GuildID       uint64
+	UserID        uint64
+	InteractionID uint64 // the Discord interaction that carried it
+	Choice        []string
+	Grade         // filled in by storage on record
+	At            time.Time
+}
+
+// Score is a member's standing in a guild over one period (or all time).
+type Score struct {
+	UserID   uint64
+	Points   int
+	Answered int
+	Correct  int
+	// ReachedAt is when the member reached their current points: the
+	// tie-break after accuracy (earlier ranks higher).
+	ReachedAt time.Time
+	// Streaks are study days: consecutive local days with at least one answer.
+	CurrentStreak int
+	BestStreak    int
+	LastStudyDay  string // "2006-01-02" in the guild's time zone; "" if never
+}
+
+// Accuracy is Correct/Answered in [0, 1]; 0 when nothing was answered.
+func (s Score) Accuracy() float64 {
+	if s.Answered == 0 {
+		return 0
+	}
+	return float64(s.Correct) / float64(s.Answered)
+}
+
+// Period is a leaderboard period.
+type Period string
+
+// The leaderboard periods. Day, week (starting Monday) and month are
+// calendar periods in the guild's time zone.
+const (
+	PeriodDay   Period = "day"
+	PeriodWeek  Period = "week"
+	PeriodMonth Period = "month"
+	PeriodAll   Period = "all"
+)
+
+// Ranking orders a leaderboard.
+type Ranking string
+
+// The leaderboard orders.
+const (
+	// ByPoints: points, then accuracy, then who reached the points first.
+	ByPoints Ranking = "points"
+	// ByAccuracy: accuracy among members with at least MinAnswersForAccuracy
+	// answers in the period, then answers, then who got there first.
+	ByAccuracy Ranking = "accuracy"
+)
+
+// MinAnswersForAccuracy is how many answers in a period a member needs to
+// appear on an accuracy leaderboard.
+const MinAnswersForAccuracy = 10
+
+// Standing is a member's place on a leaderboard.
+type Standing struct {
+	Rank int // 1-based
+	Score
+}
+
+// Leaderboard is one page of a ranking.
+type Leaderboard struct {
+	Period  Period
+	Ranking Ranking
+	Start   time.Time // start of the period (zero for all time)
+	Total   int       // members ranked in the period
+	Entries []Standing
+}
+
+// TopicStats is a member's record on one bank or tag.
+type TopicStats struct {
+	Topic    string // "bank:<name>" or "tag:<name>"
+	Answered int
+	Correct  int
+}
+
+// MemberStats is what /quiz stats shows.
+type MemberStats struct {
+	All    Score
+	Rank   int // by points, all time; 0 if unranked
+	Topics []TopicStats
+}
+
+// Settings are a guild's choices. The zero value is not valid: use
+// DefaultSettings.
+type Settings struct {
+	GuildID uint64
+	// TimeZone is an IANA name; periods and streaks are counted in it.
+	TimeZone string
+	// RevealOnAnswer: the answer reply carries the correct letters,
+	// explanation and rationales at once (answer-gated). Off: only at the close.
+	RevealOnAnswer bool
+	// AskMinutes is how long /quiz ask stays open by default.
+	AskMinutes int
+	// Banks limits /quiz ask and the daily draw to these banks; empty: all.
+	Banks []string
+	// Daily is the daily schedule; nil when off.
+	Daily *Daily
+}
+
+// Daily is a guild's daily quiz schedule.
+type Daily struct {
+	ChannelID uint64
+	Time      string // "HH:MM", 24 h, in TimeZone of the settings
+	TimeZone  string // IANA name
+	Bank      string // "" for every bank the guild can use
+	Count     int    // questions per day, >= 1
+	// CloseAfterHours closes daily questions after that many hours; 0: they
+	// close when the next day's questions are posted.
+	CloseAfterHours int
+	// LastPosted is the local date ("2006-01-02") of the last daily post.
+	LastPosted string
+}
+
+// DefaultSettings returns the settings of a guild that has chosen nothing.
+func DefaultSettings(guildID uint64) Settings {
+	return Settings{GuildID: guildID, TimeZone: "UTC", RevealOnAnswer: true, AskMinutes: 10}
+}
+
+// BankFile is a bank a guild imported: the file as uploaded, kept so that it
+// can be parsed again at start and exported unchanged.
+type BankFile struct {
+	Name       string // the bank's name, unique within the guild
+	Format     Format
+	Data       []byte
+	ImportedAt time.Time
+	ImportedBy uint64
+}
