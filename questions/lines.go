@@ -1,0 +1,84 @@
+package questions
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// splitLines turns a file into lines: without a UTF-8 byte-order mark,
+// with CRLF or LF endings, trailing white space removed. lines[i] is line
+// i+1 of the file. A final newline does not add a line.
+func splitLines(data []byte) []string {
+	s := strings.TrimPrefix(string(data), "\uFEFF")
+	s = strings.TrimSuffix(s, "\n")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t\r")
+	}
+	return lines
+}
+
+// checkUTF8 reports each line of data that is not valid UTF-8: Discord
+// accepts nothing else.
+func checkUTF8(path string, data []byte) Problems {
+	if utf8.Valid(data) {
+		return nil
+	}
+	var ps Problems
+	for i, l := range strings.Split(string(data), "\n") {
+		if !utf8.ValidString(l) {
+			ps.add(path, i+1, "line is not valid UTF-8")
+		}
+	}
+	return ps
+}
+
+// joinText joins the lines of a paragraph-ish text element: surrounding
+// blank lines go, runs of blank lines become one, lines keep their breaks.
+func joinText(lines []string) string {
+	var b strings.Builder
+	blank := false
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			blank = true
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+			if blank {
+				b.WriteByte('\n')
+			}
+		}
+		blank = false
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+// lineIndex maps byte offsets of a file to 1-based line numbers.
+type lineIndex []int // offsets at which lines start
+
+func newLineIndex(data []byte) lineIndex {
+	idx := lineIndex{0}
+	for i, c := range data {
+		if c == '\n' {
+			idx = append(idx, i+1)
+		}
+	}
+	return idx
+}
+
+// line returns the line holding byte offset off.
+func (x lineIndex) line(off int64) int {
+	lo, hi := 0, len(x)
+	for lo < hi { // first start > off
+		m := (lo + hi) / 2
+		if int64(x[m]) <= off {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
