@@ -1,0 +1,524 @@
+package questions
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Structured banks (*.yaml, *.yml, *.json): one file is one bank. The
+// schema is documented in FORMATS.md. Both encodings are first read into
+// the same small tree that keeps the line of every key and value, and then
+// decoded by one strict decoder, so that every unknown field, wrong type,
+// repeated key and broken rule is reported, each with its line, in both
+// encodings alike. YAML is read with go.yaml.in/yaml/v3 into a yaml.Node;
+// JSON with encoding/json's tokenizer, whose byte offsets are turned into
+// lines.
+
+// snode is a YAML or JSON value with its line.
+type snode struct {
+	kind  snodeKind
+	line  int
+	value string   // scalars
+	keys  []skey   // maps, in file order
+	items []*snode // lists
+}
+
+type snodeKind int
+
+const (
+	snNull snodeKind = iota
+	snString
+	snBool
+	snInt
+	snFloat
+	snOther // a YAML scalar of another type (timestamp, binary...)
+	snMap
+	snList
+)
+
+type skey struct {
+	name string
+	line int
+	val  *snode
+}
+
+// ParseStructured parses a YAML (f == FormatYAML) or JSON (f == FormatJSON)
+// bank file. It returns the bank, holding the questions that decoded
+// without a problem, and every problem found, each with its line.
+func ParseStructured(path string, data []byte, f Format) ([]Bank, Problems) {
+	if ps := checkUTF8(path, data); ps != nil {
+		return nil, ps
+	}
+	var root *snode
+	var ps Problems
+	switch f {
+	case FormatYAML:
+		root, ps = yamlTree(path, data)
+	case FormatJSON:
+		root, ps = jsonTree(path, data)
+	default:
+		ps.add(path, 0, "format %q is not a structured format", f)
+	}
+	if root == nil {
+		return nil, ps
+	}
+	d := &sdecoder{path: path, probs: ps, lenient: f == FormatYAML}
+	b := d.bank(root)
+	d.probs.sortByLine()
+	if b == nil || len(b.Questions) == 0 {
+		return nil, d.probs
+	}
+	return []Bank{*b}, d.probs
+}
+
+// yamlLine finds the line in a go.yaml.in/yaml/v3 error message.
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+
+func yamlTree(path string, data []byte) (*snode, Problems) {
+	var ps Problems
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			ps.add(path, 0, "the file is empty")
+			return nil, ps
+		}
+		line, msg := yamlErrorLine(err)
+		ps.add(path, min(line, len(splitLines(data))), "YAML: %s", msg)
+		return nil, ps
+	}
+	var next yaml.Node
+	if err := dec.Decode(&next); err == nil {
+		ps.add(path, next.Line, "a second YAML document; a file holds one bank")
+	} else if !errors.Is(err, io.EOF) {
+		ps.add(path, 0, "YAML after the first document: %v", strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	n := &doc
+	if n.Kind == yaml.DocumentNode {
+		if len(n.Content) == 0 {
+			ps.add(path, 0, "the file is empty")
+			return nil, ps
+		}
+		n = n.Content[0]
+	}
+	return fromYAML(path, n, &ps), ps
+}
+
+// yamlParserErrors are the messages of the YAML parser, as opposed to its
+// scanner (go.yaml.in/yaml/v3, parserc.go).
+var yamlParserErrors = [...]string{
+	"did not find expected ',' or ']'",
+	"did not find expected ',' or '}'",
+	"did not find expected '-' indicator",
+	"did not find expected <document start>",
+	"did not find expected <stream-start>",
+	"did not find expected key",
+	"did not find expected node content",
+	"found duplicate %TAG directive",
+	"found duplicate %YAML directive",
+	"found incompatible YAML document",
+	"found undefined tag handle",
+}
+
+// yamlErrorLine finds the line in a go.yaml.in/yaml/v3 error message.
+// The library prints the 1-based line of scanner errors but the 0-based
+// line of parser errors (and omits it when it is 0), so the line of a
+// parser error is corrected by one.
+func yamlErrorLine(err error) (int, string) {
+	msg := err.Error()
+	line := 0
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = msg[len(m[0]):]
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	for _, parserError := range yamlParserErrors {
+		if strings.HasPrefix(msg, parserError) {
+			return line + 1, msg
+		}
+	}
+	return line, msg
+}
+
+func fromYAML(path string, n *yaml.Node, ps *Problems) *snode {
+	out := &snode{line: n.Line}
+	switch n.Kind {
+	case yaml.AliasNode:
+		ps.add(path, n.Line, "YAML aliases (*%s) are not supported", n.Value)
+	case yaml.MappingNode:
+		out.kind = snMap
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if k.Kind != yaml.ScalarNode {
+				ps.add(path, k.Line, "a key must be a plain name")
+				continue
+			}
+			out.keys = append(out.keys, skey{name: k.Value, line: k.Line, val: fromYAML(path, v, ps)})
+		}
+	case yaml.SequenceNode:
+		out.kind = snList
+		for _, c := range n.Content {
+			out.items = append(out.items, fromYAML(path, c, ps))
+		}
+	case yaml.ScalarNode:
+		out.value = n.Value
+		switch n.ShortTag() {
+		case "!!null":
+			out.kind = snNull
+		case "!!str":
+			out.kind = snString
+		case "!!bool":
+			out.kind = snBool
+		case "!!int":
+			out.kind = snInt
+		case "!!float":
+			out.kind = snFloat
+		default:
+			out.kind = snOther
+		}
+	}
+	return out
+}
+
+func jsonTree(path string, data []byte) (*snode, Problems) {
+	var ps Problems
+	lines := newLineIndex(data)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	t := &jsonTokens{dec: dec, data: data, lines: lines}
+	if len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\uFEFF")))) == 0 {
+		ps.add(path, 0, "the file is empty")
+		return nil, ps
+	}
+	if bytes.HasPrefix(data, []byte("\uFEFF")) {
+		// encoding/json refuses a byte-order mark; skip it, keeping offsets.
+		dec = json.NewDecoder(bytes.NewReader(data[3:]))
+		dec.UseNumber()
+		t.dec, t.base = dec, 3
+	}
+	root, err := t.value()
+	if err == nil {
+		if _, err2 := dec.Token(); err2 != io.EOF {
+			err = fmt.Errorf("unexpected data after the top-level value")
+			if err2 != nil {
+				err = err2
+			}
+		}
+	}
+	if err != nil {
+		var syn *json.SyntaxError
+		line := t.lines.line(t.base + dec.InputOffset())
+		if errors.As(err, &syn) {
+			line = t.lines.line(t.base + syn.Offset)
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			err = errors.New("unexpected end of the file")
+			line = len(lines)
+		}
+		ps.add(path, line, "JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+		return nil, ps
+	}
+	return root, ps
+}
+
+type jsonTokens struct {
+	dec   *json.Decoder
+	data  []byte
+	base  int64
+	lines lineIndex
+}
+
+// start returns the line of the next token: the decoder's offset is the
+// end of the previous token, before separators and white space.
+func (t *jsonTokens) start() int {
+	off := t.base + t.dec.InputOffset()
+	for off < int64(len(t.data)) {
+		switch t.data[off] {
+		case ' ', '\t', '\r', '\n', ',', ':':
+			off++
+			continue
+		}
+		break
+	}
+	return t.lines.line(off)
+}
+
+func (t *jsonTokens) value() (*snode, error) {
+	line := t.start()
+	tok, err := t.dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	n := &snode{line: line}
+	switch v := tok.(type) {
+	case json.Delim:
+		switch v {
+		case '{':
+			n.kind = snMap
+			for t.dec.More() {
+				kline := t.start()
+				k, err := t.dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				name, _ := k.(string)
+				val, err := t.value()
+				if err != nil {
+					return nil, err
+				}
+				n.keys = append(n.keys, skey{name: name, line: kline, val: val})
+			}
+		case '[':
+			n.kind = snList
+			for t.dec.More() {
+				val, err := t.value()
+				if err != nil {
+					return nil, err
+				}
+				n.items = append(n.items, val)
+			}
+		}
+		if _, err := t.dec.Token(); err != nil { // the closing delimiter
+			return nil, err
+		}
+	case string:
+		n.kind, n.value = snString, v
+	case bool:
+		n.kind, n.value = snBool, strconv.FormatBool(v)
+	case json.Number:
+		n.kind, n.value = snFloat, v.String()
+		if _, err := strconv.ParseInt(v.String(), 10, 64); err == nil {
+			n.kind = snInt
+		}
+	case nil:
+		n.kind = snNull
+	}
+	return n, nil
+}
+
+// sdecoder decodes the tree into a bank, collecting problems.
+type sdecoder struct {
+	path    string
+	probs   Problems
+	lenient bool // YAML: any scalar may be read as a string
+}
+
+func (d *sdecoder) problem(line int, format string, args ...any) {
+	d.probs.add(d.path, line, format, args...)
+}
+
+// fields checks that n is a map with only the allowed keys, each at most
+// once, and returns its keys by name.
+func (d *sdecoder) fields(n *snode, what string, allowed ...string) map[string]*skey {
+	if n.kind != snMap {
+		d.problem(n.line, "%s must be a mapping of fields (%s)", what, strings.Join(allowed, ", "))
+		return nil
+	}
+	out := make(map[string]*skey, len(n.keys))
+	for i := range n.keys {
+		k := &n.keys[i]
+		switch {
+		case !contains(allowed, k.name):
+			d.problem(k.line, "unknown field %q in %s (want %s)", clip(k.name), what, strings.Join(allowed, ", "))
+		case out[k.name] != nil:
+			d.problem(k.line, "field %q repeated (first at line %d)", k.name, out[k.name].line)
+		default:
+			out[k.name] = k
+		}
+	}
+	return out
+}
+
+func (d *sdecoder) str(k *skey) string {
+	if k == nil {
+		return ""
+	}
+	switch v := k.val; {
+	case v.kind == snNull:
+		return ""
+	case v.kind == snString, d.lenient && v.kind < snMap:
+		return strings.TrimSpace(v.value)
+	}
+	d.problem(k.val.line, "%s must be a string", k.name)
+	return ""
+}
+
+func (d *sdecoder) boolean(k *skey) bool {
+	if k == nil || k.val.kind == snNull {
+		return false
+	}
+	if k.val.kind != snBool {
+		d.problem(k.val.line, "%s must be true or false", k.name)
+		return false
+	}
+	b, _ := strconv.ParseBool(k.val.value)
+	if d.lenient { // YAML spells booleans in several ways
+		b = strings.EqualFold(k.val.value, "true")
+	}
+	return b
+}
+
+// integer returns the whole number at k, or 0 when k is absent; -1 after a
+// reported problem.
+func (d *sdecoder) integer(k *skey, min, max int) int {
+	if k == nil || k.val.kind == snNull {
+		return 0
+	}
+	n, err := strconv.Atoi(k.val.value)
+	if k.val.kind != snInt || err != nil || n < min || n > max {
+		d.problem(k.val.line, "%s must be a whole number from %d to %d", k.name, min, max)
+		return -1
+	}
+	return n
+}
+
+func (d *sdecoder) strings(k *skey) []string {
+	if k == nil || k.val.kind == snNull {
+		return nil
+	}
+	if k.val.kind != snList {
+		d.problem(k.val.line, "%s must be a list of strings", k.name)
+		return nil
+	}
+	var out []string
+	for _, it := range k.val.items {
+		s := d.str(&skey{name: k.name + " entry", line: it.line, val: it})
+		if s == "" {
+			d.problem(it.line, "empty entry in %s", k.name)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func (d *sdecoder) bank(root *snode) *Bank {
+	f := d.fields(root, "the bank", "bank", "source", "questions")
+	if f == nil {
+		return nil
+	}
+	name := d.str(f["bank"])
+	if f["bank"] == nil || name == "" {
+		d.problem(root.line, "missing bank name (bank: <name>)")
+	}
+	source := d.str(f["source"])
+	qs := f["questions"]
+	if qs == nil || qs.val.kind == snNull || (qs.val.kind == snList && len(qs.val.items) == 0) {
+		line := root.line
+		if qs != nil {
+			line = qs.line
+		}
+		d.problem(line, "the bank has no questions (questions: [...])")
+		return nil
+	}
+	if qs.val.kind != snList {
+		d.problem(qs.val.line, "questions must be a list")
+		return nil
+	}
+	b := &Bank{Name: name, Path: d.path}
+	ids := map[string]int{}
+	numbers := map[int]int{}
+	for i, item := range qs.val.items {
+		q, ok := d.question(item, i+1, name, source)
+		dupNumber := false
+		if q.Number > 0 {
+			if first, dup := numbers[q.Number]; dup {
+				d.problem(q.Line, "question number %d used twice (first at line %d)", q.Number, first)
+				ok, dupNumber = false, true
+			} else {
+				numbers[q.Number] = q.Line
+			}
+		}
+		if q.ID != "" && !dupNumber {
+			if first, dup := ids[q.ID]; dup {
+				d.problem(q.Line, "question id %q used twice (first at line %d)", clip(q.ID), first)
+				ok = false
+			} else {
+				ids[q.ID] = q.Line
+			}
+		}
+		if ok && name != "" {
+			b.Questions = append(b.Questions, q)
+		}
+	}
+	return b
+}
+
+// question decodes one question; ok is false when it had a problem.
+func (d *sdecoder) question(n *snode, pos int, bank, source string) (q Question, ok bool) {
+	before := len(d.probs)
+	q = Question{Bank: bank, Line: n.line, Number: pos}
+	f := d.fields(n, "a question", "id", "number", "select", "question", "options", "explanation", "tags", "source")
+	if f == nil {
+		return q, false
+	}
+	if k := f["number"]; k != nil {
+		q.Number = d.integer(k, 1, maxQuestionNumber)
+	}
+	if k := f["id"]; k != nil {
+		if q.ID = d.str(k); q.ID == "" {
+			d.problem(k.line, "id must not be empty (leave it out for the default \"<bank>#<number>\")")
+		}
+	} else if q.Number > 0 {
+		q.ID = fmt.Sprintf("%s#%d", bank, q.Number)
+	}
+	q.Stem = d.str(f["question"])
+	if q.Stem == "" {
+		d.problem(n.line, "the question has no text (question: ...)")
+	}
+	q.Explanation = d.str(f["explanation"])
+	q.Tags = d.strings(f["tags"])
+	q.Source = cmp.Or(d.str(f["source"]), source)
+	sel := d.integer(f["select"], 1, MaxOptions)
+	opts := f["options"]
+	switch {
+	case opts == nil || opts.val.kind == snNull:
+		d.problem(n.line, "the question has no options; at least 2 are needed")
+	case opts.val.kind != snList:
+		d.problem(opts.val.line, "options must be a list")
+	case len(opts.val.items) < 2:
+		d.problem(opts.line, "the question has %d option(s); at least 2 are needed", len(opts.val.items))
+	case len(opts.val.items) > MaxOptions:
+		d.problem(opts.val.items[MaxOptions].line, "more than %d options (Discord's select menu holds at most %d)", MaxOptions, MaxOptions)
+	default:
+		optProbs := len(d.probs)
+		for i, it := range opts.val.items {
+			q.Options = append(q.Options, d.option(it, i))
+		}
+		if c := q.SelectCount(); c == 0 && len(d.probs) == optProbs {
+			d.problem(opts.line, "no option is marked correct: true")
+		} else if sel > 0 && sel != c {
+			d.problem(f["select"].val.line, "select: %d disagrees with the %d option(s) marked correct", sel, c)
+		}
+	}
+	return q, len(d.probs) == before
+}
+
+func (d *sdecoder) option(n *snode, i int) Option {
+	o := Option{Letter: Letter(i)}
+	if n.kind == snString || (d.lenient && n.kind > snNull && n.kind < snMap) {
+		d.problem(n.line, "option %s must be a mapping with text: (and correct:, why:)", o.Letter)
+		return o
+	}
+	f := d.fields(n, "an option", "text", "correct", "why")
+	if f == nil {
+		return o
+	}
+	o.Text = d.str(f["text"])
+	if o.Text == "" {
+		d.problem(n.line, "option %s has no text", o.Letter)
+	}
+	o.Correct = d.boolean(f["correct"])
+	o.Rationale = d.str(f["why"])
+	return o
+}
