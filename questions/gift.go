@@ -1,0 +1,450 @@
+package questions
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Moodle GIFT (*.gift), its multiple-choice part.
+//
+// Questions are separated by blank lines outside an answer block {…}; lines
+// starting with // are comments; "$CATEGORY: name" names the bank of the
+// questions that follow (a Moodle context prefix such as "$course$/" and a
+// leading "top/" are dropped), and until the first one the bank is named
+// after the file ("cloud-basics" for cloud-basics.gift).
+//
+// Identity: a question titled "::Latency 1::" has ID "<bank>#Latency 1";
+// an untitled one "<bank>#<number>", where Number is the question's 1-based
+// position in its bank (counting every question of the bank in the file,
+// including unsupported ones). Titles are what keeps an ID stable when
+// questions are reordered, so titled questions are recommended.
+//
+// Supported: single answer {=right ~wrong}, multiple answer
+// {~%50%right ~%-100%wrong} (a positive weight marks a right answer),
+// true/false {T} {F} {TRUE} {FALSE} (two options "True" and "False"), a
+// per-answer #feedback (that option's rationale; for true/false the first
+// feedback explains the wrong option and the second the right one), and
+// ####general feedback (the explanation). Other question types are reported
+// as unsupported, never dropped.
+
+type giftLine struct {
+	line int
+	text string
+}
+
+type giftParser struct {
+	path    string
+	bank    string
+	banks   []Bank
+	bankIdx map[string]int
+	counts  map[string]int // questions seen per bank
+	ids     map[string]int // ID → line
+	probs   Problems
+}
+
+// ParseGIFT parses a Moodle GIFT file. It returns the banks in order of
+// first appearance, holding the multiple-choice and true/false questions
+// that parsed without a problem, and every problem found, each with its
+// line, including one per question of an unsupported type.
+func ParseGIFT(path string, data []byte) ([]Bank, Problems) {
+	if ps := checkUTF8(path, data); ps != nil {
+		return nil, ps
+	}
+	base := filepath.Base(path)
+	p := &giftParser{
+		path:    path,
+		bank:    strings.TrimSuffix(base, filepath.Ext(base)),
+		bankIdx: map[string]int{},
+		counts:  map[string]int{},
+		ids:     map[string]int{},
+	}
+	var block []giftLine
+	depth := 0 // unescaped { minus } in the block so far
+	flush := func() {
+		if len(block) > 0 {
+			p.question(block)
+		}
+		block, depth = nil, 0
+	}
+	lines := splitLines(data)
+	for i, l := range lines {
+		s := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(s, "//"):
+			continue
+		case s == "" && (depth == 0 || nextStartsQuestion(lines[i+1:])):
+			flush()
+			continue
+		case depth == 0 && strings.HasPrefix(s, "$CATEGORY:"):
+			flush()
+			p.category(i+1, strings.TrimPrefix(s, "$CATEGORY:"))
+			continue
+		}
+		block = append(block, giftLine{line: i + 1, text: s})
+		depth = max(0, depth+braceDelta(s))
+	}
+	flush()
+	if len(p.banks) == 0 && len(p.probs) == 0 {
+		p.probs.add(path, 0, "no questions found")
+	}
+	p.probs.sortByLine()
+	return p.banks, p.probs
+}
+
+func (p *giftParser) category(line int, name string) {
+	name = strings.TrimSpace(name)
+	if strings.HasPrefix(name, "$") {
+		if i := strings.Index(name[1:], "$/"); i >= 0 {
+			name = name[i+3:]
+		}
+	}
+	name = strings.TrimSpace(strings.TrimPrefix(name, "top/"))
+	if name == "" {
+		p.probs.add(p.path, line, "$CATEGORY has no name")
+		return
+	}
+	p.bank = name
+}
+
+// nextStartsQuestion reports whether the next line that is not blank or a
+// comment starts a titled question or a category: then a blank line ends
+// the block even inside an unclosed answer block, so that the unclosed
+// block is reported where it is instead of swallowing the questions after
+// it.
+func nextStartsQuestion(lines []string) bool {
+	for _, l := range lines {
+		s := strings.TrimSpace(l)
+		if s == "" || strings.HasPrefix(s, "//") {
+			continue
+		}
+		return strings.HasPrefix(s, "::") || strings.HasPrefix(s, "$CATEGORY:")
+	}
+	return false
+}
+
+// braceDelta counts unescaped { minus unescaped } in s.
+func braceDelta(s string) int {
+	d := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '{':
+			d++
+		case '}':
+			d--
+		}
+	}
+	return d
+}
+
+// giftBlock is one question's text with the line of each byte offset.
+type giftBlock struct {
+	s      string
+	starts []int // offset at which each line starts
+	lines  []int // file line of each line
+}
+
+func (b *giftBlock) lineAt(off int) int {
+	i := 0
+	for i+1 < len(b.starts) && b.starts[i+1] <= off {
+		i++
+	}
+	return b.lines[i]
+}
+
+// find returns the offset of the first unescaped sub in s at or after
+// from, or -1.
+func (b *giftBlock) find(from int, sub string) int {
+	for i := from; i < len(b.s); i++ {
+		if b.s[i] == '\\' {
+			i++
+			continue
+		}
+		if strings.HasPrefix(b.s[i:], sub) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (p *giftParser) question(lines []giftLine) {
+	b := &giftBlock{}
+	var sb strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		b.starts = append(b.starts, sb.Len())
+		b.lines = append(b.lines, l.line)
+		sb.WriteString(l.text)
+	}
+	b.s = sb.String()
+	first := lines[0].line
+	bank := p.bank
+	p.counts[bank]++
+	number := p.counts[bank]
+	q := Question{Bank: bank, Number: number, Line: first, ID: fmt.Sprintf("%s#%d", bank, number)}
+	before := len(p.probs)
+	problem := func(off int, format string, args ...any) {
+		p.probs.add(p.path, b.lineAt(off), format, args...)
+	}
+	unsupported := func(off int, kind string) {
+		problem(off, "unsupported GIFT question type (%s)", kind)
+	}
+
+	pos := 0
+	if strings.HasPrefix(b.s, "::") {
+		end := b.find(2, "::")
+		if end < 0 {
+			problem(0, "unclosed ::title::")
+			return
+		}
+		title := giftText(b.s[2:end])
+		if title == "" {
+			problem(0, "empty ::title::")
+		} else {
+			q.ID = bank + "#" + title
+		}
+		pos = end + 2
+	}
+	open := b.find(pos, "{")
+	if open < 0 {
+		unsupported(pos, "description: no answer block {…}")
+		return
+	}
+	closing := b.find(open+1, "}")
+	if closing < 0 {
+		problem(open, "unclosed answer block {")
+		return
+	}
+	if after := strings.TrimSpace(b.s[closing+1:]); after != "" {
+		unsupported(closing+1, "missing word: text after the answer block")
+		return
+	}
+	if next := b.find(open+1, "{"); next >= 0 && next < closing {
+		problem(next, "unescaped { inside an answer block (write \\{)")
+		return
+	}
+	q.Stem = giftText(stripFormat(b.s[pos:open]))
+	if q.Stem == "" {
+		problem(pos, "the question has no text")
+	}
+
+	body, bodyAt := b.s[open+1:closing], open+1
+	if g := b.find(bodyAt, "####"); g >= 0 && g < closing {
+		q.Explanation = giftText(b.s[g+4 : closing])
+		body = b.s[bodyAt:g]
+	}
+	trimmed := strings.TrimSpace(body)
+	switch {
+	case trimmed == "":
+		unsupported(open, "essay")
+		return
+	case trimmed[0] == '#':
+		unsupported(open, "numerical")
+		return
+	}
+	if tf, ok := giftTrueFalse(b, bodyAt, bodyAt+len(body)); ok {
+		q.Options = tf
+	} else if !p.choices(b, bodyAt, bodyAt+len(body), &q, problem, unsupported) {
+		return
+	}
+	if len(p.probs) == before {
+		if first, dup := p.ids[q.ID]; dup {
+			problem(0, "question id %q used twice (first at line %d)", clip(q.ID), first)
+			return
+		}
+		p.ids[q.ID] = first
+		p.add(q)
+	}
+}
+
+// choices parses a multiple-choice body b.s[from:to] into q.Options; false
+// when the block is of another type (already reported).
+func (p *giftParser) choices(b *giftBlock, from, to int, q *Question, problem func(int, string, ...any), unsupported func(int, string)) bool {
+	type answer struct {
+		at     int
+		marker byte
+		text   string
+		weight string
+		why    string
+		arrow  bool
+	}
+	var answers []answer
+	for i := from; i < to; i++ {
+		c := b.s[i]
+		if c == '\\' {
+			i++
+			continue
+		}
+		if c != '=' && c != '~' {
+			if len(answers) == 0 && c != ' ' && c != '\n' && c != '\t' {
+				problem(i, "text before the first answer (answers start with = or ~)")
+				return true
+			}
+			continue
+		}
+		answers = append(answers, answer{at: i, marker: c})
+	}
+	if len(answers) == 0 {
+		problem(from, "the answer block has no answers (=right ~wrong)")
+		return true
+	}
+	tildes := 0
+	for k := range answers {
+		a := &answers[k]
+		end := to
+		if k+1 < len(answers) {
+			end = answers[k+1].at
+		}
+		raw := b.s[a.at+1 : end]
+		if a.marker == '~' {
+			tildes++
+		}
+		if strings.HasPrefix(raw, "%") {
+			if j := strings.IndexByte(raw[1:], '%'); j >= 0 {
+				a.weight, raw = raw[1:j+1], raw[j+2:]
+			}
+		}
+		sub := &giftBlock{s: raw}
+		if h := sub.find(0, "#"); h >= 0 {
+			a.why, raw = giftText(raw[h+1:]), raw[:h]
+		}
+		a.arrow = (&giftBlock{s: raw}).find(0, "->") >= 0
+		a.text = giftText(raw)
+	}
+	if tildes == 0 {
+		for _, a := range answers {
+			if a.arrow {
+				unsupported(from, "matching")
+				return false
+			}
+		}
+		unsupported(from, "short answer")
+		return false
+	}
+	equals := len(answers) - tildes
+	if equals > 1 {
+		problem(from, "%d answers marked =; a single-answer question has one (mark the right answers of a multiple-answer question with weights, ~%%50%%)", equals)
+	}
+	if len(answers) > MaxOptions {
+		problem(answers[MaxOptions].at, "more than %d answers (Discord's select menu holds at most %d)", MaxOptions, MaxOptions)
+		return true
+	}
+	if len(answers) < 2 {
+		problem(from, "the question has 1 answer; at least 2 are needed")
+	}
+	for k, a := range answers {
+		correct := a.marker == '='
+		if a.weight != "" {
+			w, err := strconv.ParseFloat(a.weight, 64)
+			if err != nil || w < -100 || w > 100 {
+				problem(a.at, "weight %%%s%% is not a percentage from -100 to 100", clip(a.weight))
+			}
+			correct = w > 0
+		}
+		if a.text == "" {
+			problem(a.at, "answer %s has no text", Letter(k))
+		}
+		q.Options = append(q.Options, Option{Letter: Letter(k), Text: a.text, Correct: correct, Rationale: a.why})
+	}
+	if q.SelectCount() == 0 {
+		problem(from, "no right answer (mark it with = or a positive weight ~%%50%%)")
+	}
+	return true
+}
+
+// giftTrueFalse recognises a true/false body: T, F, TRUE or FALSE, then
+// optionally #feedback-if-wrong and #feedback-if-right.
+func giftTrueFalse(b *giftBlock, from, to int) ([]Option, bool) {
+	body := b.s[from:to]
+	parts := []string{}
+	sub := &giftBlock{s: body}
+	for start := 0; ; {
+		h := sub.find(start, "#")
+		if h < 0 {
+			parts = append(parts, body[start:])
+			break
+		}
+		parts = append(parts, body[start:h])
+		start = h + 1
+	}
+	var right bool
+	switch strings.ToUpper(strings.TrimSpace(parts[0])) {
+	case "T", "TRUE":
+		right = true
+	case "F", "FALSE":
+		right = false
+	default:
+		return nil, false
+	}
+	if len(parts) > 3 {
+		return nil, false
+	}
+	var ifWrong, ifRight string
+	if len(parts) > 1 {
+		ifWrong = giftText(parts[1])
+	}
+	if len(parts) > 2 {
+		ifRight = giftText(parts[2])
+	}
+	opts := []Option{{Letter: "A", Text: "True"}, {Letter: "B", Text: "False"}}
+	r, w := 1, 0
+	if right {
+		r, w = 0, 1
+	}
+	opts[r].Correct, opts[r].Rationale = true, ifRight
+	opts[w].Rationale = ifWrong
+	return opts, true
+}
+
+// stripFormat removes a leading text format marker: [html], [moodle],
+// [plain] or [markdown].
+func stripFormat(s string) string {
+	t := strings.TrimSpace(s)
+	for _, f := range []string{"[html]", "[moodle]", "[plain]", "[markdown]"} {
+		if rest, ok := strings.CutPrefix(t, f); ok {
+			return rest
+		}
+	}
+	return s
+}
+
+// giftText unescapes GIFT text (\~ \= \# \{ \} \: \\ and \n for a line
+// break) and tidies its lines.
+func giftText(s string) string {
+	if !strings.Contains(s, `\`) {
+		return joinText(strings.Split(s, "\n"))
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\\' && i+1 < len(s) {
+			switch n := s[i+1]; n {
+			case '~', '=', '#', '{', '}', ':', '\\':
+				b.WriteByte(n)
+				i++
+				continue
+			case 'n':
+				b.WriteByte('\n')
+				i++
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return joinText(strings.Split(b.String(), "\n"))
+}
+
+func (p *giftParser) add(q Question) {
+	bi, ok := p.bankIdx[q.Bank]
+	if !ok {
+		bi = len(p.banks)
+		p.bankIdx[q.Bank] = bi
+		p.banks = append(p.banks, Bank{Name: q.Bank, Path: p.path})
+	}
+	p.banks[bi].Questions = append(p.banks[bi].Questions, q)
+}
