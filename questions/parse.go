@@ -1,0 +1,139 @@
+package questions
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Limits that Validate enforces besides MaxOptions, MaxBodyLength,
+// MaxExplanationLength and MaxRationaleLength.
+const (
+	// MaxBankNameLength is the longest bank name in runes: bank names are
+	// offered as autocomplete choices, whose names Discord caps at 100.
+	MaxBankNameLength = 100
+	// MaxIDLength is the longest question ID in bytes; storage keys embed it.
+	MaxIDLength = 200
+	// MaxTagLength is the longest tag in runes.
+	MaxTagLength = 100
+)
+
+// Parse parses a bank file of any format, chosen by FormatOf(path), and
+// validates the result with Validate. The error, when not nil, is Problems
+// listing every problem of the file; the banks then still hold the
+// questions that parsed cleanly, for a caller that wants to count them.
+func Parse(path string, data []byte) ([]Bank, error) {
+	banks, ps := parse(path, data)
+	return banks, ps.Err()
+}
+
+func parse(path string, data []byte) ([]Bank, Problems) {
+	f, ok := FormatOf(path)
+	if !ok {
+		return nil, Problems{{Path: path, Msg: "not a bank file (want .txt, .yaml, .yml, .json or .gift)"}}
+	}
+	var banks []Bank
+	var ps Problems
+	switch f {
+	case FormatText:
+		banks, ps = ParseText(path, data)
+	case FormatYAML, FormatJSON:
+		banks, ps = ParseStructured(path, data, f)
+	case FormatGIFT:
+		banks, ps = ParseGIFT(path, data)
+	}
+	ps = append(ps, Validate(banks)...)
+	ps.sortByLine()
+	return banks, ps
+}
+
+// Validate checks banks against the limits that would break posting them
+// on Discord and the rules every bank must keep whatever its format: a bank
+// name of 1 to MaxBankNameLength runes and at least one question; for each
+// question a non-empty ID of at most MaxIDLength bytes, unique among banks;
+// a stem; 2 to MaxOptions options lettered in order, each with text, at
+// least one correct; a Body of at most MaxBodyLength runes, an explanation
+// of at most MaxExplanationLength, rationales of at most MaxRationaleLength
+// and tags of 1 to MaxTagLength runes. Long option text is allowed: the
+// bot shows it in full in the embed and cuts only the select label.
+// Problems name each bank's Path and each question's Line.
+func Validate(banks []Bank) Problems {
+	var ps Problems
+	ids := map[string]string{} // ID → where first seen
+	for bi := range banks {
+		b := &banks[bi]
+		where := func(line int, format string, args ...any) {
+			ps.add(b.Path, line, format, args...)
+		}
+		if n := utf8.RuneCountInString(b.Name); n == 0 || n > MaxBankNameLength {
+			where(firstLine(b), "bank name %q is %d characters; it must be 1 to %d (it is offered as an autocomplete choice)", clip(b.Name), n, MaxBankNameLength)
+		}
+		if len(b.Questions) == 0 {
+			where(0, "bank %q has no questions", clip(b.Name))
+		}
+		for qi := range b.Questions {
+			q := &b.Questions[qi]
+			validateQuestion(q, func(format string, args ...any) { where(q.Line, format, args...) })
+			if q.ID == "" {
+				continue
+			}
+			here := fmt.Sprintf("%s:%d", b.Path, q.Line)
+			if first, dup := ids[q.ID]; dup {
+				where(q.Line, "question id %q used twice (first at %s)", clip(q.ID), first)
+			} else {
+				ids[q.ID] = here
+			}
+		}
+	}
+	return ps
+}
+
+func firstLine(b *Bank) int {
+	if len(b.Questions) > 0 {
+		return b.Questions[0].Line
+	}
+	return 0
+}
+
+func validateQuestion(q *Question, problem func(format string, args ...any)) {
+	switch {
+	case q.ID == "":
+		problem("the question has no id")
+	case len(q.ID) > MaxIDLength:
+		problem("question id is %d bytes; at most %d are allowed", len(q.ID), MaxIDLength)
+	}
+	if strings.TrimSpace(q.Stem) == "" {
+		problem("the question has no text")
+	}
+	switch n := len(q.Options); {
+	case n < 2:
+		problem("the question has %d option(s); at least 2 are needed", n)
+	case n > MaxOptions:
+		problem("the question has %d options; Discord's select menu holds at most %d", n, MaxOptions)
+	}
+	for i, o := range q.Options {
+		if i < MaxOptions && o.Letter != Letter(i) {
+			problem("option %d has letter %q, want %s", i+1, o.Letter, Letter(i))
+		}
+		if strings.TrimSpace(o.Text) == "" {
+			problem("option %s has no text", o.Letter)
+		}
+		if n := utf8.RuneCountInString(o.Rationale); n > MaxRationaleLength {
+			problem("the rationale of option %s is %d characters; a Discord embed field holds at most %d", o.Letter, n, MaxRationaleLength)
+		}
+	}
+	if len(q.Options) > 0 && q.SelectCount() == 0 {
+		problem("no option is correct")
+	}
+	if n := utf8.RuneCountInString(q.Body()); n > MaxBodyLength {
+		problem("question text and options are %d characters; a Discord embed description holds at most %d", n, MaxBodyLength)
+	}
+	if n := utf8.RuneCountInString(q.Explanation); n > MaxExplanationLength {
+		problem("the explanation is %d characters; a Discord embed description holds at most %d", n, MaxExplanationLength)
+	}
+	for _, t := range q.Tags {
+		if n := utf8.RuneCountInString(t); n == 0 || n > MaxTagLength {
+			problem("tag %q is %d characters; it must be 1 to %d", clip(t), n, MaxTagLength)
+		}
+	}
+}
