@@ -1,0 +1,188 @@
+package storage
+
+import (
+	"errors"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+func TestRecordAnswerRefusals(t *testing.T) {
+	db, _ := newDB(t)
+	open := mustPost(t, db, questions.Post{Correct: []string{"A", "C"}})
+	timed := mustPost(t, db, questions.Post{ClosesAt: t0.Add(time.Minute)})
+	closed := mustPost(t, db, questions.Post{})
+	if _, _, err := db.ClosePost(closed.ID, t0); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		a    questions.Answer
+		want error
+	}{
+		{"unknown post", questions.Answer{PostID: 99, GuildID: guild, UserID: 1, Choice: []string{"A", "C"}}, questions.ErrNotFound},
+		{"other guild", questions.Answer{PostID: open.ID, GuildID: guild + 1, UserID: 1, Choice: []string{"A", "C"}}, questions.ErrWrongGuild},
+		{"closed", questions.Answer{PostID: closed.ID, GuildID: guild, UserID: 1, Choice: []string{"B"}}, questions.ErrClosed},
+		{"at ClosesAt", questions.Answer{PostID: timed.ID, GuildID: guild, UserID: 1, Choice: []string{"B"}, At: t0.Add(time.Minute)}, questions.ErrClosed},
+		{"too few picks", questions.Answer{PostID: open.ID, GuildID: guild, UserID: 1, Choice: []string{"A"}}, questions.ErrBadChoice},
+		{"duplicate pick", questions.Answer{PostID: open.ID, GuildID: guild, UserID: 1, Choice: []string{"A", "A"}}, questions.ErrBadChoice},
+		{"not offered", questions.Answer{PostID: open.ID, GuildID: guild, UserID: 1, Choice: []string{"A", "E"}}, questions.ErrBadChoice},
+		{"not a letter", questions.Answer{PostID: open.ID, GuildID: guild, UserID: 1, Choice: []string{"A", "cc"}}, questions.ErrBadChoice},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := db.RecordAnswer(tc.a)
+			wantErr(t, err, tc.want)
+		})
+	}
+	// Nothing was written by any refusal.
+	for _, p := range []questions.Post{open, timed, closed} {
+		got, _ := db.Post(p.ID)
+		if got.Answers != 0 {
+			t.Errorf("post %d after refusals: got %d answers, want 0", p.ID, got.Answers)
+		}
+	}
+	if ms, _ := db.MemberStats(guild, 1, t0); ms.All.Answered != 0 {
+		t.Errorf("member after refusals: got %+v, want nothing", ms.All)
+	}
+	// Just before ClosesAt is fine.
+	answer(t, db, timed, 1, t0.Add(time.Minute-time.Nanosecond), "B")
+}
+
+func TestRecordAnswerGrades(t *testing.T) {
+	db, _ := newDB(t)
+	p := mustPost(t, db, questions.Post{OptionCount: 5, Correct: []string{"B", "D"}})
+	for _, tc := range []struct {
+		user   uint64
+		choice []string
+		want   questions.Grade
+	}{
+		{1, []string{"D", "B"}, questions.Grade{Right: true, RightPicks: 2, Points: 2}},
+		{2, []string{"B", "C"}, questions.Grade{Right: false, RightPicks: 1, Points: 0}},
+		{3, []string{"A", "E"}, questions.Grade{Right: false, RightPicks: 0, Points: 0}},
+	} {
+		a := answer(t, db, p, tc.user, t0, tc.choice...)
+		if a.Grade != tc.want {
+			t.Errorf("user %d %v: got %+v, want %+v", tc.user, tc.choice, a.Grade, tc.want)
+		}
+		stored, err := db.Answer(p.ID, tc.user)
+		if err != nil || !reflect.DeepEqual(stored, a) {
+			t.Errorf("stored answer of %d: got %+v, %v; want %+v", tc.user, stored, err, a)
+		}
+	}
+	got, _ := db.Post(p.ID)
+	if want := []int{1, 2, 1, 1, 1}; !reflect.DeepEqual(got.Tallies, want) || got.Answers != 3 || got.Right != 1 {
+		t.Errorf("post: got tallies %v, answers %d, right %d; want %v, 3, 1", got.Tallies, got.Answers, got.Right, want)
+	}
+	if a, _ := db.Answer(p.ID, 1); !reflect.DeepEqual(a.Choice, []string{"B", "D"}) {
+		t.Errorf("stored choice: got %v, want sorted [B D]", a.Choice)
+	}
+	all, err := db.Answers(p.ID)
+	if err != nil || len(all) != 3 || all[0].UserID != 1 || all[2].UserID != 3 {
+		t.Errorf("Answers: got %+v, %v", all, err)
+	}
+	_, err = db.Answer(p.ID, 9)
+	wantErr(t, err, questions.ErrNotFound)
+	_, err = db.Answers(99)
+	wantErr(t, err, questions.ErrNotFound)
+	// Zero At means now.
+	a := answer(t, db, p, 4, time.Time{}, "B", "D")
+	if !a.At.Equal(t0) {
+		t.Errorf("At of an answer without time: got %v, want %v", a.At, t0)
+	}
+}
+
+func TestRecordAnswerIdempotent(t *testing.T) {
+	db, _ := newDB(t)
+	p := mustPost(t, db, questions.Post{})
+	first, err := db.RecordAnswer(questions.Answer{PostID: p.ID, GuildID: guild, UserID: 1, InteractionID: 77, Choice: []string{"B"}, At: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		a    questions.Answer
+	}{
+		{"redelivery", questions.Answer{PostID: p.ID, GuildID: guild, UserID: 1, InteractionID: 77, Choice: []string{"B"}, At: t0}},
+		{"second answer", questions.Answer{PostID: p.ID, GuildID: guild, UserID: 1, InteractionID: 78, Choice: []string{"A"}, At: t0.Add(time.Second)}},
+		{"second answer, bad choice", questions.Answer{PostID: p.ID, GuildID: guild, UserID: 1, InteractionID: 79, Choice: []string{"Z"}, At: t0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := db.RecordAnswer(tc.a)
+			wantErr(t, err, questions.ErrAlreadyAnswered)
+			if !reflect.DeepEqual(got, first) {
+				t.Errorf("got %+v, want the first answer %+v", got, first)
+			}
+		})
+	}
+	// A redelivery after the close still finds the first answer.
+	db.ClosePost(p.ID, t0.Add(time.Hour))
+	got, err := db.RecordAnswer(questions.Answer{PostID: p.ID, GuildID: guild, UserID: 1, InteractionID: 77, Choice: []string{"B"}})
+	wantErr(t, err, questions.ErrAlreadyAnswered)
+	if got.InteractionID != 77 {
+		t.Errorf("after close: got interaction %d, want 77", got.InteractionID)
+	}
+	post, _ := db.Post(p.ID)
+	ms, _ := db.MemberStats(guild, 1, t0)
+	if post.Answers != 1 || post.Tallies[1] != 1 || ms.All.Answered != 1 || ms.All.Points != 1 {
+		t.Errorf("after duplicates: post %+v, score %+v; want one answer counted once", post, ms.All)
+	}
+}
+
+// TestConcurrentAnswers: 1,000 members answer one post at once, and each
+// answer is delivered twice; tallies and scores must be exact.
+func TestConcurrentAnswers(t *testing.T) {
+	db, _ := newDB(t)
+	p := mustPost(t, db, questions.Post{OptionCount: 4, Correct: []string{"B"}})
+	const members = 1000
+	choice := func(u uint64) string { return questions.Letter(int(u % 4)) }
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*members)
+	for u := uint64(1); u <= members; u++ {
+		for range 2 {
+			wg.Go(func() {
+				_, err := db.RecordAnswer(questions.Answer{PostID: p.ID, GuildID: guild, UserID: u,
+					InteractionID: u, Choice: []string{choice(u)}, At: t0.Add(time.Duration(u) * time.Millisecond)})
+				errs <- err
+			})
+		}
+	}
+	wg.Wait()
+	close(errs)
+	ok, dup := 0, 0
+	for err := range errs {
+		switch {
+		case err == nil:
+			ok++
+		case errors.Is(err, questions.ErrAlreadyAnswered):
+			dup++
+		default:
+			t.Errorf("RecordAnswer: %v", err)
+		}
+	}
+	if ok != members || dup != members {
+		t.Errorf("got %d recorded and %d duplicates, want %d and %d", ok, dup, members, members)
+	}
+	got, _ := db.Post(p.ID)
+	if want := []int{250, 250, 250, 250}; !reflect.DeepEqual(got.Tallies, want) || got.Answers != members || got.Right != 250 {
+		t.Errorf("post: got tallies %v, answers %d, right %d; want %v, %d, 250", got.Tallies, got.Answers, got.Right, want, members)
+	}
+	for _, period := range []questions.Period{questions.PeriodDay, questions.PeriodWeek, questions.PeriodMonth, questions.PeriodAll} {
+		lb, err := db.Leaderboard(guild, period, questions.ByPoints, t0, 0, 300)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lb.Total != members || len(lb.Entries) != 300 {
+			t.Fatalf("%s: got total %d, %d entries; want %d, 300", period, lb.Total, len(lb.Entries), members)
+		}
+		// Right answers (user%4 == 1) first, in the order they were given.
+		for i, e := range lb.Entries[:250] {
+			if want := uint64(4*i + 1); e.UserID != want || e.Points != 1 {
+				t.Fatalf("%s entry %d: got user %d with %d points, want user %d with 1", period, i, e.UserID, e.Points, want)
+			}
+		}
+	}
+	assertRebuildEqual(t, db, guild)
+}

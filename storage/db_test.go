@@ -1,0 +1,235 @@
+package storage
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+func TestOpenStampsSchemaVersion(t *testing.T) {
+	db, _ := newDB(t)
+	var got uint64
+	db.bolt.View(func(tx *bbolt.Tx) error {
+		got = getU64(tx.Bucket(bMeta).Get(kSchema))
+		return nil
+	})
+	if want := SchemaVersion(); got != want {
+		t.Errorf("schema version: got %d, want %d", got, want)
+	}
+}
+
+func TestOpenInUse(t *testing.T) {
+	_, path := newDB(t)
+	start := time.Now()
+	db2, err := Open(path, Options{Timeout: 200 * time.Millisecond})
+	if err == nil {
+		db2.Close()
+		t.Fatal("second Open: got nil error, want ErrInUse")
+	}
+	wantErr(t, err, ErrInUse)
+	if !strings.Contains(err.Error(), path) {
+		t.Errorf("error %q does not name the file", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("second Open took %v, want about the 200ms timeout", d)
+	}
+}
+
+func TestOpenRefusesNewerSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "quiz.db")
+	b, err := bbolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Update(func(tx *bbolt.Tx) error {
+		m, _ := tx.CreateBucket(bMeta)
+		return m.Put(kSchema, u64(SchemaVersion()+1))
+	})
+	b.Close()
+	db, err := Open(path, Options{})
+	if err == nil {
+		db.Close()
+		t.Fatal("Open: got nil error, want ErrSchemaTooNew")
+	}
+	wantErr(t, err, ErrSchemaTooNew)
+	// The file is untouched: still the newer version.
+	b, _ = bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true})
+	defer b.Close()
+	b.View(func(tx *bbolt.Tx) error {
+		if got := getU64(tx.Bucket(bMeta).Get(kSchema)); got != SchemaVersion()+1 {
+			t.Errorf("schema after refusal: got %d, want %d", got, SchemaVersion()+1)
+		}
+		return nil
+	})
+}
+
+func TestOpenRefusesNonDatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "quiz.db")
+	if err := writeFile(path, bytes.Repeat([]byte("not a database "), 1000)); err != nil {
+		t.Fatal(err)
+	}
+	if db, err := Open(path, Options{}); err == nil {
+		db.Close()
+		t.Fatal("Open of garbage: got nil error")
+	}
+}
+
+// TestMigrateV1 builds a version-1 file (no streak index), opens it with
+// this build and checks the index was built and the version stamped.
+func TestMigrateV1(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "quiz.db")
+	v1, err := open(path, Options{Now: func() time.Time { return t0 }}, migrations()[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := mustPost(t, v1, questions.Post{})
+	answer(t, v1, p, 1, t0.AddDate(0, 0, -1), "B")
+	p2 := mustPost(t, v1, questions.Post{})
+	answer(t, v1, p2, 1, t0, "A")
+	answer(t, v1, p2, 2, t0, "B")
+	// Make it a genuine v1 layout: no streaks bucket.
+	v1.bolt.Update(func(tx *bbolt.Tx) error { return guildRO(tx, guild).DeleteBucket(bStreaks) })
+	v1.Close()
+
+	db := openPath(t, path)
+	var got uint64
+	db.bolt.View(func(tx *bbolt.Tx) error {
+		got = getU64(tx.Bucket(bMeta).Get(kSchema))
+		return nil
+	})
+	if got != SchemaVersion() {
+		t.Errorf("schema after migration: got %d, want %d", got, SchemaVersion())
+	}
+	streaks, err := db.ActiveStreaks(guild, t0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(streaks) != 2 || streaks[0].UserID != 1 || streaks[0].CurrentStreak != 2 || streaks[1].UserID != 2 {
+		t.Errorf("active streaks after migration: got %+v, want member 1 (2 days) then 2", streaks)
+	}
+	assertRebuildEqual(t, db, guild)
+}
+
+func TestReopenKeepsEverything(t *testing.T) {
+	db, path := newDB(t)
+	if err := db.SaveSettings(questions.Settings{GuildID: guild, TimeZone: "Europe/Paris", AskMinutes: 5,
+		Daily: &questions.Daily{ChannelID: 9, Time: "08:00", Count: 2}}); err != nil {
+		t.Fatal(err)
+	}
+	p := mustPost(t, db, questions.Post{Tags: []string{"net"}})
+	a := answer(t, db, p, 42, t0, "B")
+	if err := db.SaveBank(guild, questions.BankFile{Name: "Net", Format: questions.FormatYAML, Data: []byte("x: 1")}); err != nil {
+		t.Fatal(err)
+	}
+	before := dumpDerived(t, db, guild)
+	lbBefore, _ := db.Leaderboard(guild, questions.PeriodWeek, questions.ByPoints, t0, 0, 10)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	db = openPath(t, path)
+	s, _ := db.Settings(guild)
+	if s.TimeZone != "Europe/Paris" || s.Daily == nil || s.Daily.ChannelID != 9 {
+		t.Errorf("settings after reopen: got %+v", s)
+	}
+	gotP, err := db.Post(p.ID)
+	if err != nil || gotP.Answers != 1 || gotP.Tallies[1] != 1 {
+		t.Errorf("post after reopen: got %+v, %v", gotP, err)
+	}
+	gotA, err := db.Answer(p.ID, 42)
+	if err != nil || !gotA.At.Equal(a.At) || gotA.InteractionID != a.InteractionID || !gotA.Right {
+		t.Errorf("answer after reopen: got %+v, %v; want %+v", gotA, err, a)
+	}
+	banks, _ := db.Banks(guild)
+	if len(banks) != 1 || string(banks[0].Data) != "x: 1" {
+		t.Errorf("banks after reopen: got %+v", banks)
+	}
+	if d := diffMaps(dumpDerived(t, db, guild), before); d != "" {
+		t.Errorf("derived data after reopen differs:\n%s", d)
+	}
+	lb, _ := db.Leaderboard(guild, questions.PeriodWeek, questions.ByPoints, t0, 0, 10)
+	if len(lb.Entries) != 1 || lb.Entries[0] != lbBefore.Entries[0] {
+		t.Errorf("leaderboard after reopen: got %+v, want %+v", lb.Entries, lbBefore.Entries)
+	}
+}
+
+func TestBackup(t *testing.T) {
+	db, _ := newDB(t)
+	p := mustPost(t, db, questions.Post{})
+	answer(t, db, p, 1, t0, "B")
+
+	var buf bytes.Buffer
+	n, err := db.Backup(&buf)
+	if err != nil || n != int64(buf.Len()) || n == 0 {
+		t.Fatalf("Backup: got %d bytes (buffer %d), %v", n, buf.Len(), err)
+	}
+
+	path := filepath.Join(t.TempDir(), "backup.db")
+	if err := db.BackupFile(path); err != nil {
+		t.Fatalf("BackupFile: %v", err)
+	}
+	// The backup opens as a database with the data, while the original is in use.
+	copyDB := openPath(t, path)
+	a, err := copyDB.Answer(p.ID, 1)
+	if err != nil || !a.Right {
+		t.Errorf("answer in backup: got %+v, %v", a, err)
+	}
+	if err := db.BackupFile(filepath.Join(t.TempDir(), "missing", "dir", "b.db")); err == nil {
+		t.Error("BackupFile into a missing directory: got nil error")
+	}
+}
+
+func TestCheck(t *testing.T) {
+	db, _ := newDB(t)
+	if err := db.Check(); err != nil {
+		t.Errorf("Check of a fresh file: %v", err)
+	}
+}
+
+func TestGroupCommitRetriesWithoutFailingCall(t *testing.T) {
+	db, _ := newDB(t)
+	boom := errors.New("boom")
+	// A call that fails must not take the others down with it.
+	errs := make(chan error, 3)
+	for i := range 3 {
+		go func() {
+			errs <- db.group.do(func(tx *bbolt.Tx) error {
+				if i == 1 {
+					return boom
+				}
+				if i == 2 {
+					panic("kaboom")
+				}
+				return tx.Bucket(bSettings).Put(u64(uint64(100+i)), []byte("{}"))
+			})
+		}()
+	}
+	var got []error
+	for range 3 {
+		got = append(got, <-errs)
+	}
+	nBoom, nPanic, nOK := 0, 0, 0
+	for _, err := range got {
+		switch {
+		case err == nil:
+			nOK++
+		case errors.Is(err, boom):
+			nBoom++
+		case strings.Contains(err.Error(), "kaboom"):
+			nPanic++
+		}
+	}
+	if nOK != 1 || nBoom != 1 || nPanic != 1 {
+		t.Errorf("results: got %v, want one nil, one boom, one panic", got)
+	}
+	if s, err := db.Settings(100); err != nil || s.GuildID != 100 {
+		t.Errorf("write of the good call: got %+v, %v", s, err)
+	}
+}

@@ -1,0 +1,102 @@
+// Package storage keeps quizhost's state in one bbolt file: guild settings,
+// posts, answers, scores and leaderboards, the asked history and imported
+// banks. It owns every bucket name, key encoding and transaction; callers
+// see the questions domain types and the methods of DB, never bytes or a
+// *bbolt.Tx. A DB is safe for concurrent use; one process opens the file
+// at a time (Open fails with ErrInUse after Options.Timeout).
+//
+// # Durability
+//
+// Every method that changes data returns after its transaction has
+// committed, and bbolt's commit fsyncs (NoSync stays off): a nil error
+// means the change survives a crash. RecordAnswer, the hot path, merges
+// concurrent callers into shared transactions (a leader/follower group
+// commit, see groupCommit), so many answers share one fsync pair without
+// the fixed 10 ms wait of bbolt's DB.Batch. An answer, its post tallies,
+// its scores, streaks, topic stats and leaderboard entries are written in
+// one transaction. Scores and indexes are derived data: RebuildScores
+// recounts them from the answers.
+//
+// # Schema
+//
+// Integer keys are 8-byte big-endian (so they sort as numbers); composite
+// keys are fixed-width concatenations, so a prefix Seek finds a group.
+// "^x" is the bitwise complement (descending order), "reached" is the
+// time a member reached their points as Unix nanoseconds with the sign bit
+// flipped, "acc" is the float64 bits of correct/answered.
+//
+//	meta/
+//	    schema → u64                       schema version (see migrations)
+//	settings/
+//	    <guild> → JSON settings
+//	posts/                                 sequence = last post ID
+//	    <post> → JSON post (tallies, answers, right)
+//	open/
+//	    <guild><channel><post> → ∅          open posts
+//	guilds/
+//	    <guild>/
+//	        info/
+//	            reset → u64                answer sequence at the last ResetGuild
+//	        answers/                       sequence = last answer sequence number
+//	            <post><user> → seq, interaction, at, right, right picks, points, letters
+//	        asked/
+//	            <question ID> → <post>     asked in the current round
+//	        banks/
+//	            <lower-case name> → JSON bank file
+//	        resets/
+//	            <user> → u64               answer sequence at the member's last ResetMember
+//	        topics/
+//	            <user><topic> → answered, correct
+//	        streaks/
+//	            <last study day, 10 bytes><^current streak><user> → ∅
+//	        periods/
+//	            all | d2006-01-02 | w<Monday 2006-01-02> | m2006-01 /
+//	                n → u64                members ranked by points
+//	                na → u64               members ranked by accuracy
+//	                rows/
+//	                    <user> → points, answered, correct, reached, current, best, last study day
+//	                pts/
+//	                    <^points><^acc><reached><user> → ∅
+//	                ph/
+//	                    <level><prefix of a pts key> → u64 count
+//	                acc/                   members with ≥ MinAnswersForAccuracy answers
+//	                    <^acc><^answered><reached><user> → ∅
+//	                ah/
+//	                    <level><prefix of an acc key> → u64 count
+//
+// # Leaderboards without scanning members
+//
+// Each period of each guild has its own rows and rankings, written by
+// RecordAnswer: an answer updates four periods (all time, and the day, week
+// and month that contain it in the guild's time zone; weeks start on Monday,
+// a day is a local calendar day whatever its length across DST changes).
+// A ranking is a sorted key set (pts, acc) whose forward cursor walks the
+// members best first, so the top N is N cursor steps. For ranks and
+// offsets, a histogram (ph, ah) counts the keys under each prefix at three
+// levels: 8 bytes (points; or accuracy), 16 bytes (points and accuracy; or
+// accuracy and answers) and 18 bytes (the same plus the top two bytes of
+// reached: slices of 2^48 ns ≈ 3.3 days). A member's rank is one plus the
+// counts of the smaller prefixes at each level under the member's own
+// prefix of the level above (a few hundred counters at most: distinct point
+// values, distinct accuracies within one point value, time slices within
+// one group) plus a scan of the keys in the member's own 18-byte group.
+// Leaderboard pages at an offset descend the same counters. An answer moves
+// a member's key and adjusts only the counters whose prefix changed.
+//
+// Period rows carry the member's streaks as of their last answer; readers
+// show the all-time row's streaks, with the current streak shown as 0 once
+// the last study day is before yesterday.
+//
+// # Resets
+//
+// ResetGuild and ResetMember clear derived data and record the answer
+// sequence number at the reset (info/reset, resets/<user>); answers stay as
+// history and RebuildScores counts only those recorded after the reset.
+//
+// # Migrations
+//
+// Open reads meta/schema, refuses a newer version (ErrSchemaTooNew), runs
+// the missing migrations in order and stamps the new version, all in one
+// Update. Version 1 created the top-level buckets; version 2 added the
+// streaks index.
+package storage

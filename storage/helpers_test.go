@@ -1,0 +1,176 @@
+package storage
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// t0 is the tests' clock: Friday 14 March 2025, 12:00 UTC.
+var t0 = time.Date(2025, 3, 14, 12, 0, 0, 0, time.UTC)
+
+const guild = 1000
+
+// newDB opens a fresh database in t.TempDir(); cleanup closes it (if the test
+// has not) and runs bbolt's consistency check on the file.
+func newDB(t testing.TB) (*DB, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "quiz.db")
+	db := openPath(t, path)
+	return db, path
+}
+
+// openPath opens path with the test clock and registers the cleanup.
+func openPath(t testing.TB, path string) *DB {
+	t.Helper()
+	db, err := Open(path, Options{Now: func() time.Time { return t0 }})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() {
+		db.Close() // may be closed already
+		checkFile(t, path)
+	})
+	return db
+}
+
+// checkFile runs tx.Check on a closed database file.
+func checkFile(t testing.TB, path string) {
+	t.Helper()
+	b, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true, Timeout: time.Second})
+	if err != nil {
+		t.Errorf("open for check: %v", err)
+		return
+	}
+	defer b.Close()
+	if err := b.View(checkTx); err != nil {
+		t.Errorf("consistency check: %v", err)
+	}
+}
+
+// mustPost creates an open post in guild with the given correct letters.
+func mustPost(t testing.TB, db *DB, p questions.Post) questions.Post {
+	t.Helper()
+	if p.GuildID == 0 {
+		p.GuildID = guild
+	}
+	if p.ChannelID == 0 {
+		p.ChannelID = 7
+	}
+	if p.OptionCount == 0 {
+		p.OptionCount = 4
+	}
+	if p.Correct == nil {
+		p.Correct = []string{"B"}
+	}
+	p.SelectCount = len(p.Correct)
+	if p.QuestionID == "" {
+		p.QuestionID = fmt.Sprintf("bank#%d", time.Now().UnixNano())
+	}
+	if p.Bank == "" {
+		p.Bank = "bank"
+	}
+	got, err := db.CreatePost(p)
+	if err != nil {
+		t.Fatalf("CreatePost: %v", err)
+	}
+	return got
+}
+
+// answer records an answer and fails the test on error.
+func answer(t testing.TB, db *DB, post questions.Post, user uint64, at time.Time, choice ...string) questions.Answer {
+	t.Helper()
+	a, err := db.RecordAnswer(questions.Answer{PostID: post.ID, GuildID: post.GuildID, UserID: user,
+		InteractionID: user*1000 + post.ID, Choice: choice, At: at})
+	if err != nil {
+		t.Fatalf("RecordAnswer(post %d, user %d): %v", post.ID, user, err)
+	}
+	return a
+}
+
+// dumpDerived returns every key and value of the guild's derived data
+// (periods, topics, streaks), for comparing live writes with a rebuild.
+func dumpDerived(t testing.TB, db *DB, guildID uint64) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := db.bolt.View(func(tx *bbolt.Tx) error {
+		g := guildRO(tx, guildID)
+		if g == nil {
+			return nil
+		}
+		for _, name := range [][]byte{bPeriods, bTopics, bStreaks} {
+			if err := walk(g.Bucket(name), string(name)+"/", out); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("dump: %v", err)
+	}
+	return out
+}
+
+func walk(b *bbolt.Bucket, path string, out map[string]string) error {
+	return b.ForEach(func(k, v []byte) error {
+		if v == nil {
+			return walk(b.Bucket(k), path+hex.EncodeToString(k)+"/", out)
+		}
+		out[path+hex.EncodeToString(k)] = hex.EncodeToString(v)
+		return nil
+	})
+}
+
+// diffMaps describes the first few differences between two dumps.
+func diffMaps(got, want map[string]string) string {
+	var buf bytes.Buffer
+	n := 0
+	for k, w := range want {
+		if g, ok := got[k]; !ok || g != w {
+			fmt.Fprintf(&buf, "  %s: got %q, want %q\n", k, g, w)
+			n++
+		}
+	}
+	for k, g := range got {
+		if _, ok := want[k]; !ok {
+			fmt.Fprintf(&buf, "  %s: got %q, want none\n", k, g)
+			n++
+		}
+		if n > 10 {
+			break
+		}
+	}
+	return buf.String()
+}
+
+// assertRebuildEqual checks that recounting the guild from its answers
+// reproduces the derived data exactly.
+func assertRebuildEqual(t testing.TB, db *DB, guildID uint64) {
+	t.Helper()
+	live := dumpDerived(t, db, guildID)
+	if err := db.RebuildScores(guildID); err != nil {
+		t.Fatalf("RebuildScores: %v", err)
+	}
+	rebuilt := dumpDerived(t, db, guildID)
+	if d := diffMaps(rebuilt, live); d != "" {
+		t.Errorf("rebuild differs from live writes:\n%s", d)
+	}
+}
+
+func wantErr(t testing.TB, err, target error) {
+	t.Helper()
+	if !errors.Is(err, target) {
+		t.Fatalf("got error %v, want %v", err, target)
+	}
+}
+
+func writeFile(path string, data []byte) error { return os.WriteFile(path, data, 0o600) }

@@ -1,0 +1,217 @@
+package storage
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"time"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// Bucket names and fixed keys. doc.go draws the tree they form; change both
+// together.
+var (
+	bMeta     = []byte("meta")
+	bSettings = []byte("settings")
+	bPosts    = []byte("posts")
+	bOpen     = []byte("open")
+	bGuilds   = []byte("guilds")
+
+	// Inside guilds/<guild>/.
+	bInfo    = []byte("info")
+	bAnswers = []byte("answers")
+	bAsked   = []byte("asked")
+	bBanks   = []byte("banks")
+	bResets  = []byte("resets")
+	bTopics  = []byte("topics")
+	bStreaks = []byte("streaks")
+	bPeriods = []byte("periods")
+
+	// Inside guilds/<guild>/periods/<period>/.
+	bRows    = []byte("rows")
+	bPts     = []byte("pts")
+	bPtsHist = []byte("ph")
+	bAcc     = []byte("acc")
+	bAccHist = []byte("ah")
+
+	kSchema     = []byte("schema")  // meta: schema version
+	kReset      = []byte("reset")   // info: answer sequence at the last ResetGuild
+	kMembers    = []byte("n")       // period: members on the points ranking
+	kAccMembers = []byte("na")      // period: members on the accuracy ranking
+	kAllTime    = []byte(periodAll) // periods: the all-time period
+)
+
+// guildSubBuckets are created with every guild bucket.
+var guildSubBuckets = [][]byte{bInfo, bAnswers, bAsked, bBanks, bResets, bTopics, bStreaks, bPeriods}
+
+const (
+	dateLayout  = "2006-01-02"
+	monthLayout = "2006-01"
+	periodAll   = "all"
+)
+
+// u64 encodes v as an 8-byte big-endian key, so keys sort as numbers.
+func u64(v uint64) []byte {
+	b := make([]byte, 8)
+	binary.BigEndian.PutUint64(b, v)
+	return b
+}
+
+// getU64 decodes an 8-byte big-endian integer; 0 for a missing value.
+func getU64(b []byte) uint64 {
+	if len(b) < 8 {
+		return 0
+	}
+	return binary.BigEndian.Uint64(b)
+}
+
+// cat concatenates parts into a fresh slice (a fixed-width composite key).
+func cat(parts ...[]byte) []byte {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	out := make([]byte, 0, n)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// timeKey maps t to a uint64 that sorts like t (Unix nanoseconds with the
+// sign bit flipped, so times before 1970 sort first too).
+func timeKey(t time.Time) uint64 {
+	if t.IsZero() {
+		return 0
+	}
+	return uint64(t.UnixNano()) ^ (1 << 63)
+}
+
+// keyTime is the inverse of timeKey; times come back in UTC.
+func keyTime(v uint64) time.Time {
+	if v == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, int64(v^(1<<63))).UTC()
+}
+
+// accBits maps an accuracy in [0, 1] to a uint64 that sorts like it: the
+// IEEE bits of a non-negative float64 order as the float does.
+func accBits(s questions.Score) uint64 { return math.Float64bits(s.Accuracy()) }
+
+// pointsKey is a member's key in a period's points ranking:
+// ^points | ^accuracy | reachedAt | user (32 bytes), so a forward cursor
+// walks best first and every member has exactly one key.
+func pointsKey(s questions.Score) []byte {
+	k := make([]byte, 32)
+	binary.BigEndian.PutUint64(k[0:], ^uint64(s.Points))
+	binary.BigEndian.PutUint64(k[8:], ^accBits(s))
+	binary.BigEndian.PutUint64(k[16:], timeKey(s.ReachedAt))
+	binary.BigEndian.PutUint64(k[24:], s.UserID)
+	return k
+}
+
+// accKey is a member's key in a period's accuracy ranking:
+// ^accuracy | ^answered | reachedAt | user (32 bytes).
+func accKey(s questions.Score) []byte {
+	k := make([]byte, 32)
+	binary.BigEndian.PutUint64(k[0:], ^accBits(s))
+	binary.BigEndian.PutUint64(k[8:], ^uint64(s.Answered))
+	binary.BigEndian.PutUint64(k[16:], timeKey(s.ReachedAt))
+	binary.BigEndian.PutUint64(k[24:], s.UserID)
+	return k
+}
+
+// rankKeyUser is the user ID at the end of a ranking key.
+func rankKeyUser(k []byte) uint64 { return getU64(k[24:32]) }
+
+// streakKey is a member's key in guilds/<g>/streaks:
+// lastStudyDay (10 bytes) | ^currentStreak | user, so the members who last
+// studied on one day come out longest streak first.
+func streakKey(s questions.Score) []byte {
+	if len(s.LastStudyDay) != len(dateLayout) {
+		return nil
+	}
+	k := make([]byte, 0, 26)
+	k = append(k, s.LastStudyDay...)
+	k = binary.BigEndian.AppendUint64(k, ^uint64(s.CurrentStreak))
+	k = binary.BigEndian.AppendUint64(k, s.UserID)
+	return k
+}
+
+// Score rows: points, answered, correct, reachedAt, current streak, best
+// streak (8 bytes each), then the last study day ("" or 10 bytes).
+const scoreFixed = 48
+
+func encodeScore(s questions.Score) []byte {
+	b := make([]byte, scoreFixed, scoreFixed+len(s.LastStudyDay))
+	binary.BigEndian.PutUint64(b[0:], uint64(s.Points))
+	binary.BigEndian.PutUint64(b[8:], uint64(s.Answered))
+	binary.BigEndian.PutUint64(b[16:], uint64(s.Correct))
+	binary.BigEndian.PutUint64(b[24:], timeKey(s.ReachedAt))
+	binary.BigEndian.PutUint64(b[32:], uint64(s.CurrentStreak))
+	binary.BigEndian.PutUint64(b[40:], uint64(s.BestStreak))
+	return append(b, s.LastStudyDay...)
+}
+
+// decodeScore copies a score row out of b (which may be bbolt memory).
+func decodeScore(user uint64, b []byte) questions.Score {
+	if len(b) < scoreFixed {
+		return questions.Score{UserID: user}
+	}
+	return questions.Score{
+		UserID:        user,
+		Points:        int(getU64(b[0:])),
+		Answered:      int(getU64(b[8:])),
+		Correct:       int(getU64(b[16:])),
+		ReachedAt:     keyTime(getU64(b[24:])),
+		CurrentStreak: int(getU64(b[32:])),
+		BestStreak:    int(getU64(b[40:])),
+		LastStudyDay:  string(b[scoreFixed:]),
+	}
+}
+
+// Answer values: sequence, interaction, at (8 bytes each), right (1),
+// right picks (1), points (2), number of letters (1), the letters. The
+// guild, post and member are in the bucket and key.
+func encodeAnswer(seq uint64, a questions.Answer) []byte {
+	b := make([]byte, 0, 29+len(a.Choice))
+	b = binary.BigEndian.AppendUint64(b, seq)
+	b = binary.BigEndian.AppendUint64(b, a.InteractionID)
+	b = binary.BigEndian.AppendUint64(b, timeKey(a.At))
+	var right byte
+	if a.Right {
+		right = 1
+	}
+	b = append(b, right, byte(a.RightPicks))
+	b = binary.BigEndian.AppendUint16(b, uint16(a.Points))
+	b = append(b, byte(len(a.Choice)))
+	for _, l := range a.Choice {
+		b = append(b, l[0])
+	}
+	return b
+}
+
+// decodeAnswer copies an answer out of v; it returns the answer's sequence
+// number too.
+func decodeAnswer(guildID uint64, key, v []byte) (questions.Answer, uint64) {
+	a := questions.Answer{GuildID: guildID, PostID: getU64(key[0:8]), UserID: getU64(key[8:16])}
+	if len(v) < 29 {
+		return a, 0
+	}
+	seq := getU64(v[0:])
+	a.InteractionID = getU64(v[8:])
+	a.At = keyTime(getU64(v[16:]))
+	a.Right = v[24] == 1
+	a.RightPicks = int(v[25])
+	a.Points = int(binary.BigEndian.Uint16(v[26:]))
+	n := int(v[28])
+	for i := 0; i < n && 29+i < len(v); i++ {
+		a.Choice = append(a.Choice, string(v[29+i]))
+	}
+	return a, seq
+}
+
+// hasPrefix reports whether k is non-nil and starts with prefix.
+func hasPrefix(k, prefix []byte) bool { return k != nil && bytes.HasPrefix(k, prefix) }

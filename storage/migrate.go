@@ -1,0 +1,90 @@
+package storage
+
+import (
+	"fmt"
+
+	"go.etcd.io/bbolt"
+)
+
+// migration upgrades the file from version-1 to version. Migrations run in
+// order inside Open's single Update, and the new version is stamped in the
+// same transaction, so a crash leaves the file at the old or the new
+// version, never in between.
+type migration struct {
+	version uint64
+	name    string
+	up      func(tx *bbolt.Tx) error
+}
+
+// migrations lists every schema change in order; the last version is the
+// schema this build writes. Append only: never edit or reorder a shipped
+// migration.
+func migrations() []migration {
+	return []migration{
+		{1, "create the top-level buckets", createTopBuckets},
+		{2, "index active streaks of every guild", indexStreaks},
+	}
+}
+
+// SchemaVersion is the schema version this build writes and reads.
+func SchemaVersion() uint64 { return uint64(len(migrations())) }
+
+func migrate(tx *bbolt.Tx, migs []migration) error {
+	meta, err := tx.CreateBucketIfNotExists(bMeta)
+	if err != nil {
+		return err
+	}
+	have := getU64(meta.Get(kSchema))
+	latest := uint64(len(migs))
+	if have > latest {
+		return fmt.Errorf("%w (file schema version %d, this build knows up to %d)", ErrSchemaTooNew, have, latest)
+	}
+	for _, m := range migs[have:] {
+		if err := m.up(tx); err != nil {
+			return fmt.Errorf("migrate to schema version %d (%s): %w", m.version, m.name, err)
+		}
+	}
+	if have != latest {
+		return meta.Put(kSchema, u64(latest))
+	}
+	return nil
+}
+
+// createTopBuckets is version 1: the top-level buckets.
+func createTopBuckets(tx *bbolt.Tx) error {
+	for _, name := range [][]byte{bSettings, bPosts, bOpen, bGuilds} {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// indexStreaks is version 2: guilds/<g>/streaks, the index of members by
+// last study day and current streak behind ActiveStreaks, built from the
+// all-time score rows.
+func indexStreaks(tx *bbolt.Tx) error {
+	guilds := tx.Bucket(bGuilds)
+	return guilds.ForEachBucket(func(name []byte) error {
+		g := guilds.Bucket(name)
+		if g.Bucket(bStreaks) != nil {
+			if err := g.DeleteBucket(bStreaks); err != nil {
+				return err
+			}
+		}
+		st, err := g.CreateBucket(bStreaks)
+		if err != nil {
+			return err
+		}
+		pb := periodRO(g, periodAll)
+		if pb.rows == nil {
+			return nil
+		}
+		return pb.rows.ForEach(func(k, v []byte) error {
+			if k := streakKey(decodeScore(getU64(k), v)); k != nil {
+				return st.Put(k, nil)
+			}
+			return nil
+		})
+	})
+}

@@ -1,0 +1,290 @@
+package storage
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// postRec is how a post is stored (JSON).
+type postRec struct {
+	GuildID     uint64    `json:"guild"`
+	ChannelID   uint64    `json:"channel"`
+	MessageID   uint64    `json:"message,omitempty"`
+	QuestionID  string    `json:"question"`
+	Bank        string    `json:"bank,omitempty"`
+	Tags        []string  `json:"tags,omitempty"`
+	Correct     []string  `json:"correct"`
+	OptionCount int       `json:"options"`
+	SelectCount int       `json:"select"`
+	Daily       bool      `json:"daily,omitempty"`
+	OpenedAt    time.Time `json:"openedAt"`
+	ClosesAt    time.Time `json:"closesAt"`
+	Closed      bool      `json:"closed,omitempty"`
+	ClosedAt    time.Time `json:"closedAt"`
+	Tallies     []int     `json:"tallies"`
+	Answers     int       `json:"answers"`
+	Right       int       `json:"right"`
+}
+
+func utc(t time.Time) time.Time {
+	if t.IsZero() {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+func encodePost(p questions.Post) ([]byte, error) {
+	return json.Marshal(postRec{
+		GuildID: p.GuildID, ChannelID: p.ChannelID, MessageID: p.MessageID, QuestionID: p.QuestionID,
+		Bank: p.Bank, Tags: p.Tags, Correct: p.Correct, OptionCount: p.OptionCount, SelectCount: p.SelectCount,
+		Daily: p.Daily, OpenedAt: utc(p.OpenedAt), ClosesAt: utc(p.ClosesAt), Closed: p.Closed,
+		ClosedAt: utc(p.ClosedAt), Tallies: p.Tallies, Answers: p.Answers, Right: p.Right,
+	})
+}
+
+func decodePost(id uint64, v []byte) (questions.Post, error) {
+	var r postRec
+	if err := json.Unmarshal(v, &r); err != nil {
+		return questions.Post{}, fmt.Errorf("post %d: %w", id, err)
+	}
+	return questions.Post{
+		ID: id, GuildID: r.GuildID, ChannelID: r.ChannelID, MessageID: r.MessageID, QuestionID: r.QuestionID,
+		Bank: r.Bank, Tags: r.Tags, Correct: r.Correct, OptionCount: r.OptionCount, SelectCount: r.SelectCount,
+		Daily: r.Daily, OpenedAt: r.OpenedAt, ClosesAt: r.ClosesAt, Closed: r.Closed, ClosedAt: r.ClosedAt,
+		Tallies: r.Tallies, Answers: r.Answers, Right: r.Right,
+	}, nil
+}
+
+// getPost reads a post; the error wraps questions.ErrNotFound if none.
+func getPost(tx *bbolt.Tx, id uint64) (questions.Post, error) {
+	v := tx.Bucket(bPosts).Get(u64(id))
+	if v == nil {
+		return questions.Post{}, fmt.Errorf("post %d: %w", id, questions.ErrNotFound)
+	}
+	return decodePost(id, v)
+}
+
+func putPost(tx *bbolt.Tx, p questions.Post) error {
+	v, err := encodePost(p)
+	if err != nil {
+		return err
+	}
+	return tx.Bucket(bPosts).Put(u64(p.ID), v)
+}
+
+func openKey(p questions.Post) []byte { return cat(u64(p.GuildID), u64(p.ChannelID), u64(p.ID)) }
+
+// CreatePost stores a new post and returns it with its ID (the next
+// value of the posts sequence, > 0), Tallies sized to OptionCount and
+// OpenedAt set to now if zero; in the same transaction it marks
+// p.QuestionID as asked in p.GuildID. It refuses a post without guild, or
+// whose OptionCount or SelectCount is out of range. Safe for concurrent use.
+func (db *DB) CreatePost(p questions.Post) (questions.Post, error) {
+	if p.GuildID == 0 {
+		return questions.Post{}, errors.New("create post: no guild ID")
+	}
+	if p.OptionCount < 1 || p.OptionCount > questions.MaxOptions || p.SelectCount < 1 || p.SelectCount > p.OptionCount {
+		return questions.Post{}, fmt.Errorf("create post: %d options, select %d: out of range", p.OptionCount, p.SelectCount)
+	}
+	if p.OpenedAt.IsZero() {
+		p.OpenedAt = db.now()
+	}
+	p.Tallies = make([]int, p.OptionCount)
+	p.Answers, p.Right = 0, 0
+	in := p
+	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+		p = in
+		id, err := tx.Bucket(bPosts).NextSequence()
+		if err != nil {
+			return err
+		}
+		p.ID = id
+		if err := putPost(tx, p); err != nil {
+			return err
+		}
+		if !p.Closed {
+			if err := tx.Bucket(bOpen).Put(openKey(p), nil); err != nil {
+				return err
+			}
+		}
+		if p.QuestionID == "" {
+			return nil
+		}
+		g, err := guildRW(tx, p.GuildID)
+		if err != nil {
+			return err
+		}
+		return g.Bucket(bAsked).Put([]byte(p.QuestionID), u64(p.ID))
+	})
+	if err != nil {
+		return questions.Post{}, fmt.Errorf("create post: %w", err)
+	}
+	return p, nil
+}
+
+// SetPostMessage records the Discord message that shows the post. It
+// returns an error wrapping questions.ErrNotFound for an unknown post.
+// Safe for concurrent use.
+func (db *DB) SetPostMessage(postID, messageID uint64) error {
+	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+		p, err := getPost(tx, postID)
+		if err != nil {
+			return err
+		}
+		p.MessageID = messageID
+		return putPost(tx, p)
+	})
+	if err != nil {
+		return fmt.Errorf("set post message: %w", err)
+	}
+	return nil
+}
+
+// DeletePost removes a post (meant for one whose message could not be
+// sent) and forgets its asked mark, so the question can be drawn again. If
+// members had answered it, their answers go too and the guild's scores are
+// recounted from the remaining answers in the same transaction. It returns
+// an error wrapping questions.ErrNotFound for an unknown post. Safe for
+// concurrent use.
+func (db *DB) DeletePost(postID uint64) error {
+	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+		p, err := getPost(tx, postID)
+		if err != nil {
+			return err
+		}
+		if err := tx.Bucket(bPosts).Delete(u64(postID)); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bOpen).Delete(openKey(p)); err != nil {
+			return err
+		}
+		g := guildRO(tx, p.GuildID)
+		if g == nil {
+			return nil
+		}
+		asked := g.Bucket(bAsked)
+		if p.QuestionID != "" && getU64(asked.Get([]byte(p.QuestionID))) == postID {
+			if err := asked.Delete([]byte(p.QuestionID)); err != nil {
+				return err
+			}
+		}
+		n, err := deletePrefix(g.Bucket(bAnswers), u64(postID))
+		if err != nil || n == 0 {
+			return err
+		}
+		return db.rebuild(tx, p.GuildID)
+	})
+	if err != nil {
+		return fmt.Errorf("delete post: %w", err)
+	}
+	return nil
+}
+
+// deletePrefix deletes every key of b that starts with prefix.
+func deletePrefix(b *bbolt.Bucket, prefix []byte) (int, error) {
+	var keys [][]byte
+	c := b.Cursor()
+	for k, _ := c.Seek(prefix); hasPrefix(k, prefix); k, _ = c.Next() {
+		keys = append(keys, append([]byte(nil), k...))
+	}
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
+			return 0, err
+		}
+	}
+	return len(keys), nil
+}
+
+// Post returns a post. It returns an error wrapping questions.ErrNotFound
+// for an unknown post. Safe for concurrent use.
+func (db *DB) Post(postID uint64) (questions.Post, error) {
+	var p questions.Post
+	err := db.bolt.View(func(tx *bbolt.Tx) error {
+		var err error
+		p, err = getPost(tx, postID)
+		return err
+	})
+	if err != nil {
+		return questions.Post{}, fmt.Errorf("post: %w", err)
+	}
+	return p, nil
+}
+
+// OpenPosts returns every open post of every guild (to re-arm close timers
+// at start), ordered by guild, channel, then ID. Safe for concurrent use.
+func (db *DB) OpenPosts() ([]questions.Post, error) {
+	ps, err := db.openPosts(nil)
+	if err != nil {
+		return nil, fmt.Errorf("open posts: %w", err)
+	}
+	return ps, nil
+}
+
+// OpenPostsIn returns the open posts of a channel, or of the whole guild
+// when channelID is 0, ordered by channel then ID. Safe for concurrent use.
+func (db *DB) OpenPostsIn(guildID, channelID uint64) ([]questions.Post, error) {
+	prefix := u64(guildID)
+	if channelID != 0 {
+		prefix = cat(prefix, u64(channelID))
+	}
+	ps, err := db.openPosts(prefix)
+	if err != nil {
+		return nil, fmt.Errorf("open posts in: %w", err)
+	}
+	return ps, nil
+}
+
+func (db *DB) openPosts(prefix []byte) ([]questions.Post, error) {
+	var out []questions.Post
+	err := db.bolt.View(func(tx *bbolt.Tx) error {
+		c := tx.Bucket(bOpen).Cursor()
+		k, _ := c.First()
+		if prefix != nil {
+			k, _ = c.Seek(prefix)
+		}
+		for ; hasPrefix(k, prefix); k, _ = c.Next() {
+			p, err := getPost(tx, getU64(k[16:]))
+			if err != nil {
+				return err
+			}
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// ClosePost closes a post at `at` (now if zero): no answer is accepted
+// after. It returns the post and true if this call closed it, or the post
+// and false if it was closed already (then ClosedAt is unchanged). It
+// returns an error wrapping questions.ErrNotFound for an unknown post.
+// Safe for concurrent use: of concurrent calls, exactly one gets true.
+func (db *DB) ClosePost(postID uint64, at time.Time) (questions.Post, bool, error) {
+	if at.IsZero() {
+		at = db.now()
+	}
+	var p questions.Post
+	closed := false
+	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+		var err error
+		closed = false
+		if p, err = getPost(tx, postID); err != nil || p.Closed {
+			return err
+		}
+		p.Closed, p.ClosedAt, closed = true, utc(at), true
+		if err := tx.Bucket(bOpen).Delete(openKey(p)); err != nil {
+			return err
+		}
+		return putPost(tx, p)
+	})
+	if err != nil {
+		return questions.Post{}, false, fmt.Errorf("close post: %w", err)
+	}
+	return p, closed, nil
+}

@@ -1,0 +1,138 @@
+package storage
+
+import (
+	"testing"
+	"time"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+func TestCreatePost(t *testing.T) {
+	db, _ := newDB(t)
+	p1 := mustPost(t, db, questions.Post{QuestionID: "b#1", OptionCount: 5, Correct: []string{"A", "C"}})
+	p2 := mustPost(t, db, questions.Post{QuestionID: "b#2"})
+	if p1.ID == 0 || p2.ID != p1.ID+1 {
+		t.Errorf("IDs: got %d, %d; want consecutive from 1", p1.ID, p2.ID)
+	}
+	if len(p1.Tallies) != 5 || !p1.OpenedAt.Equal(t0) {
+		t.Errorf("new post: got tallies %v, opened %v; want 5 zeros, %v", p1.Tallies, p1.OpenedAt, t0)
+	}
+	got, err := db.Post(p1.ID)
+	if err != nil || got.QuestionID != "b#1" || got.SelectCount != 2 || len(got.Correct) != 2 || got.GuildID != guild {
+		t.Errorf("Post: got %+v, %v", got, err)
+	}
+	asked, _ := db.Asked(guild)
+	if !asked["b#1"] || !asked["b#2"] || len(asked) != 2 {
+		t.Errorf("Asked: got %v, want b#1 and b#2", asked)
+	}
+	_, err = db.Post(99)
+	wantErr(t, err, questions.ErrNotFound)
+
+	for _, bad := range []questions.Post{
+		{ChannelID: 1, OptionCount: 4, SelectCount: 1},
+		{GuildID: 1, OptionCount: 0, SelectCount: 1},
+		{GuildID: 1, OptionCount: 26, SelectCount: 1},
+		{GuildID: 1, OptionCount: 4, SelectCount: 5},
+		{GuildID: 1, OptionCount: 4, SelectCount: 0},
+	} {
+		if _, err := db.CreatePost(bad); err == nil {
+			t.Errorf("CreatePost(%+v): got nil error", bad)
+		}
+	}
+}
+
+func TestSetPostMessage(t *testing.T) {
+	db, _ := newDB(t)
+	p := mustPost(t, db, questions.Post{})
+	if err := db.SetPostMessage(p.ID, 555); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.Post(p.ID); got.MessageID != 555 {
+		t.Errorf("MessageID: got %d, want 555", got.MessageID)
+	}
+	wantErr(t, db.SetPostMessage(99, 1), questions.ErrNotFound)
+}
+
+func TestOpenAndClosePosts(t *testing.T) {
+	db, _ := newDB(t)
+	a := mustPost(t, db, questions.Post{ChannelID: 1})
+	b := mustPost(t, db, questions.Post{ChannelID: 2})
+	c := mustPost(t, db, questions.Post{ChannelID: 1})
+	other := mustPost(t, db, questions.Post{GuildID: guild + 1, ChannelID: 1})
+
+	ids := func(ps []questions.Post, err error) []uint64 {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []uint64
+		for _, p := range ps {
+			out = append(out, p.ID)
+		}
+		return out
+	}
+	eq := func(name string, got, want []uint64) {
+		t.Helper()
+		if len(got) != len(want) {
+			t.Errorf("%s: got %v, want %v", name, got, want)
+			return
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Errorf("%s: got %v, want %v", name, got, want)
+				return
+			}
+		}
+	}
+	eq("OpenPosts", ids(db.OpenPosts()), []uint64{a.ID, c.ID, b.ID, other.ID})
+	eq("OpenPostsIn channel 1", ids(db.OpenPostsIn(guild, 1)), []uint64{a.ID, c.ID})
+	eq("OpenPostsIn guild", ids(db.OpenPostsIn(guild, 0)), []uint64{a.ID, c.ID, b.ID})
+
+	at := t0.Add(time.Minute)
+	got, closed, err := db.ClosePost(a.ID, at)
+	if err != nil || !closed || !got.Closed || !got.ClosedAt.Equal(at) {
+		t.Fatalf("ClosePost: got %+v, %v, %v", got, closed, err)
+	}
+	got, closed, err = db.ClosePost(a.ID, at.Add(time.Hour))
+	if err != nil || closed || !got.ClosedAt.Equal(at) {
+		t.Errorf("second ClosePost: got closed=%v at %v, %v; want false, first close time", closed, got.ClosedAt, err)
+	}
+	eq("OpenPostsIn after close", ids(db.OpenPostsIn(guild, 1)), []uint64{c.ID})
+	_, _, err = db.ClosePost(99, at)
+	wantErr(t, err, questions.ErrNotFound)
+	_, err = db.RecordAnswer(questions.Answer{PostID: a.ID, GuildID: guild, UserID: 1, Choice: []string{"B"}})
+	wantErr(t, err, questions.ErrClosed)
+}
+
+func TestDeletePost(t *testing.T) {
+	db, _ := newDB(t)
+	keep := mustPost(t, db, questions.Post{QuestionID: "q#1"})
+	p := mustPost(t, db, questions.Post{QuestionID: "q#2"})
+	answer(t, db, keep, 1, t0, "B")
+	answer(t, db, p, 1, t0, "B")
+	answer(t, db, p, 2, t0, "B")
+
+	if err := db.DeletePost(p.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err := db.Post(p.ID)
+	wantErr(t, err, questions.ErrNotFound)
+	asked, _ := db.Asked(guild)
+	if asked["q#2"] || !asked["q#1"] {
+		t.Errorf("Asked after delete: got %v, want only q#1", asked)
+	}
+	open, _ := db.OpenPostsIn(guild, 0)
+	if len(open) != 1 || open[0].ID != keep.ID {
+		t.Errorf("open posts after delete: got %v", open)
+	}
+	// Its answers no longer count.
+	ms, _ := db.MemberStats(guild, 1, t0)
+	if ms.All.Answered != 1 || ms.All.Points != 1 {
+		t.Errorf("member 1 after delete: got %+v, want 1 answer, 1 point", ms.All)
+	}
+	if _, err := db.Standing(guild, 2, questions.PeriodAll, questions.ByPoints, t0); err == nil {
+		t.Error("member 2 still ranked after their only post was deleted")
+	}
+	wantErr(t, db.DeletePost(p.ID), questions.ErrNotFound)
+	assertRebuildEqual(t, db, guild)
+}

@@ -1,0 +1,128 @@
+package storage
+
+import (
+	"bytes"
+
+	"go.etcd.io/bbolt"
+)
+
+// rankLevels are the key prefix lengths a ranking counts members under:
+// 8 = the first component (points, or accuracy), 16 = the first two
+// (points and accuracy, or accuracy and answers), 18 = those plus the top
+// two bytes of reachedAt (2^48 ns ≈ 3.3-day slices). See doc.go.
+var rankLevels = [...]int{8, 16, 18}
+
+// rankIndex is an order-statistics index over 32-byte ranking keys: the
+// keys themselves (a cursor walks them best first) plus a histogram of how
+// many keys share each prefix of each level. rank and nth use the
+// histogram to skip whole groups, so they touch a few hundred counters and
+// at most one 3.3-day slice of one (points, accuracy) group, never every
+// member.
+type rankIndex struct {
+	keys *bbolt.Bucket // <key> → ∅
+	hist *bbolt.Bucket // <level byte><key prefix> → count
+}
+
+func histKey(level int, key []byte) []byte {
+	return cat([]byte{byte(level)}, key[:rankLevels[level]])
+}
+
+func (ri rankIndex) bump(level int, key []byte, delta int64) error {
+	hk := histKey(level, key)
+	n := int64(getU64(ri.hist.Get(hk))) + delta
+	if n <= 0 {
+		return ri.hist.Delete(hk)
+	}
+	return ri.hist.Put(hk, u64(uint64(n)))
+}
+
+// move replaces old (nil: none) by new (nil: none) and adjusts only the
+// histogram levels whose prefix changed.
+func (ri rankIndex) move(old, new []byte) error {
+	if old != nil && new != nil && bytes.Equal(old, new) {
+		return nil
+	}
+	if old != nil {
+		if err := ri.keys.Delete(old); err != nil {
+			return err
+		}
+	}
+	if new != nil {
+		if err := ri.keys.Put(new, nil); err != nil {
+			return err
+		}
+	}
+	for level, n := range rankLevels {
+		if old != nil && new != nil && bytes.Equal(old[:n], new[:n]) {
+			continue
+		}
+		if old != nil {
+			if err := ri.bump(level, old, -1); err != nil {
+				return err
+			}
+		}
+		if new != nil {
+			if err := ri.bump(level, new, +1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// rank returns the 1-based position of key: one plus the number of keys
+// that sort before it.
+func (ri rankIndex) rank(key []byte) int {
+	before := 0
+	var parent []byte
+	c := ri.hist.Cursor()
+	for level, n := range rankLevels {
+		prefix := cat([]byte{byte(level)}, parent)
+		own := histKey(level, key)
+		for k, v := c.Seek(prefix); hasPrefix(k, prefix) && bytes.Compare(k, own) < 0; k, v = c.Next() {
+			before += int(getU64(v))
+		}
+		parent = key[:n]
+	}
+	kc := ri.keys.Cursor()
+	for k, _ := kc.Seek(parent); hasPrefix(k, parent) && bytes.Compare(k, key) < 0; k, _ = kc.Next() {
+		before++
+	}
+	return before + 1
+}
+
+// nth returns a cursor on the keys bucket positioned at the key of 0-based
+// position n, and that key; nil when n is past the end.
+func (ri rankIndex) nth(n int) (*bbolt.Cursor, []byte) {
+	kc := ri.keys.Cursor()
+	if n <= 0 {
+		k, _ := kc.First()
+		return kc, k
+	}
+	var parent []byte
+	c := ri.hist.Cursor()
+	for level := range rankLevels {
+		prefix := cat([]byte{byte(level)}, parent)
+		found := false
+		for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
+			cnt := int(getU64(v))
+			if n < cnt {
+				parent = append([]byte(nil), k[1:]...)
+				found = true
+				break
+			}
+			n -= cnt
+		}
+		if !found {
+			return kc, nil
+		}
+	}
+	k, _ := kc.Seek(parent)
+	for ; n > 0 && hasPrefix(k, parent); n-- {
+		k, _ = kc.Next()
+	}
+	if !hasPrefix(k, parent) {
+		return kc, nil
+	}
+	return kc, k
+}

@@ -1,0 +1,327 @@
+package storage
+
+import (
+	"slices"
+	"time"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// guildRW returns guilds/<guildID>, creating it and its sub-buckets.
+func guildRW(tx *bbolt.Tx, guildID uint64) (*bbolt.Bucket, error) {
+	guilds := tx.Bucket(bGuilds)
+	key := u64(guildID)
+	if g := guilds.Bucket(key); g != nil {
+		return g, nil
+	}
+	g, err := guilds.CreateBucket(key)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range guildSubBuckets {
+		if _, err := g.CreateBucket(name); err != nil {
+			return nil, err
+		}
+	}
+	return g, nil
+}
+
+// guildRO returns guilds/<guildID>, or nil if the guild has no data.
+func guildRO(tx *bbolt.Tx, guildID uint64) *bbolt.Bucket {
+	return tx.Bucket(bGuilds).Bucket(u64(guildID))
+}
+
+// sub returns a sub-bucket of g; nil if g is nil or has none.
+func sub(g *bbolt.Bucket, name []byte) *bbolt.Bucket {
+	if g == nil {
+		return nil
+	}
+	return g.Bucket(name)
+}
+
+// period is one period's buckets: guilds/<g>/periods/<key>/.
+type period struct {
+	b    *bbolt.Bucket
+	rows *bbolt.Bucket
+	pts  rankIndex
+	acc  rankIndex
+}
+
+// periodRW returns the period bucket named key, creating it.
+func periodRW(g *bbolt.Bucket, key []byte) (period, error) {
+	periods := g.Bucket(bPeriods)
+	b := periods.Bucket(key)
+	if b == nil {
+		var err error
+		if b, err = periods.CreateBucket(key); err != nil {
+			return period{}, err
+		}
+		for _, name := range [][]byte{bRows, bPts, bPtsHist, bAcc, bAccHist} {
+			if _, err := b.CreateBucket(name); err != nil {
+				return period{}, err
+			}
+		}
+	}
+	return periodOf(b), nil
+}
+
+// periodRO returns the period bucket named key; its fields are nil when the
+// period has no scores.
+func periodRO(g *bbolt.Bucket, key string) period {
+	return periodOf(sub(sub(g, bPeriods), []byte(key)))
+}
+
+func periodOf(b *bbolt.Bucket) period {
+	if b == nil {
+		return period{}
+	}
+	return period{
+		b:    b,
+		rows: b.Bucket(bRows),
+		pts:  rankIndex{keys: b.Bucket(bPts), hist: b.Bucket(bPtsHist)},
+		acc:  rankIndex{keys: b.Bucket(bAcc), hist: b.Bucket(bAccHist)},
+	}
+}
+
+// row returns a member's score in the period and whether there is one.
+func (p period) row(user uint64) (questions.Score, bool) {
+	if p.rows == nil {
+		return questions.Score{UserID: user}, false
+	}
+	v := p.rows.Get(u64(user))
+	if v == nil {
+		return questions.Score{UserID: user}, false
+	}
+	return decodeScore(user, v), true
+}
+
+func (p period) count(key []byte) int {
+	if p.b == nil {
+		return 0
+	}
+	return int(getU64(p.b.Get(key)))
+}
+
+func (p period) addCount(key []byte, delta int) error {
+	return p.b.Put(key, u64(uint64(p.count(key)+delta)))
+}
+
+func onAccuracyBoard(s questions.Score) bool { return s.Answered >= questions.MinAnswersForAccuracy }
+
+// set stores s as the member's row, replacing old (had: there was one),
+// and moves the member's keys in both rankings.
+func (p period) set(old questions.Score, had bool, s questions.Score) error {
+	if err := p.rows.Put(u64(s.UserID), encodeScore(s)); err != nil {
+		return err
+	}
+	var oldPts, oldAcc, newAcc []byte
+	if had {
+		oldPts = pointsKey(old)
+		if onAccuracyBoard(old) {
+			oldAcc = accKey(old)
+		}
+	} else if err := p.addCount(kMembers, 1); err != nil {
+		return err
+	}
+	if err := p.pts.move(oldPts, pointsKey(s)); err != nil {
+		return err
+	}
+	if onAccuracyBoard(s) {
+		newAcc = accKey(s)
+	}
+	if (oldAcc == nil) != (newAcc == nil) {
+		d := 1
+		if newAcc == nil {
+			d = -1
+		}
+		if err := p.addCount(kAccMembers, d); err != nil {
+			return err
+		}
+	}
+	return p.acc.move(oldAcc, newAcc)
+}
+
+// remove deletes a member's row and keys from the period.
+func (p period) remove(user uint64) error {
+	old, had := p.row(user)
+	if !had {
+		return nil
+	}
+	if err := p.rows.Delete(u64(user)); err != nil {
+		return err
+	}
+	if err := p.pts.move(pointsKey(old), nil); err != nil {
+		return err
+	}
+	if err := p.addCount(kMembers, -1); err != nil {
+		return err
+	}
+	if onAccuracyBoard(old) {
+		if err := p.acc.move(accKey(old), nil); err != nil {
+			return err
+		}
+		return p.addCount(kAccMembers, -1)
+	}
+	return nil
+}
+
+// addGrade counts one graded answer at `at` into s. ReachedAt moves when
+// points were gained, or on the first answer (the tie-break among members
+// with the same points and accuracy).
+func addGrade(s *questions.Score, g questions.Grade, at time.Time) {
+	if s.Answered == 0 || g.Points > 0 {
+		s.ReachedAt = at
+	}
+	s.Answered++
+	if g.Right {
+		s.Correct++
+	}
+	s.Points += g.Points
+}
+
+// study counts day (a local date) as a study day for s's streaks. A day
+// before the last study day (an answer delivered late) changes nothing.
+func study(s *questions.Score, day string) {
+	switch {
+	case s.LastStudyDay == "" || day > s.LastStudyDay && dayNumber(day)-dayNumber(s.LastStudyDay) > 1:
+		s.CurrentStreak = 1
+		s.LastStudyDay = day
+	case day > s.LastStudyDay:
+		s.CurrentStreak++
+		s.LastStudyDay = day
+	}
+	s.BestStreak = max(s.BestStreak, s.CurrentStreak)
+}
+
+// dayNumber is the number of days from 1970-01-01 to the date day
+// ("2006-01-02"): calendar days, whatever their length in any time zone.
+func dayNumber(day string) int64 {
+	t, err := time.Parse(dateLayout, day)
+	if err != nil {
+		return 0
+	}
+	return t.Unix() / 86400
+}
+
+// showStreak sets what a reader sees: the current streak is 0 once the last
+// study day is before yesterday (local date today).
+func showStreak(s *questions.Score, today string) {
+	if s.LastStudyDay == "" || dayNumber(today)-dayNumber(s.LastStudyDay) > 1 {
+		s.CurrentStreak = 0
+	}
+}
+
+// periodKeys returns the bucket names of the periods that contain `at` in
+// loc: all time, its day, its week (by Monday's date) and its month; and
+// the local date.
+func periodKeys(at time.Time, loc *time.Location) (keys [4][]byte, day string) {
+	t := at.In(loc)
+	day = t.Format(dateLayout)
+	keys[0] = kAllTime
+	keys[1] = []byte("d" + day)
+	keys[2] = []byte("w" + weekStart(t).Format(dateLayout))
+	keys[3] = []byte("m" + t.Format(monthLayout))
+	return keys, day
+}
+
+// weekStart returns local midnight of the Monday of t's week (t in its
+// local zone).
+func weekStart(t time.Time) time.Time {
+	back := (int(t.Weekday()) + 6) % 7
+	y, m, d := t.Date()
+	return time.Date(y, m, d-back, 0, 0, 0, 0, t.Location())
+}
+
+// periodOfAt returns the bucket name and the start of the period p that
+// contains `at` in loc.
+func periodOfAt(p questions.Period, at time.Time, loc *time.Location) ([]byte, time.Time, bool) {
+	t := at.In(loc)
+	y, m, d := t.Date()
+	switch p {
+	case questions.PeriodAll:
+		return kAllTime, time.Time{}, true
+	case questions.PeriodDay:
+		return []byte("d" + t.Format(dateLayout)), time.Date(y, m, d, 0, 0, 0, 0, loc), true
+	case questions.PeriodWeek:
+		w := weekStart(t)
+		return []byte("w" + w.Format(dateLayout)), w, true
+	case questions.PeriodMonth:
+		return []byte("m" + t.Format(monthLayout)), time.Date(y, m, 1, 0, 0, 0, 0, loc), true
+	}
+	return nil, time.Time{}, false
+}
+
+// countAnswer adds one graded answer of user to every score the guild keeps:
+// the four period rows and rankings, the streaks and their index, and the
+// topic stats. RecordAnswer and RebuildScores both come through here, so a
+// rebuild reproduces what live recording wrote.
+func countAnswer(g *bbolt.Bucket, user uint64, gr questions.Grade, at time.Time, loc *time.Location, topics []string) error {
+	keys, day := periodKeys(at, loc)
+	all, err := periodRW(g, keys[0])
+	if err != nil {
+		return err
+	}
+	old, had := all.row(user)
+	s := old
+	addGrade(&s, gr, at)
+	study(&s, day)
+	if err := all.set(old, had, s); err != nil {
+		return err
+	}
+	streaks := g.Bucket(bStreaks)
+	if had {
+		if k := streakKey(old); k != nil {
+			if err := streaks.Delete(k); err != nil {
+				return err
+			}
+		}
+	}
+	if err := streaks.Put(streakKey(s), nil); err != nil {
+		return err
+	}
+	for _, key := range keys[1:] {
+		p, err := periodRW(g, key)
+		if err != nil {
+			return err
+		}
+		old, had := p.row(user)
+		ps := old
+		addGrade(&ps, gr, at)
+		ps.CurrentStreak, ps.BestStreak, ps.LastStudyDay = s.CurrentStreak, s.BestStreak, s.LastStudyDay
+		if err := p.set(old, had, ps); err != nil {
+			return err
+		}
+	}
+	tb := g.Bucket(bTopics)
+	for _, topic := range topics {
+		k := cat(u64(user), []byte(topic))
+		v := tb.Get(k)
+		answered, correct := getU64(v)+1, uint64(0)
+		if len(v) == 16 {
+			correct = getU64(v[8:])
+		}
+		if gr.Right {
+			correct++
+		}
+		if err := tb.Put(k, cat(u64(answered), u64(correct))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// topicsOf lists the topic keys an answer to p counts toward.
+func topicsOf(p questions.Post) []string {
+	topics := make([]string, 0, 1+len(p.Tags))
+	if p.Bank != "" {
+		topics = append(topics, "bank:"+p.Bank)
+	}
+	for _, t := range p.Tags {
+		if t != "" && !slices.Contains(topics, "tag:"+t) {
+			topics = append(topics, "tag:"+t)
+		}
+	}
+	return topics
+}

@@ -1,0 +1,178 @@
+package storage
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// settingsRec is how settings are stored (JSON): the file format is ours,
+// not the domain type's field names.
+type settingsRec struct {
+	TimeZone       string    `json:"tz"`
+	RevealOnAnswer bool      `json:"reveal"`
+	AskMinutes     int       `json:"askMinutes"`
+	Banks          []string  `json:"banks,omitempty"`
+	Daily          *dailyRec `json:"daily,omitempty"`
+}
+
+type dailyRec struct {
+	ChannelID       uint64 `json:"channel"`
+	Time            string `json:"time"`
+	TimeZone        string `json:"tz"`
+	Bank            string `json:"bank,omitempty"`
+	Count           int    `json:"count"`
+	CloseAfterHours int    `json:"closeAfterHours,omitempty"`
+	LastPosted      string `json:"lastPosted,omitempty"`
+}
+
+func encodeSettings(s questions.Settings) ([]byte, error) {
+	r := settingsRec{TimeZone: s.TimeZone, RevealOnAnswer: s.RevealOnAnswer, AskMinutes: s.AskMinutes, Banks: s.Banks}
+	if d := s.Daily; d != nil {
+		r.Daily = &dailyRec{ChannelID: d.ChannelID, Time: d.Time, TimeZone: d.TimeZone, Bank: d.Bank,
+			Count: d.Count, CloseAfterHours: d.CloseAfterHours, LastPosted: d.LastPosted}
+	}
+	return json.Marshal(r)
+}
+
+func decodeSettings(guildID uint64, v []byte) (questions.Settings, error) {
+	var r settingsRec
+	if err := json.Unmarshal(v, &r); err != nil {
+		return questions.Settings{}, fmt.Errorf("settings of guild %d: %w", guildID, err)
+	}
+	s := questions.Settings{GuildID: guildID, TimeZone: r.TimeZone, RevealOnAnswer: r.RevealOnAnswer,
+		AskMinutes: r.AskMinutes, Banks: r.Banks}
+	if d := r.Daily; d != nil {
+		s.Daily = &questions.Daily{ChannelID: d.ChannelID, Time: d.Time, TimeZone: d.TimeZone, Bank: d.Bank,
+			Count: d.Count, CloseAfterHours: d.CloseAfterHours, LastPosted: d.LastPosted}
+	}
+	return s, nil
+}
+
+// readSettings returns the guild's stored settings, or the defaults.
+func readSettings(tx *bbolt.Tx, guildID uint64) (questions.Settings, error) {
+	v := tx.Bucket(bSettings).Get(u64(guildID))
+	if v == nil {
+		return questions.DefaultSettings(guildID), nil
+	}
+	return decodeSettings(guildID, v)
+}
+
+func writeSettings(tx *bbolt.Tx, s questions.Settings) error {
+	v, err := encodeSettings(s)
+	if err != nil {
+		return err
+	}
+	return tx.Bucket(bSettings).Put(u64(s.GuildID), v)
+}
+
+// guildLocation returns the guild's time zone.
+func (db *DB) guildLocation(tx *bbolt.Tx, guildID uint64) (*time.Location, error) {
+	s, err := readSettings(tx, guildID)
+	if err != nil {
+		return nil, err
+	}
+	return db.location(s.TimeZone), nil
+}
+
+// Settings returns a guild's settings, or questions.DefaultSettings(guildID)
+// when it has saved none. Safe for concurrent use.
+func (db *DB) Settings(guildID uint64) (questions.Settings, error) {
+	var s questions.Settings
+	err := db.bolt.View(func(tx *bbolt.Tx) error {
+		var err error
+		s, err = readSettings(tx, guildID)
+		return err
+	})
+	if err != nil {
+		return questions.Settings{}, fmt.Errorf("settings: %w", err)
+	}
+	return s, nil
+}
+
+// SaveSettings stores s as the settings of s.GuildID, replacing what was
+// there. It refuses a zero GuildID and time zones (TimeZone, and
+// Daily.TimeZone when set) that time.LoadLocation does not know. Periods
+// and streaks already recorded keep the zone they were counted in; a
+// RebuildScores recounts them in the new one. Safe for concurrent use.
+func (db *DB) SaveSettings(s questions.Settings) error {
+	if err := validateSettings(s); err != nil {
+		return fmt.Errorf("save settings: %w", err)
+	}
+	if err := db.bolt.Update(func(tx *bbolt.Tx) error { return writeSettings(tx, s) }); err != nil {
+		return fmt.Errorf("save settings: %w", err)
+	}
+	return nil
+}
+
+func validateSettings(s questions.Settings) error {
+	if s.GuildID == 0 {
+		return errors.New("no guild ID")
+	}
+	if _, err := time.LoadLocation(s.TimeZone); err != nil || s.TimeZone == "" {
+		return fmt.Errorf("unknown time zone %q", s.TimeZone)
+	}
+	if s.Daily != nil && s.Daily.TimeZone != "" {
+		if _, err := time.LoadLocation(s.Daily.TimeZone); err != nil {
+			return fmt.Errorf("unknown daily time zone %q", s.Daily.TimeZone)
+		}
+	}
+	return nil
+}
+
+// DailyGuilds returns the settings of every guild with a daily schedule
+// (Settings.Daily != nil), in guild ID order. Safe for concurrent use.
+func (db *DB) DailyGuilds() ([]questions.Settings, error) {
+	var out []questions.Settings
+	err := db.bolt.View(func(tx *bbolt.Tx) error {
+		return tx.Bucket(bSettings).ForEach(func(k, v []byte) error {
+			s, err := decodeSettings(getU64(k), v)
+			if err != nil {
+				return err
+			}
+			if s.Daily != nil {
+				out = append(out, s)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("daily guilds: %w", err)
+	}
+	return out, nil
+}
+
+// ClaimDaily is a compare-and-set on the guild's Daily.LastPosted: if it is
+// not localDate already, ClaimDaily stores localDate and returns true (the
+// caller posts that day's questions); otherwise it returns false (the day
+// was claimed before, so a day is posted at most once). It returns an error
+// wrapping questions.ErrNotFound when the guild has no daily schedule.
+// Safe for concurrent use: of concurrent claims of one day, one wins.
+func (db *DB) ClaimDaily(guildID uint64, localDate string) (bool, error) {
+	claimed := false
+	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+		claimed = false
+		s, err := readSettings(tx, guildID)
+		if err != nil {
+			return err
+		}
+		if s.Daily == nil {
+			return fmt.Errorf("daily schedule of guild %d: %w", guildID, questions.ErrNotFound)
+		}
+		if s.Daily.LastPosted == localDate {
+			return nil
+		}
+		s.Daily.LastPosted = localDate
+		claimed = true
+		return writeSettings(tx, s)
+	})
+	if err != nil {
+		return false, fmt.Errorf("claim daily: %w", err)
+	}
+	return claimed, nil
+}
