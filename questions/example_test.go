@@ -1,0 +1,83 @@
+package questions_test
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+func ExampleParse() {
+	data := []byte(`Cloud Networking Practice Question 8
+Select 1Which protocol does a browser use to resolve a host name before connecting?
+- A
+DNS
+- B
+ARP
+Show answer and explanation
+Correct answer: A
+Explanation
+Name resolution happens through DNS before any connection is opened.
+- B. Incorrect.
+ARP maps IP addresses to MAC addresses on a local link.
+`)
+	banks, err := questions.Parse("net.txt", data)
+	if err != nil {
+		log.Fatal(err)
+	}
+	q := banks[0].Questions[0]
+	fmt.Println(q.ID)
+	fmt.Println(q.Body())
+	fmt.Println("correct:", strings.Join(q.Correct(), ", "))
+	fmt.Println("why not B:", q.Options[1].Rationale)
+
+	// A broken file: every problem, each with its line.
+	_, err = questions.Parse("broken.gift", []byte("::a::Pick one {=x}\n\n::b::Pick {~x ~y}\n"))
+	fmt.Println(err)
+	// Output:
+	// Cloud Networking Practice#8
+	// Which protocol does a browser use to resolve a host name before connecting?
+	//
+	// **A.** DNS
+	// **B.** ARP
+	// correct: A
+	// why not B: ARP maps IP addresses to MAC addresses on a local link.
+	// broken.gift:1: unsupported GIFT question type (short answer)
+	// broken.gift:3: no right answer (mark it with = or a positive weight ~%50%)
+}
+
+func ExampleLoader() {
+	dir, err := os.MkdirTemp("", "banks")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	yaml := `bank: Security Basics
+questions:
+  - id: tls-handshake
+    question: What does a TLS handshake establish?
+    options:
+      - text: Shared session keys.
+        correct: true
+      - text: A TCP connection.
+        why: TCP is set up before TLS starts.
+`
+	if err := os.WriteFile(filepath.Join(dir, "security.yaml"), []byte(yaml), 0o644); err != nil {
+		log.Fatal(err)
+	}
+
+	catalogue, err := questions.Loader{Path: dir}.Load()
+	if err != nil {
+		log.Fatal(err) // every problem of every file, one per line
+	}
+	bank, _ := catalogue.Bank("security basics")
+	fmt.Println(bank.Name, len(bank.Questions))
+	q, _ := catalogue.Question("tls-handshake")
+	fmt.Println(q.Stem, q.Correct())
+	// Output:
+	// Security Basics 1
+	// What does a TLS handshake establish? [A]
+}
