@@ -1,0 +1,76 @@
+// Package discordtest is a Discord-compatible test server for end-to-end
+// tests: the real discordgo v0.29.0 client talks to it over HTTP (REST, API
+// v9) and a websocket gateway on 127.0.0.1, and the test drives members'
+// interactions and inspects what the bot sent.
+//
+// # Wiring a bot to it
+//
+// discordgo builds its REST URLs from package-level strings fixed at init, so
+// a session is redirected through its HTTP client instead:
+//
+//	srv := discordtest.Start(t, discordtest.Options{})
+//	dg, _ := discordgo.New("Bot test-token")
+//	dg.Client = &http.Client{Timeout: 5 * time.Second, Transport: discordtest.Transport(srv.URL())}
+//	dg.Identify.Intents = discordgo.IntentsGuilds
+//	// register handlers, then dg.Open(); close dg before srv (register its
+//	// t.Cleanup after Start, cleanups run last-in first-out).
+//
+// [Transport] rewrites requests for discord.com, discordapp.com, discordapp.net
+// and their subdomains to the server; the bot has its own equivalent driven by
+// DISCORD_API_BASE (which is what [Server.URL] returns). The gateway does not
+// go through the HTTP client: GET /api/v9/gateway answers with the server's own
+// ws:// URL.
+//
+// Close the discordgo session before the server: when the server goes away
+// first, discordgo reconnects forever in the background (logging at LogError).
+//
+// # What it serves
+//
+// REST (every route under /api/v9 and /api/v10; every reply has a JSON
+// content type, errors look like Discord's {"message","code"[,"errors"]}):
+//
+//	GET    /gateway, /gateway/bot
+//	GET    /users/@me, /users/{user}                      10013 when unknown
+//	GET    /guilds/{guild}, /guilds/{guild}/channels
+//	GET    /guilds/{guild}/members/{user}                 10013 when unknown
+//	GET/PUT/POST        /applications/{app}[/guilds/{guild}]/commands
+//	GET/PATCH/DELETE    /applications/{app}[/guilds/{guild}]/commands/{id}
+//	POST   /interactions/{id}/{token}/callback            204; 40060 twice; 10062 unknown or late
+//	POST   /webhooks/{app}/{token}[?wait=true]            follow-ups (JSON or multipart)
+//	GET/PATCH/DELETE    /webhooks/{app}/{token}/messages/{@original|id}
+//	GET/POST            /channels/{channel}/messages      (JSON or multipart)
+//	GET/PATCH/DELETE    /channels/{channel}/messages/{id}
+//	GET    /channels/{channel}
+//
+// Files added with [Server.AddFile], and files the bot uploads, are served
+// without authentication at /files/<name>. Anything else answers 404
+// {"message":"404: Not Found","code":0}. Every REST request is recorded
+// ([Server.Requests]); requests without "Authorization: Bot <token>" answer 401
+// and are listed by [Server.AuthViolations].
+//
+// Payloads Discord would reject are rejected the same way (400, code 50035
+// "Invalid Form Body" with an errors tree, or 50006 for an empty message) and
+// listed by [Server.Violations]: message content, embed and component limits,
+// command names and option counts, a second callback (40060), a callback for
+// an unknown interaction or after the 3 s deadline (10062), a callback type
+// that does not fit the interaction, a follow-up before the initial response,
+// unknown routes and missing authorization. Lookups of unknown users, members,
+// channels or messages answer 404 but are not violations: a bot may
+// legitimately meet them.
+//
+// # Gateway
+//
+// The websocket (text frames only) sends HELLO, answers IDENTIFY with READY
+// and one GUILD_CREATE per guild, answers every heartbeat with op 11, and
+// numbers dispatches with increasing sequence numbers per session.
+// RESUME is supported: when the session id matches and the sequence is one
+// the server still holds, it answers RESUMED (carrying the client's own
+// sequence, so the client's counter never goes back) and then replays every
+// dispatch after that sequence, followed by anything queued while no client
+// was connected. An unknown session, or any RESUME when
+// [Options.DisableResume] is set, gets op 9 with d:false and the client
+// identifies again. Events dispatched while no session is ready are queued and
+// delivered once one is.
+//
+// All methods of [Server] and [Pending] are safe for concurrent use.
+package discordtest

@@ -1,0 +1,446 @@
+package discordtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// maxReplay bounds the dispatches a session keeps for RESUME; a RESUME from
+// further back gets op 9.
+const maxReplay = 10000
+
+// gwWriteTimeout bounds one frame write; a client that stops reading is
+// dropped.
+const gwWriteTimeout = 5 * time.Second
+
+// Identify is one IDENTIFY (op 2) the gateway received.
+type Identify struct {
+	Token   string          // as sent, normally "Bot <token>"
+	Intents int             // the intents bitset
+	Shard   []int           // [id, count] when sent
+	Raw     json.RawMessage // the whole d object
+	At      time.Time
+}
+
+type gateway struct {
+	conns      map[*gwConn]struct{}
+	active     *gwConn // the connection dispatches go to (ready)
+	session    *gwSession
+	pending    []queued // dispatches waiting for a ready connection
+	identifies []Identify
+	resumes    int
+	heartbeats int
+	sessions   int
+}
+
+type gwConn struct {
+	ws *websocket.Conn
+}
+
+type gwSession struct {
+	id  string
+	seq int64
+	log []sentFrame // dispatches sent in this session, for RESUME
+}
+
+type sentFrame struct {
+	seq   int64
+	frame []byte
+}
+
+type queued struct {
+	t  string
+	d  []byte
+	it *interaction // set for INTERACTION_CREATE built or registered here
+}
+
+var upgrader = websocket.Upgrader{
+	CheckOrigin: func(*http.Request) bool { return true },
+}
+
+func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		http.Error(w, "closed", http.StatusServiceUnavailable)
+		return
+	}
+	s.wsWG.Add(1)
+	s.mu.Unlock()
+	defer s.wsWG.Done()
+
+	ws, err := upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return
+	}
+	c := &gwConn{ws: ws}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		_ = ws.Close()
+		return
+	}
+	if s.gw.conns == nil {
+		s.gw.conns = map[*gwConn]struct{}{}
+	}
+	s.gw.conns[c] = struct{}{}
+	hello := fmt.Sprintf(`{"op":10,"s":null,"t":null,"d":{"heartbeat_interval":%d}}`, s.opts.HeartbeatInterval.Milliseconds())
+	s.writeLocked(c, []byte(hello))
+	s.mu.Unlock()
+
+	defer func() {
+		s.mu.Lock()
+		delete(s.gw.conns, c)
+		if s.gw.active == c {
+			s.gw.active = nil
+		}
+		s.notifyLocked()
+		s.mu.Unlock()
+		_ = ws.Close()
+	}()
+
+	for {
+		_, data, err := ws.ReadMessage()
+		if err != nil {
+			return
+		}
+		var f struct {
+			Op int             `json:"op"`
+			D  json.RawMessage `json:"d"`
+		}
+		if json.Unmarshal(data, &f) != nil {
+			s.mu.Lock()
+			s.closeConnLocked(c, 4002, "Error while decoding payload.")
+			s.mu.Unlock()
+			return
+		}
+		s.mu.Lock()
+		switch f.Op {
+		case 1:
+			s.gw.heartbeats++
+			s.writeLocked(c, []byte(`{"op":11,"s":null,"t":null,"d":null}`))
+		case 2:
+			s.identifyLocked(c, f.D)
+		case 6:
+			s.resumeLocked(c, f.D)
+		default:
+			// presence and voice updates, request guild members: accepted, ignored
+		}
+		s.notifyLocked()
+		s.mu.Unlock()
+	}
+}
+
+// writeLocked writes one text frame; on failure the connection is closed
+// (its reader then cleans up).
+func (s *Server) writeLocked(c *gwConn, frame []byte) bool {
+	_ = c.ws.SetWriteDeadline(time.Now().Add(gwWriteTimeout))
+	if err := c.ws.WriteMessage(websocket.TextMessage, frame); err != nil {
+		_ = c.ws.Close()
+		if s.gw.active == c {
+			s.gw.active = nil
+		}
+		return false
+	}
+	return true
+}
+
+func (s *Server) closeConnLocked(c *gwConn, code int, text string) {
+	_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, text), time.Now().Add(time.Second))
+	_ = c.ws.Close()
+	if s.gw.active == c {
+		s.gw.active = nil
+	}
+}
+
+func (s *Server) identifyLocked(c *gwConn, d json.RawMessage) {
+	var id struct {
+		Token   string `json:"token"`
+		Intents int    `json:"intents"`
+		Shard   []int  `json:"shard"`
+	}
+	_ = json.Unmarshal(d, &id)
+	s.gw.identifies = append(s.gw.identifies, Identify{Token: id.Token, Intents: id.Intents, Shard: id.Shard,
+		Raw: append(json.RawMessage(nil), d...), At: time.Now()})
+	if !s.tokenOK(id.Token) {
+		s.violationLocked("gateway IDENTIFY: bad token")
+		s.closeConnLocked(c, 4004, "Authentication failed.")
+		return
+	}
+	s.gw.sessions++
+	sess := &gwSession{id: "sess-" + strconv.Itoa(s.gw.sessions)}
+	s.gw.session = sess
+
+	shard := []int{0, 1}
+	if len(id.Shard) == 2 {
+		shard = id.Shard
+	}
+	stubs := make([]map[string]any, 0, len(s.guilds))
+	for _, g := range s.guilds {
+		stubs = append(stubs, map[string]any{"id": g.ID, "unavailable": true})
+	}
+	ready := map[string]any{
+		"v":                  9,
+		"session_id":         sess.id,
+		"resume_gateway_url": s.wsURL,
+		"user":               s.botUserJSON(),
+		"shard":              shard,
+		"application":        map[string]any{"id": s.opts.AppID, "flags": 0},
+		"guilds":             stubs,
+		"private_channels":   []any{},
+	}
+	if !s.sendLocked(c, "READY", mustJSON(ready), nil) {
+		return
+	}
+	for _, g := range s.guilds {
+		if !s.sendLocked(c, "GUILD_CREATE", mustJSON(s.guildCreateJSON(g)), nil) {
+			return
+		}
+	}
+	s.gw.active = c
+	s.flushPendingLocked()
+}
+
+func (s *Server) resumeLocked(c *gwConn, d json.RawMessage) {
+	var r struct {
+		Token     string `json:"token"`
+		SessionID string `json:"session_id"`
+		Seq       int64  `json:"seq"`
+	}
+	_ = json.Unmarshal(d, &r)
+	s.gw.resumes++
+	if !s.tokenOK(r.Token) {
+		s.violationLocked("gateway RESUME: bad token")
+		s.closeConnLocked(c, 4004, "Authentication failed.")
+		return
+	}
+	sess := s.gw.session
+	ok := !s.opts.DisableResume && sess != nil && r.SessionID == sess.id && r.Seq >= 0 && r.Seq <= sess.seq
+	if ok && r.Seq < sess.seq {
+		ok = len(sess.log) > 0 && sess.log[0].seq <= r.Seq+1
+	}
+	if !ok {
+		s.writeLocked(c, []byte(`{"op":9,"s":null,"t":null,"d":false}`))
+		return
+	}
+	// RESUMED carries the client's own sequence so its counter never moves
+	// back; the replayed dispatches follow with their original numbers.
+	resumed := fmt.Sprintf(`{"op":0,"s":%d,"t":"RESUMED","d":{"_trace":["discordtest"]}}`, r.Seq)
+	if !s.writeLocked(c, []byte(resumed)) {
+		return
+	}
+	for _, f := range sess.log {
+		if f.seq > r.Seq {
+			if !s.writeLocked(c, f.frame) {
+				return
+			}
+		}
+	}
+	s.gw.active = c
+	s.flushPendingLocked()
+}
+
+func (s *Server) tokenOK(tok string) bool {
+	if s.opts.Token != "" {
+		return tok == "Bot "+s.opts.Token || tok == s.opts.Token
+	}
+	return tok != ""
+}
+
+// sendLocked numbers and writes one dispatch on c, logging it for RESUME.
+func (s *Server) sendLocked(c *gwConn, t string, d []byte, it *interaction) bool {
+	sess := s.gw.session
+	sess.seq++
+	frame := []byte(fmt.Sprintf(`{"op":0,"s":%d,"t":%q,"d":`, sess.seq, t))
+	frame = append(append(frame, d...), '}')
+	sess.log = append(sess.log, sentFrame{seq: sess.seq, frame: frame})
+	if len(sess.log) > maxReplay {
+		sess.log = sess.log[len(sess.log)-maxReplay:]
+	}
+	if it != nil && it.deliveredAt.IsZero() {
+		it.deliveredAt = time.Now()
+	}
+	return s.writeLocked(c, frame)
+}
+
+// dispatchLocked sends a dispatch to the ready connection, or queues it.
+func (s *Server) dispatchLocked(t string, d []byte, it *interaction) {
+	if s.gw.active == nil || s.gw.session == nil {
+		s.gw.pending = append(s.gw.pending, queued{t: t, d: d, it: it})
+		return
+	}
+	s.sendLocked(s.gw.active, t, d, it)
+	s.notifyLocked()
+}
+
+func (s *Server) flushPendingLocked() {
+	for len(s.gw.pending) > 0 && s.gw.active != nil {
+		q := s.gw.pending[0]
+		s.gw.pending = s.gw.pending[1:]
+		s.sendLocked(s.gw.active, q.t, q.d, q.it)
+	}
+}
+
+// DispatchEvent sends any gateway dispatch (op 0) with type eventType and
+// payload d (a json.RawMessage or []byte is sent verbatim, anything else is
+// marshalled). It is queued while no session is ready.
+func (s *Server) DispatchEvent(eventType string, d any) {
+	var b []byte
+	switch v := d.(type) {
+	case json.RawMessage:
+		b = v
+	case []byte:
+		b = v
+	default:
+		b = mustJSON(v)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dispatchLocked(eventType, append([]byte(nil), b...), nil)
+}
+
+// Identifies returns how many IDENTIFY frames the gateway received.
+func (s *Server) Identifies() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.gw.identifies)
+}
+
+// IdentifyPayloads returns every IDENTIFY received, oldest first.
+func (s *Server) IdentifyPayloads() []Identify {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Identify(nil), s.gw.identifies...)
+}
+
+// Resumes returns how many RESUME frames the gateway received (answered with
+// RESUMED or, when refused, op 9).
+func (s *Server) Resumes() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gw.resumes
+}
+
+// Heartbeats returns how many op 1 heartbeats the gateway received.
+func (s *Server) Heartbeats() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gw.heartbeats
+}
+
+// Connected reports whether a client has a ready session (after READY and
+// the GUILD_CREATEs, or after RESUMED) on an open websocket.
+func (s *Server) Connected() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gw.active != nil
+}
+
+// WaitConnected waits until Connected is true, calling t.Fatalf after
+// timeout. Call it from the test goroutine.
+func (s *Server) WaitConnected(t testing.TB, timeout time.Duration) {
+	t.Helper()
+	s.waitT(t, timeout, "a connected gateway session", func() bool { return s.gw.active != nil })
+}
+
+// Disconnect drops every gateway websocket without a close frame, as a
+// network failure would. The session stays resumable: discordgo reconnects
+// (after about 1 s) and RESUMEs; dispatches made meanwhile are queued and
+// replayed. Events already written to the dropped socket are replayed too if
+// the client had not acknowledged them through its RESUME sequence.
+func (s *Server) Disconnect() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c := range s.gw.conns {
+		_ = c.ws.Close()
+	}
+	s.gw.active = nil
+	s.notifyLocked()
+}
+
+// RequestReconnect sends op 7 (RECONNECT) on the ready connection, which
+// makes discordgo close it and RESUME on a new one.
+func (s *Server) RequestReconnect() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c := s.gw.active; c != nil {
+		s.writeLocked(c, []byte(`{"op":7,"s":null,"t":null,"d":null}`))
+	}
+}
+
+func (s *Server) botUserJSON() map[string]any {
+	return map[string]any{"id": s.opts.BotUserID, "username": s.opts.BotUsername, "discriminator": "0",
+		"global_name": nil, "avatar": nil, "bot": true}
+}
+
+func userJSON(m Member) map[string]any {
+	u := map[string]any{"id": m.ID, "username": m.Username, "discriminator": "0", "avatar": nil}
+	if m.GlobalName != "" {
+		u["global_name"] = m.GlobalName
+	} else {
+		u["global_name"] = nil
+	}
+	if m.Bot {
+		u["bot"] = true
+	}
+	return u
+}
+
+const joinedAt = "2024-01-01T00:00:00.000000+00:00"
+
+// memberJSON is a guild member object; withPerms adds the "permissions"
+// string that interaction payloads carry.
+func memberJSON(m Member, withPerms bool) map[string]any {
+	o := map[string]any{"user": userJSON(m), "roles": []string{}, "joined_at": joinedAt,
+		"deaf": false, "mute": false, "flags": 0, "pending": false}
+	if m.Nick != "" {
+		o["nick"] = m.Nick
+	} else {
+		o["nick"] = nil
+	}
+	if withPerms {
+		o["permissions"] = strconv.FormatInt(m.Permissions, 10)
+	}
+	return o
+}
+
+func channelJSON(g *Guild, c *Channel) map[string]any {
+	return map[string]any{"id": c.ID, "type": c.Type, "name": c.Name, "guild_id": g.ID, "position": 0,
+		"permission_overwrites": []any{}, "nsfw": false, "parent_id": nil}
+}
+
+func (s *Server) guildCreateJSON(g *Guild) map[string]any {
+	chans := make([]map[string]any, 0, len(g.Channels))
+	for i := range g.Channels {
+		c := channelJSON(g, &g.Channels[i])
+		delete(c, "guild_id")
+		chans = append(chans, c)
+	}
+	members := make([]map[string]any, 0, len(g.Members))
+	for _, m := range g.Members {
+		members = append(members, memberJSON(m, false))
+	}
+	return map[string]any{
+		"id": g.ID, "name": g.Name, "owner_id": g.OwnerID, "joined_at": joinedAt,
+		"member_count": len(g.Members), "unavailable": false, "large": false,
+		"preferred_locale": g.Locale,
+		"roles": []map[string]any{{"id": g.ID, "name": "@everyone",
+			"permissions": strconv.FormatInt(DefaultPermissions, 10), "position": 0}},
+		"channels": chans,
+		"members":  members,
+	}
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("discordtest: marshal: %v", err))
+	}
+	return b
+}

@@ -1,0 +1,440 @@
+package discordtest
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gorilla/websocket"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+const wait = 5 * time.Second
+
+// failOnDGErrors makes discordgo's LogError lines fail t; it must be called
+// before Start so its cleanup runs after the session and server are closed.
+func failOnDGErrors(t *testing.T) {
+	t.Helper()
+	discordgo.Logger = func(level, _ int, format string, a ...interface{}) {
+		if level == discordgo.LogError {
+			t.Errorf("discordgo: "+format, a...)
+		}
+	}
+	t.Cleanup(func() { discordgo.Logger = nil })
+}
+
+func restCode(err error) int {
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Message != nil {
+		return re.Message.Code
+	}
+	return -1
+}
+
+func recv[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(wait):
+		t.Fatalf("timed out waiting for %s", what)
+		var zero T
+		return zero
+	}
+}
+
+// TestDiscordgoEndToEnd drives one real discordgo session through the whole
+// surface: gateway, commands, interactions, messages, validation, injected
+// failures and a resume.
+func TestDiscordgoEndToEnd(t *testing.T) {
+	failOnDGErrors(t)
+	srv := Start(t, Options{})
+
+	dg, err := discordgo.New("Bot test-token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dg.Client = &http.Client{Timeout: wait, Transport: Transport(srv.URL())}
+	dg.Identify.Intents = discordgo.IntentsGuilds
+
+	readyc := make(chan *discordgo.Ready, 4)
+	guildc := make(chan *discordgo.GuildCreate, 4)
+	interc := make(chan *discordgo.Interaction, 16)
+	dg.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) { readyc <- r })
+	dg.AddHandler(func(_ *discordgo.Session, g *discordgo.GuildCreate) { guildc <- g })
+	dg.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) { interc <- ic.Interaction })
+
+	if err := dg.Open(); err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { _ = dg.Close() })
+
+	r := recv(t, readyc, "READY")
+	if r.SessionID == "" || r.User.ID != "9001" || r.Application.ID != "9001" || len(r.Guilds) != 1 {
+		t.Fatalf("READY = %+v", r)
+	}
+	g := recv(t, guildc, "GUILD_CREATE")
+	if g.ID != "8001" || g.Name != "Study Group" || len(g.Channels) != 1 || len(g.Members) != 2 {
+		t.Fatalf("GUILD_CREATE = %+v", g.Guild)
+	}
+	srv.WaitConnected(t, wait)
+	if got := srv.IdentifyPayloads(); len(got) != 1 || got[0].Token != "Bot test-token" || got[0].Intents != int(discordgo.IntentsGuilds) {
+		t.Fatalf("identify = %+v", got)
+	}
+
+	// Commands.
+	minLen := 1
+	cmds, err := dg.ApplicationCommandBulkOverwrite(r.Application.ID, "8001", []*discordgo.ApplicationCommand{{
+		Name: "quiz", Description: "Run quizzes",
+		Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "ask", Description: "Ask",
+				Options: []*discordgo.ApplicationCommandOption{{Type: discordgo.ApplicationCommandOptionString,
+					Name: "bank", Description: "Bank", Autocomplete: true, MinLength: &minLen, MaxLength: 100}}},
+			{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "import", Description: "Import",
+				Options: []*discordgo.ApplicationCommandOption{{Type: discordgo.ApplicationCommandOptionAttachment,
+					Name: "file", Description: "File", Required: true}}},
+		},
+	}})
+	if err != nil || len(cmds) != 1 || cmds[0].ID == "" {
+		t.Fatalf("bulk overwrite = %v, %v", cmds, err)
+	}
+	if got := srv.Commands("8001"); len(got) != 1 || got[0]["id"] != cmds[0].ID || got[0]["guild_id"] != "8001" {
+		t.Fatalf("Commands = %v", got)
+	}
+	_, err = dg.ApplicationCommandBulkOverwrite(r.Application.ID, "", []*discordgo.ApplicationCommand{{Name: "Bad Name", Description: "x"}})
+	if restCode(err) != 50035 {
+		t.Fatalf("invalid command name: err = %v, want code 50035", err)
+	}
+
+	// A slash command with an attachment: deferred ephemeral, edit, follow-up, second callback.
+	p := srv.SlashCommand("8001", "6001", Member{ID: "7001"}, "quiz",
+		Option{Name: "import", Type: discordgo.ApplicationCommandOptionSubCommand, Options: []Option{
+			{Name: "file", Type: discordgo.ApplicationCommandOptionAttachment, Value: Attachment{Filename: "bank.txt", Data: []byte("Q1\n")}},
+		}})
+	i := recv(t, interc, "INTERACTION_CREATE")
+	if i.Type != discordgo.InteractionApplicationCommand || i.ID != p.ID() || i.Member == nil || i.Member.User.Username != "alice" ||
+		i.AppPermissions != DefaultPermissions || i.Member.Permissions != DefaultPermissions {
+		t.Fatalf("interaction = %+v", i)
+	}
+	d := i.ApplicationCommandData()
+	if d.ID != cmds[0].ID || d.Options[0].Name != "import" || d.Resolved == nil {
+		t.Fatalf("data = %+v", d)
+	}
+	attID, _ := d.Options[0].Options[0].Value.(string) // StringValue() panics on ATTACHMENT options
+	att := d.Resolved.Attachments[attID]
+	if att == nil || att.Filename != "bank.txt" || att.Size != 3 {
+		t.Fatalf("attachment = %+v", att)
+	}
+	resp, err := dg.Client.Get(att.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(body) != "Q1\n" {
+		t.Fatalf("attachment body = %q", body)
+	}
+
+	err = dg.InteractionRespond(i, &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral},
+	})
+	if err != nil {
+		t.Fatalf("InteractionRespond: %v", err)
+	}
+	if got := p.WaitResponse(t, wait); got.Type != 5 || got.Flags != discordgo.MessageFlagsEphemeral {
+		t.Fatalf("response = %+v", got)
+	}
+	if o, ok := p.Original(); !ok || !o.Loading() || !o.Ephemeral() {
+		t.Fatalf("original after defer = %+v, %v", o, ok)
+	}
+	text := "Imported 1 question"
+	noPings := &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
+	if _, err := dg.InteractionResponseEdit(i, &discordgo.WebhookEdit{Content: &text, AllowedMentions: noPings}); err != nil {
+		t.Fatalf("InteractionResponseEdit: %v", err)
+	}
+	o := p.WaitOriginal(t, wait, nil)
+	if o.Content != text || !o.Ephemeral() || o.AllowedMentions == nil || o.AllowedMentions.Parse == nil || len(o.AllowedMentions.Parse) != 0 {
+		t.Fatalf("original = %+v", o)
+	}
+	fm, err := dg.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: "follow-up",
+		Files: []*discordgo.File{{Name: "out.txt", ContentType: "text/plain", Reader: strings.NewReader("data")}}})
+	if err != nil || fm.ID == "" || fm.Content != "follow-up" || len(fm.Attachments) != 1 {
+		t.Fatalf("FollowupMessageCreate = %+v, %v", fm, err)
+	}
+	if fs := p.WaitFollowups(t, 1, wait); fs[0].ID != fm.ID || !fs[0].Webhook {
+		t.Fatalf("followups = %+v", fs)
+	}
+	err = dg.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: "again"}})
+	if restCode(err) != 40060 {
+		t.Fatalf("second callback: err = %v, want code 40060", err)
+	}
+
+	// A channel message with a select, edited, then clicked.
+	n := 2
+	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
+		CustomID: "q:8001:42", Placeholder: "Select 2", MinValues: &n, MaxValues: n,
+		Options: []discordgo.SelectMenuOption{{Label: "A", Value: "A"}, {Label: "B", Value: "B"}, {Label: "C", Value: "C"}},
+	}}}
+	msg, err := dg.ChannelMessageSendComplex("6001", &discordgo.MessageSend{
+		Embeds:          []*discordgo.MessageEmbed{{Title: "Question 42"}},
+		Components:      []discordgo.MessageComponent{row},
+		AllowedMentions: noPings,
+	})
+	if err != nil || msg.ID == "" || len(msg.Components) != 1 || msg.Author.ID != "9001" {
+		t.Fatalf("ChannelMessageSendComplex = %+v, %v", msg, err)
+	}
+	embeds := []*discordgo.MessageEmbed{{Title: "Question 42", Description: "closed"}}
+	if _, err := dg.ChannelMessageEditComplex(&discordgo.MessageEdit{Channel: "6001", ID: msg.ID, Embeds: &embeds}); err != nil {
+		t.Fatalf("ChannelMessageEditComplex: %v", err)
+	}
+	stored, ok := srv.Message("6001", msg.ID)
+	if !ok || stored.Edits != 1 || stored.Embeds[0].Description != "closed" || len(stored.Components) != 1 {
+		t.Fatalf("stored = %+v, %v", stored, ok)
+	}
+	if sel := stored.Components[0].(*discordgo.ActionsRow).Components[0].(*discordgo.SelectMenu); sel.CustomID != "q:8001:42" {
+		t.Fatalf("stored select = %+v", sel)
+	}
+	cp := srv.Component("8001", "6001", Member{ID: "7001"}, msg.ID, "q:8001:42", "A", "C")
+	ci := recv(t, interc, "component INTERACTION_CREATE")
+	cd := ci.MessageComponentData()
+	if cd.CustomID != "q:8001:42" || cd.ComponentType != discordgo.SelectMenuComponent || len(cd.Values) != 2 ||
+		ci.Message == nil || ci.Message.ID != msg.ID || len(ci.Message.Components) != 1 {
+		t.Fatalf("component interaction = %+v / %+v", ci, cd)
+	}
+	empty := []discordgo.MessageComponent{}
+	if err := dg.InteractionRespond(ci, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
+		Data: &discordgo.InteractionResponseData{Content: "answered", Components: empty, Embeds: ci.Message.Embeds}}); err != nil {
+		t.Fatalf("update message: %v", err)
+	}
+	cp.WaitResponse(t, wait)
+	if m, _ := srv.Message("6001", msg.ID); m.Content != "answered" || len(m.Components) != 0 || len(m.Embeds) != 1 {
+		t.Fatalf("after update = %+v", m)
+	}
+
+	// Autocomplete.
+	ap := srv.Autocomplete("8001", "6001", Member{ID: "7001"}, "quiz",
+		Option{Name: "ask", Type: discordgo.ApplicationCommandOptionSubCommand, Options: []Option{
+			{Name: "bank", Type: discordgo.ApplicationCommandOptionString, Value: "Clo"}}})
+	ai := recv(t, interc, "autocomplete")
+	if ai.Type != discordgo.InteractionApplicationCommandAutocomplete || !ai.ApplicationCommandData().Options[0].Options[0].Focused {
+		t.Fatalf("autocomplete = %+v", ai)
+	}
+	if err := dg.InteractionRespond(ai, &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+		Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "Cloud", Value: "Cloud"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ap.WaitResponse(t, wait); len(got.Choices) != 1 || got.Choices[0].Name != "Cloud" {
+		t.Fatalf("choices = %+v", got.Choices)
+	}
+
+	// Validation rejections.
+	_, err = dg.ChannelMessageSend("6001", strings.Repeat("x", 2001))
+	if restCode(err) != 50035 {
+		t.Fatalf("long content: err = %v, want 50035", err)
+	}
+	_, err = dg.ChannelMessageSendEmbed("6001", &discordgo.MessageEmbed{Title: strings.Repeat("t", 257)})
+	if restCode(err) != 50035 {
+		t.Fatalf("long title: err = %v, want 50035", err)
+	}
+
+	// Injected 429: discordgo sleeps retry_after and retries.
+	srv.FailNext("POST", "/channels/6001/messages", http.StatusTooManyRequests, `{"message":"slow down","retry_after":0.01,"global":false}`)
+	if _, err := dg.ChannelMessageSend("6001", "after a 429"); err != nil {
+		t.Fatalf("send after 429: %v", err)
+	}
+	srv.WaitRequest(t, func(r Request) bool { return r.Injected && r.Status == 429 }, wait)
+
+	// Drop the websocket: discordgo resumes; an interaction dispatched meanwhile is replayed.
+	srv.Disconnect()
+	rp := srv.SlashCommand("8001", "6001", Member{ID: "7001"}, "quiz",
+		Option{Name: "ask", Type: discordgo.ApplicationCommandOptionSubCommand})
+	ri := recv(t, interc, "interaction after resume")
+	if ri.ID != rp.ID() {
+		t.Fatalf("got interaction %s, want %s", ri.ID, rp.ID())
+	}
+	srv.WaitConnected(t, wait)
+	if srv.Resumes() != 1 || srv.Identifies() != 1 {
+		t.Fatalf("resumes = %d, identifies = %d; want 1, 1", srv.Resumes(), srv.Identifies())
+	}
+	if err := dg.InteractionRespond(ri, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: "pong"}}); err != nil {
+		t.Fatalf("respond after resume: %v", err)
+	}
+	if m := rp.WaitOriginal(t, wait, nil); m.Content != "pong" || m.Ephemeral() {
+		t.Fatalf("original after resume = %+v", m)
+	}
+
+	// Unauthenticated request and unknown route.
+	res, err := http.Get(srv.URL() + "/api/v9/users/@me")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 401 || len(srv.AuthViolations()) != 1 {
+		t.Fatalf("no auth: status %d, violations %d", res.StatusCode, len(srv.AuthViolations()))
+	}
+	if _, err := dg.Request("GET", discordgo.EndpointAPI+"nope", nil); restCode(err) != 0 {
+		t.Fatalf("unknown route: err = %v", err)
+	}
+
+	want := []string{"50035", "40060", "50035", "50035", "Authorization", "unknown route"}
+	got := srv.Violations()
+	if len(got) != len(want) {
+		t.Fatalf("violations = %q", got)
+	}
+	for k := range want {
+		if !strings.Contains(got[k], want[k]) {
+			t.Errorf("violation %d = %q, want it to mention %q", k, got[k], want[k])
+		}
+	}
+}
+
+// TestGatewayFrames speaks the gateway protocol directly (no discordgo
+// sleeps): HELLO, a refused RESUME, IDENTIFY, heartbeats and decoding of the
+// frames with discordgo's types.
+func TestGatewayFrames(t *testing.T) {
+	srv := Start(t, Options{Token: "tok", Guilds: []Guild{{ID: "1", Members: []Member{{ID: "2", Username: "bob"}}}}})
+	ws, _, err := websocket.DefaultDialer.Dial(srv.GatewayURL()+"/?v=9&encoding=json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	read := func() (f struct {
+		Op int             `json:"op"`
+		S  int64           `json:"s"`
+		T  string          `json:"t"`
+		D  json.RawMessage `json:"d"`
+	}) {
+		t.Helper()
+		_ = ws.SetReadDeadline(time.Now().Add(wait))
+		mt, data, err := ws.ReadMessage()
+		if err != nil || mt != websocket.TextMessage {
+			t.Fatalf("read: %v (type %d)", err, mt)
+		}
+		if err := json.Unmarshal(data, &f); err != nil {
+			t.Fatalf("frame %s: %v", data, err)
+		}
+		return f
+	}
+	if f := read(); f.Op != 10 || !strings.Contains(string(f.D), `"heartbeat_interval":41250`) {
+		t.Fatalf("hello = %+v", f)
+	}
+	_ = ws.WriteJSON(map[string]any{"op": 6, "d": map[string]any{"token": "Bot tok", "session_id": "nope", "seq": 3}})
+	if f := read(); f.Op != 9 || string(f.D) != "false" {
+		t.Fatalf("resume answer = %+v", f)
+	}
+	_ = ws.WriteJSON(map[string]any{"op": 2, "d": map[string]any{"token": "Bot tok", "intents": 1}})
+	f := read()
+	var ready discordgo.Ready
+	if err := json.Unmarshal(f.D, &ready); err != nil || f.T != "READY" || f.S != 1 || ready.SessionID == "" {
+		t.Fatalf("READY %+v: %v", f, err)
+	}
+	f = read()
+	var gc discordgo.GuildCreate
+	if err := json.Unmarshal(f.D, &gc); err != nil || f.S != 2 || gc.ID != "1" || len(gc.Members) != 2 || gc.Members[0].User.Username != "bob" {
+		t.Fatalf("GUILD_CREATE %+v: %v", f, err)
+	}
+	_ = ws.WriteJSON(map[string]any{"op": 1, "d": 2})
+	if f := read(); f.Op != 11 {
+		t.Fatalf("heartbeat answer = %+v", f)
+	}
+	p := srv.SlashCommand("1", gc.Channels[0].ID, Member{ID: "2"}, "quiz",
+		Option{Name: "who", Type: discordgo.ApplicationCommandOptionUser, Value: "2"},
+		Option{Name: "n", Type: discordgo.ApplicationCommandOptionInteger, Value: 5})
+	f = read()
+	var ic discordgo.InteractionCreate
+	if err := json.Unmarshal(f.D, &ic); err != nil || f.S != 3 || ic.ID != p.ID() {
+		t.Fatalf("INTERACTION_CREATE %+v: %v", f, err)
+	}
+	d := ic.ApplicationCommandData()
+	if d.Resolved.Users["2"].Username != "bob" || d.Options[1].IntValue() != 5 {
+		t.Fatalf("data = %+v", d)
+	}
+	// A dispatch to a fresh token before any callback: follow-ups are refused.
+	req, _ := http.NewRequest("POST", srv.URL()+"/api/v9/webhooks/9001/"+p.Token()+"?wait=true", strings.NewReader(`{"content":"x"}`))
+	req.Header.Set("Authorization", "Bot tok")
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 404 {
+		t.Fatalf("follow-up before callback: status %d, want 404", res.StatusCode)
+	}
+}
+
+func TestValidateMessage(t *testing.T) {
+	row := func(comps string) string { return `[{"type":1,"components":[` + comps + `]}]` }
+	sel := func(extra string) string {
+		return `{"type":3,"custom_id":"s","options":[{"label":"A","value":"A"},{"label":"B","value":"B"}]` + extra + `}`
+	}
+	tests := []struct {
+		name string
+		body string
+		want int // 0 ok, else code
+	}{
+		{"plain", `{"content":"hi"}`, 0},
+		{"empty", `{"content":"  "}`, 50006},
+		{"content 2000", `{"content":"` + strings.Repeat("é", 2000) + `"}`, 0},
+		{"content 2001", `{"content":"` + strings.Repeat("é", 2001) + `"}`, 50035},
+		{"11 embeds", `{"embeds":[` + strings.TrimSuffix(strings.Repeat(`{"title":"t"},`, 11), ",") + `]}`, 50035},
+		{"description 4097", `{"embeds":[{"description":"` + strings.Repeat("d", 4097) + `"}]}`, 50035},
+		{"26 fields", `{"embeds":[{"fields":[` + strings.TrimSuffix(strings.Repeat(`{"name":"n","value":"v"},`, 26), ",") + `]}]}`, 50035},
+		{"field value 1025", `{"embeds":[{"fields":[{"name":"n","value":"` + strings.Repeat("v", 1025) + `"}]}]}`, 50035},
+		{"footer 2049", `{"embeds":[{"footer":{"text":"` + strings.Repeat("f", 2049) + `"}}]}`, 50035},
+		{"total 6001", `{"embeds":[{"description":"` + strings.Repeat("d", 4000) + `"},{"description":"` + strings.Repeat("d", 2001) + `"}]}`, 50035},
+		{"select ok", `{"components":` + row(sel(`,"min_values":1,"max_values":2`)) + `}`, 0},
+		{"6 rows", `{"components":[` + strings.TrimSuffix(strings.Repeat(`{"type":1,"components":[{"type":2,"style":1,"label":"x","custom_id":"b"}]},`, 6), ",") + `]}`, 50035},
+		{"max > options", `{"components":` + row(sel(`,"max_values":3`)) + `}`, 50035},
+		{"min > max", `{"components":` + row(sel(`,"min_values":2,"max_values":1`)) + `}`, 50035},
+		{"empty custom_id", `{"components":` + row(`{"type":2,"style":1,"label":"x","custom_id":""}`) + `}`, 50035},
+		{"custom_id 101", `{"components":` + row(`{"type":2,"style":1,"label":"x","custom_id":"`+strings.Repeat("c", 101)+`"}`) + `}`, 50035},
+		{"button label 81", `{"components":` + row(`{"type":2,"style":1,"custom_id":"b","label":"`+strings.Repeat("l", 81)+`"}`) + `}`, 50035},
+		{"option label 101", `{"components":` + row(`{"type":3,"custom_id":"s","options":[{"label":"`+strings.Repeat("l", 101)+`","value":"A"}]}`) + `}`, 50035},
+		{"26 options", `{"components":` + row(`{"type":3,"custom_id":"s","options":[`+strings.TrimSuffix(strings.Repeat(`{"label":"A","value":"A"},`, 26), ",")+`]}`) + `}`, 50035},
+		{"unknown type", `{"components":` + row(`{"type":99}`) + `}`, 50035},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var obj map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(tt.body), &obj); err != nil {
+				t.Fatal(err)
+			}
+			fe := validateMessage(obj, 0, true)
+			got := 0
+			if fe != nil {
+				got = fe.code
+			}
+			if got != tt.want {
+				t.Errorf("got %d (%v), want %d", got, fe, tt.want)
+			}
+		})
+	}
+}
+
+func TestTransport(t *testing.T) {
+	tests := []struct {
+		host string
+		want bool
+	}{
+		{"discord.com", true}, {"cdn.discordapp.com", true}, {"media.discordapp.net", true},
+		{"example.com", false}, {"notdiscord.com", false},
+	}
+	for _, tt := range tests {
+		if got := isDiscordHost(tt.host); got != tt.want {
+			t.Errorf("isDiscordHost(%q) = %v, want %v", tt.host, got, tt.want)
+		}
+	}
+}
