@@ -276,7 +276,7 @@ func (s *Server) AppID() string { return s.opts.AppID }
 // BotUserID returns the bot user's id in use.
 func (s *Server) BotUserID() string { return s.opts.BotUserID }
 
-// Guilds returns the guilds as announced, defaults filled in (including the
+// Guilds returns the guilds as announced (fixed at Start), defaults filled in (including the
 // bot's own member).
 func (s *Server) Guilds() []Guild {
 	out := make([]Guild, 0, len(s.guilds))

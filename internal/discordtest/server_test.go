@@ -361,6 +361,28 @@ func TestGatewayFrames(t *testing.T) {
 	if d.Resolved.Users["2"].Username != "bob" || d.Options[1].IntValue() != 5 {
 		t.Fatalf("data = %+v", d)
 	}
+
+	// Drop the socket and RESUME from seq 2: RESUMED, then seq 3 replayed.
+	_ = ws.Close()
+	srv.Disconnect()
+	ws, _, err = websocket.DefaultDialer.Dial(srv.GatewayURL()+"/?v=9&encoding=json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	read() // HELLO
+	_ = ws.WriteJSON(map[string]any{"op": 6, "d": map[string]any{"token": "Bot tok", "session_id": ready.SessionID, "seq": 2}})
+	if f := read(); f.T != "RESUMED" || f.S != 2 {
+		t.Fatalf("resume answer = %+v", f)
+	}
+	if f := read(); f.T != "INTERACTION_CREATE" || f.S != 3 {
+		t.Fatalf("replayed = %+v", f)
+	}
+	srv.WaitConnected(t, wait)
+	if srv.Resumes() != 2 || srv.Identifies() != 1 {
+		t.Fatalf("resumes = %d, identifies = %d; want 2, 1", srv.Resumes(), srv.Identifies())
+	}
+
 	// A dispatch to a fresh token before any callback: follow-ups are refused.
 	req, _ := http.NewRequest("POST", srv.URL()+"/api/v9/webhooks/9001/"+p.Token()+"?wait=true", strings.NewReader(`{"content":"x"}`))
 	req.Header.Set("Authorization", "Bot tok")
