@@ -1,0 +1,371 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// answerAckWait is how long an answer may take to commit before the bot
+// defers the interaction (Discord wants a response within 3 s).
+const answerAckWait = 2 * time.Second
+
+// ask posts a question now in this channel (/quiz ask [bank] [minutes]).
+func (b *Bot) ask(c *call, opts options) error {
+	if err := c.deferReply(true); err != nil {
+		return err
+	}
+	set, err := b.store.Settings(c.guild)
+	if err != nil {
+		return fmt.Errorf("ask: %w", err)
+	}
+	bankName, _ := opts.str("bank")
+	minutes, ok := opts.int("minutes")
+	if !ok || minutes <= 0 {
+		minutes = set.AskMinutes
+	}
+	if perms := c.i.AppPermissions; perms != 0 && perms&(discordgo.PermissionSendMessages|discordgo.PermissionEmbedLinks|discordgo.PermissionViewChannel) !=
+		discordgo.PermissionSendMessages|discordgo.PermissionEmbedLinks|discordgo.PermissionViewChannel {
+		return userErr("I can't post here: I need View Channel, Send Messages and Embed Links in this channel.")
+	}
+	now := b.clock.Now()
+	post, err := b.postQuestion(c.ctx, c.guild, c.channel, set, bankName, now.Add(time.Duration(minutes)*time.Minute), false)
+	if err != nil {
+		return err
+	}
+	return c.reply(message{ephemeral: true, content: fmt.Sprintf("Posted question %d of **%s**. It closes %s.",
+		questionNumber(b, c.guild, post), post.Bank, timestamp(post.ClosesAt, "R"))})
+}
+
+func questionNumber(b *Bot, guild uint64, p questions.Post) int {
+	if q := b.question(guild, p.QuestionID); q != nil {
+		return q.Number
+	}
+	return 0
+}
+
+// postQuestion draws the guild's next question (from bankName, or from the
+// banks its settings allow), records the post and sends the message.
+func (b *Bot) postQuestion(ctx context.Context, guild, channel uint64, set questions.Settings, bankName string, closesAt time.Time, daily bool) (questions.Post, error) {
+	q, err := b.draw(guild, set, bankName)
+	if err != nil {
+		return questions.Post{}, err
+	}
+	post, err := b.store.CreatePost(questions.Post{
+		GuildID: guild, ChannelID: channel, QuestionID: q.ID, Bank: q.Bank, Tags: q.Tags,
+		Correct: q.Correct(), OptionCount: len(q.Options), SelectCount: q.SelectCount(),
+		Daily: daily, OpenedAt: b.clock.Now(), ClosesAt: closesAt,
+	})
+	if err != nil {
+		return questions.Post{}, fmt.Errorf("create post: %w", err)
+	}
+	msg, err := b.sess.ChannelMessageSendComplex(formatID(channel), openMessage(post, q), discordgo.WithContext(ctx))
+	if err != nil {
+		if derr := b.store.DeletePost(post.ID); derr != nil {
+			b.log.Error("delete unsent post", "post", post.ID, "err", derr)
+		}
+		return questions.Post{}, fmt.Errorf("send question: %w", err)
+	}
+	msgID, ok := parseID(msg.ID)
+	if !ok {
+		return questions.Post{}, fmt.Errorf("send question: bad message id %q", msg.ID)
+	}
+	if err := b.store.SetPostMessage(post.ID, msgID); err != nil {
+		return questions.Post{}, fmt.Errorf("set post message: %w", err)
+	}
+	post.MessageID = msgID
+	b.log.Info("question posted", "guild", guild, "post", post.ID, "question", q.ID)
+	b.poke()
+	return post, nil
+}
+
+// draw picks the guild's next question: one not yet asked in this round,
+// at random; when every candidate was asked, a new round starts.
+func (b *Bot) draw(guild uint64, set questions.Settings, bankName string) (*questions.Question, error) {
+	banks, err := b.guildBanks(guild)
+	if err != nil {
+		return nil, err
+	}
+	var pool []*questions.Bank
+	if bankName != "" {
+		bk := findBank(banks, bankName)
+		if bk == nil {
+			return nil, userErr("There is no bank named %q here. `/quiz banks` lists them.", truncate(bankName, 100))
+		}
+		pool = []*questions.Bank{bk}
+	} else {
+		for _, bk := range banks {
+			if len(set.Banks) == 0 || slices.ContainsFunc(set.Banks, func(n string) bool { return strings.EqualFold(n, bk.Name) }) {
+				pool = append(pool, bk)
+			}
+		}
+		if len(pool) == 0 {
+			pool = banks
+		}
+	}
+	var all []*questions.Question
+	for _, bk := range pool {
+		for i := range bk.Questions {
+			all = append(all, &bk.Questions[i])
+		}
+	}
+	if len(all) == 0 {
+		return nil, userErr("There are no questions to ask yet.")
+	}
+	asked, err := b.store.Asked(guild)
+	if err != nil {
+		return nil, fmt.Errorf("draw: %w", err)
+	}
+	var fresh []*questions.Question
+	for _, q := range all {
+		if !asked[q.ID] {
+			fresh = append(fresh, q)
+		}
+	}
+	if len(fresh) == 0 {
+		ids := make([]string, len(all))
+		for i, q := range all {
+			ids[i] = q.ID
+		}
+		if err := b.store.ForgetAsked(guild, ids); err != nil {
+			return nil, fmt.Errorf("draw: new round: %w", err)
+		}
+		fresh = all
+	}
+	return fresh[b.pick(len(fresh))], nil
+}
+
+func findBank(banks []*questions.Bank, name string) *questions.Bank {
+	for _, bk := range banks {
+		if strings.EqualFold(bk.Name, strings.TrimSpace(name)) {
+			return bk
+		}
+	}
+	return nil
+}
+
+// answer grades a member's pick on a post's select menu.
+func (b *Bot) answer(c *call, postID uint64, values []string) error {
+	post, err := b.store.Post(postID)
+	if errors.Is(err, questions.ErrNotFound) {
+		return userErr("This quiz has ended or this control is no longer in use.")
+	}
+	if err != nil {
+		return fmt.Errorf("answer: %w", err)
+	}
+	if post.GuildID != c.guild {
+		return userErr("That question belongs to another server.")
+	}
+	if c.i.Message != nil && post.MessageID != 0 && c.i.Message.ID != formatID(post.MessageID) {
+		return userErr("That answer came from a message that isn't this question.")
+	}
+	if post.Closed {
+		return userErr("This question is closed: answers are no longer taken.")
+	}
+	if _, err := questions.NormalizeChoice(values, post.OptionCount, post.SelectCount); err != nil {
+		return userErr("That answer doesn't match the options offered. Pick %s from the menu.", plural(post.SelectCount, "option", "options"))
+	}
+
+	// Commit first; acknowledge only after. A slow commit gets a deferral,
+	// which is not an acknowledgement: the graded edit that follows is.
+	type result struct {
+		a   questions.Answer
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		a, err := b.store.RecordAnswer(questions.Answer{
+			PostID: postID, GuildID: c.guild, UserID: c.user, InteractionID: mustID(c.i.ID),
+			Choice: values, At: b.clock.Now(),
+		})
+		done <- result{a, err}
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(answerAckWait):
+		if err := c.deferReply(true); err != nil {
+			return err
+		}
+		r = <-done
+	}
+	if errors.Is(r.err, questions.ErrAlreadyAnswered) && r.a.InteractionID != mustID(c.i.ID) {
+		return userErr("You already answered **%s**. One answer per member per question.", strings.Join(r.a.Choice, ", "))
+	}
+	if r.err != nil && !errors.Is(r.err, questions.ErrAlreadyAnswered) {
+		return storeErr(r.err)
+	}
+	b.queueRefresh(postID)
+	set, err := b.store.Settings(c.guild)
+	if err != nil {
+		return fmt.Errorf("answer: %w", err)
+	}
+	return c.reply(gradeMessage(r.a, post, b.question(c.guild, post.QuestionID), set.RevealOnAnswer))
+}
+
+func mustID(s string) uint64 {
+	id, _ := parseID(s)
+	return id
+}
+
+// closePost closes a post (if still open) and edits its message into the
+// reveal. It is safe to call twice: only the call that closes it edits.
+func (b *Bot) closePost(ctx context.Context, postID uint64) error {
+	mu := b.postLock(postID)
+	mu.Lock()
+	defer mu.Unlock()
+	post, closed, err := b.store.ClosePost(postID, b.clock.Now())
+	if err != nil {
+		return fmt.Errorf("close post %d: %w", postID, err)
+	}
+	if !closed {
+		return nil
+	}
+	defer b.postMu.Delete(postID)
+	if post.MessageID == 0 {
+		return nil
+	}
+	_, err = b.sess.ChannelMessageEditComplex(closedMessage(post, b.question(post.GuildID, post.QuestionID)), discordgo.WithContext(ctx))
+	if err != nil {
+		return fmt.Errorf("edit closed post %d: %w", postID, err)
+	}
+	b.log.Info("question closed", "guild", post.GuildID, "post", postID, "answers", post.Answers)
+	return nil
+}
+
+// closeCmd closes the open questions in this channel (/quizadmin close).
+func (b *Bot) closeCmd(c *call) error {
+	if err := c.deferReply(true); err != nil {
+		return err
+	}
+	posts, err := b.store.OpenPostsIn(c.guild, c.channel)
+	if err != nil {
+		return fmt.Errorf("close: %w", err)
+	}
+	var failed int
+	for _, p := range posts {
+		if err := b.closePost(c.ctx, p.ID); err != nil {
+			b.log.Error("close post", "post", p.ID, "err", err)
+			failed++
+		}
+	}
+	b.poke()
+	text := "There are no open questions in this channel."
+	if len(posts) > 0 {
+		text = fmt.Sprintf("Closed %s and revealed the answers.", plural(len(posts)-failed, "question", "questions"))
+	}
+	if failed > 0 {
+		text += fmt.Sprintf(" %s could not be edited; see the log.", plural(failed, "message", "messages"))
+	}
+	return c.reply(message{ephemeral: true, content: text})
+}
+
+// queueRefresh asks the refresher to update a post's live count.
+func (b *Bot) queueRefresh(postID uint64) {
+	select {
+	case b.refresh <- postID:
+	default: // the refresher is behind; the next answer will queue again
+	}
+}
+
+// refresher edits the live answer count of posts that got answers, at most
+// once per RefreshEvery for all of them together, so bursts of answers cost
+// one edit per post.
+func (b *Bot) refresher(ctx context.Context) {
+	dirty := map[uint64]bool{}
+	tick := time.NewTicker(b.cfg.RefreshEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case id := <-b.refresh:
+			dirty[id] = true
+		case <-tick.C:
+			var wg sync.WaitGroup
+			for id := range dirty {
+				delete(dirty, id)
+				wg.Add(1)
+				go func() { defer wg.Done(); b.refreshCount(ctx, id) }()
+			}
+			wg.Wait()
+		}
+	}
+}
+
+func (b *Bot) refreshCount(ctx context.Context, postID uint64) {
+	mu := b.postLock(postID)
+	mu.Lock()
+	defer mu.Unlock()
+	post, err := b.store.Post(postID)
+	if err != nil || post.Closed || post.MessageID == 0 {
+		return
+	}
+	content := openContent(post)
+	_, err = b.sess.ChannelMessageEditComplex(&discordgo.MessageEdit{
+		Channel: formatID(post.ChannelID), ID: formatID(post.MessageID), Content: &content, AllowedMentions: noPings(),
+	}, discordgo.WithContext(ctx))
+	if err != nil && ctx.Err() == nil {
+		b.log.Warn("refresh answer count", "post", postID, "err", err)
+	}
+}
+
+// scheduler is the one goroutine that drives time: it closes questions
+// whose time is up and posts the daily quizzes, then sleeps until the next
+// deadline that stored state names (or until poked).
+func (b *Bot) scheduler(ctx context.Context) {
+	for {
+		now := b.clock.Now()
+		next := b.runDue(ctx, now)
+		wait := next.Sub(now)
+		if next.IsZero() || wait > time.Hour {
+			wait = time.Hour
+		}
+		c, stop := b.clock.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			stop()
+			return
+		case <-c:
+		case <-b.wake:
+			stop()
+		}
+	}
+}
+
+// runDue does what is due at now and returns the next deadline (zero if none).
+func (b *Bot) runDue(ctx context.Context, now time.Time) time.Time {
+	var next time.Time
+	earliest := func(t time.Time) {
+		if !t.IsZero() && (next.IsZero() || t.Before(next)) {
+			next = t
+		}
+	}
+	posts, err := b.store.OpenPosts()
+	if err != nil {
+		b.log.Error("list open posts", "err", err)
+		return now.Add(time.Minute)
+	}
+	for _, p := range posts {
+		if p.ClosesAt.IsZero() {
+			continue
+		}
+		if p.ClosesAt.After(now) {
+			earliest(p.ClosesAt)
+			continue
+		}
+		if err := b.closePost(ctx, p.ID); err != nil {
+			b.log.Error("close expired post", "post", p.ID, "err", err)
+		}
+	}
+	earliest(b.runDaily(ctx, now))
+	return next
+}

@@ -1,0 +1,126 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// Custom IDs travel through Discord's clients and come back as untrusted
+// data. They all go through this codec: a kind with a version ("a1"), then
+// colon-separated typed fields, at most 100 characters, parsed strictly.
+//
+//	a1:<post>                          the answer select of a post
+//	lb1:<period>:<p|a>:<page>          leaderboard paging (p = points, a = accuracy)
+//	rs1:<all|member|cancel>:<member>:<by>  reset confirmation buttons
+
+// componentKind says what a component does.
+type componentKind int
+
+const (
+	kindAnswer componentKind = iota + 1
+	kindBoard
+	kindReset
+)
+
+// componentID is a parsed custom ID.
+type componentID struct {
+	kind    componentKind
+	post    uint64            // kindAnswer
+	period  questions.Period  // kindBoard
+	ranking questions.Ranking // kindBoard
+	page    int               // kindBoard, 0-based
+	scope   string            // kindReset: "all", "member" or "cancel"
+	member  uint64            // kindReset: the member to reset (0 for all)
+	by      uint64            // kindReset: who asked; only they may confirm
+}
+
+var errBadCustomID = errors.New("unknown or malformed custom id")
+
+func answerCustomID(post uint64) string { return "a1:" + strconv.FormatUint(post, 10) }
+
+func boardCustomID(p questions.Period, r questions.Ranking, page int) string {
+	rk := "p"
+	if r == questions.ByAccuracy {
+		rk = "a"
+	}
+	return fmt.Sprintf("lb1:%s:%s:%d", p, rk, page)
+}
+
+func resetCustomID(scope string, member, by uint64) string {
+	return fmt.Sprintf("rs1:%s:%d:%d", scope, member, by)
+}
+
+// parseCustomID decodes a custom ID made by the functions above. Anything
+// else, including IDs of older versions, is errBadCustomID.
+func parseCustomID(s string) (componentID, error) {
+	if len(s) == 0 || len(s) > 100 {
+		return componentID{}, errBadCustomID
+	}
+	f := strings.Split(s, ":")
+	switch {
+	case f[0] == "a1" && len(f) == 2:
+		post, ok := parseID(f[1])
+		if !ok {
+			break
+		}
+		return componentID{kind: kindAnswer, post: post}, nil
+	case f[0] == "lb1" && len(f) == 4:
+		p := questions.Period(f[1])
+		if !validPeriod(p) {
+			break
+		}
+		var r questions.Ranking
+		switch f[2] {
+		case "p":
+			r = questions.ByPoints
+		case "a":
+			r = questions.ByAccuracy
+		default:
+			return componentID{}, errBadCustomID
+		}
+		page, err := strconv.Atoi(f[3])
+		if err != nil || page < 0 || page > 100000 || strconv.Itoa(page) != f[3] {
+			break
+		}
+		return componentID{kind: kindBoard, period: p, ranking: r, page: page}, nil
+	case f[0] == "rs1" && len(f) == 4:
+		scope := f[1]
+		if scope != "all" && scope != "member" && scope != "cancel" {
+			break
+		}
+		member, ok1 := parseUint(f[2])
+		by, ok2 := parseID(f[3])
+		if !ok1 || !ok2 || (scope == "member" && member == 0) {
+			break
+		}
+		return componentID{kind: kindReset, scope: scope, member: member, by: by}, nil
+	}
+	return componentID{}, errBadCustomID
+}
+
+func validPeriod(p questions.Period) bool {
+	switch p {
+	case questions.PeriodDay, questions.PeriodWeek, questions.PeriodMonth, questions.PeriodAll:
+		return true
+	}
+	return false
+}
+
+// parseUint parses a canonical decimal uint64 (no sign, no leading zeros).
+func parseUint(s string) (uint64, bool) {
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || strconv.FormatUint(n, 10) != s {
+		return 0, false
+	}
+	return n, true
+}
+
+// parseID parses a snowflake or post ID: a canonical decimal above zero.
+func parseID(s string) (uint64, bool) {
+	n, ok := parseUint(s)
+	return n, ok && n > 0
+}

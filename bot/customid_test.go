@@ -1,0 +1,79 @@
+package bot
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+func TestCustomIDRoundTrip(t *testing.T) {
+	tests := []struct {
+		name string
+		id   string
+		want componentID
+	}{
+		{"answer", answerCustomID(42), componentID{kind: kindAnswer, post: 42}},
+		{"board", boardCustomID(questions.PeriodWeek, questions.ByAccuracy, 3),
+			componentID{kind: kindBoard, period: questions.PeriodWeek, ranking: questions.ByAccuracy, page: 3}},
+		{"board points", boardCustomID(questions.PeriodAll, questions.ByPoints, 0),
+			componentID{kind: kindBoard, period: questions.PeriodAll, ranking: questions.ByPoints}},
+		{"reset all", resetCustomID("all", 0, 7001), componentID{kind: kindReset, scope: "all", by: 7001}},
+		{"reset member", resetCustomID("member", 7002, 7001), componentID{kind: kindReset, scope: "member", member: 7002, by: 7001}},
+		{"reset cancel", resetCustomID("cancel", 0, 7001), componentID{kind: kindReset, scope: "cancel", by: 7001}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parseCustomID(tt.id)
+			if err != nil {
+				t.Fatalf("parseCustomID(%q): %v", tt.id, err)
+			}
+			if got != tt.want {
+				t.Errorf("parseCustomID(%q) = %+v, want %+v", tt.id, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCustomIDRejects(t *testing.T) {
+	for _, id := range []string{
+		"", "a1", "a1:", "a1:0", "a1:-1", "a1:01", "a1:x", "a1:1:2", "a2:1", "q:8001:42",
+		"a1:18446744073709551616", "lb1:year:p:0", "lb1:week:x:0", "lb1:week:p:-1", "lb1:week:p:01",
+		"lb1:week:p", "rs1:some:0:1", "rs1:member:0:1", "rs1:all:0:0", "rs1:all:0",
+		"a1:" + strings.Repeat("1", 120),
+	} {
+		if got, err := parseCustomID(id); err == nil {
+			t.Errorf("parseCustomID(%q) = %+v, want an error", id, got)
+		}
+	}
+}
+
+func FuzzParseCustomID(f *testing.F) {
+	for _, s := range []string{"a1:1", "lb1:day:a:2", "rs1:member:5:6", "a1:", ":::", "lb1:all:p:99999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		id, err := parseCustomID(s)
+		if err != nil {
+			return
+		}
+		// Whatever parses must encode back to the same string.
+		var again string
+		switch id.kind {
+		case kindAnswer:
+			again = answerCustomID(id.post)
+		case kindBoard:
+			again = boardCustomID(id.period, id.ranking, id.page)
+		case kindReset:
+			again = resetCustomID(id.scope, id.member, id.by)
+		default:
+			t.Fatalf("parsed %q to unknown kind %d", s, id.kind)
+		}
+		if again != s {
+			t.Fatalf("parse(%q) re-encodes as %q", s, again)
+		}
+		if len(again) > 100 {
+			t.Fatalf("custom id %q longer than 100", again)
+		}
+	})
+}

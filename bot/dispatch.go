@@ -1,0 +1,365 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strconv"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// call is one interaction being handled: the session, the interaction and
+// whether its one initial response has gone out.
+type call struct {
+	ctx     context.Context
+	s       *discordgo.Session
+	i       *discordgo.Interaction
+	guild   uint64
+	channel uint64
+	user    uint64
+	member  *discordgo.Member
+	acked   bool // initial response sent (deferred or final)
+}
+
+// onInteraction is the one entry point for interactions: it tracks the
+// handler for shutdown, recovers panics, dispatches on the interaction
+// type, and turns a returned error into a short ephemeral message.
+func (b *Bot) onInteraction(ctx context.Context, ic *discordgo.InteractionCreate) {
+	if ic == nil || ic.Interaction == nil {
+		return
+	}
+	i := ic.Interaction
+	if !b.enter() {
+		c := &call{ctx: context.Background(), s: b.sess, i: i}
+		if i.Type == discordgo.InteractionApplicationCommand || i.Type == discordgo.InteractionMessageComponent {
+			_ = c.reply(message{ephemeral: true, content: "quizhost is restarting; try again in a minute."})
+		}
+		return
+	}
+	defer b.inflight.Done()
+	c := &call{ctx: context.WithoutCancel(ctx), s: b.sess, i: i}
+	log := b.log.With("interaction", i.ID, "type", int(i.Type), "guild", i.GuildID)
+	defer func() {
+		if r := recover(); r != nil {
+			log.Error("handler panic", "panic", r, "stack", string(debug.Stack()))
+			c.fail("Something went wrong on our side. Try again in a moment.")
+		}
+	}()
+	err := b.dispatch(c)
+	if err == nil {
+		return
+	}
+	if msg, ok := isUser(err); ok {
+		c.fail(msg)
+		return
+	}
+	log.Error("interaction failed", "err", err)
+	c.fail("Something went wrong on our side. Try again in a moment.")
+}
+
+func (b *Bot) dispatch(c *call) error {
+	i := c.i
+	switch i.Type {
+	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete,
+		discordgo.InteractionMessageComponent:
+	default:
+		return nil // pings, modals, and payloads dg failed to decode (type 0)
+	}
+	if i.Data == nil {
+		return userErr("That request arrived garbled. Try again.")
+	}
+	if i.GuildID == "" || i.Member == nil || i.Member.User == nil {
+		return userErr("quizhost works in servers, not in direct messages.")
+	}
+	var ok1, ok2, ok3 bool
+	c.guild, ok1 = parseID(i.GuildID)
+	c.channel, ok2 = parseID(i.ChannelID)
+	c.user, ok3 = parseID(i.Member.User.ID)
+	if !ok1 || !ok2 || !ok3 {
+		return userErr("That request arrived garbled. Try again.")
+	}
+	c.member = i.Member
+
+	switch i.Type {
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		return b.autocomplete(c, i.ApplicationCommandData())
+	case discordgo.InteractionApplicationCommand:
+		return b.command(c, i.ApplicationCommandData())
+	default:
+		d := i.MessageComponentData()
+		id, err := parseCustomID(d.CustomID)
+		if err != nil {
+			return userErr("This quiz has ended or this control is no longer in use.")
+		}
+		switch id.kind {
+		case kindAnswer:
+			return b.answer(c, id.post, d.Values)
+		case kindBoard:
+			return b.boardPage(c, id)
+		case kindReset:
+			return b.resetConfirm(c, id)
+		}
+		return userErr("This quiz has ended or this control is no longer in use.")
+	}
+}
+
+// command routes a slash command to its handler.
+func (b *Bot) command(c *call, d discordgo.ApplicationCommandInteractionData) error {
+	path, opts := subcommand(d.Options)
+	switch d.Name + " " + path {
+	case "quiz ask":
+		return b.ask(c, opts)
+	case "quiz leaderboard":
+		return b.leaderboard(c, opts)
+	case "quiz stats":
+		return b.stats(c, opts)
+	case "quiz banks":
+		return b.banksCmd(c)
+	}
+	if d.Name == "quizadmin" {
+		if !isManager(c.member) {
+			return userErr("You need the Manage Server permission to use /quizadmin.")
+		}
+		switch path {
+		case "close":
+			return b.closeCmd(c)
+		case "daily set":
+			return b.dailySet(c, opts, d.Resolved)
+		case "daily off":
+			return b.dailyOff(c)
+		case "daily status":
+			return b.dailyStatus(c)
+		case "settings":
+			return b.settingsCmd(c, opts)
+		case "import":
+			return b.importCmd(c, opts, d.Resolved)
+		case "bank remove":
+			return b.bankRemove(c, opts)
+		case "bank export":
+			return b.bankExport(c, opts)
+		case "reset":
+			return b.resetCmd(c, opts)
+		}
+	}
+	return userErr("I don't know that command. It may have been removed; try again in a minute.")
+}
+
+// isManager reports whether the member may use /quizadmin: Manage Server or
+// Administrator in this channel. default_member_permissions is only a
+// default that server admins can override, so this is checked in code.
+func isManager(m *discordgo.Member) bool {
+	return m != nil && m.Permissions&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) != 0
+}
+
+// subcommand flattens "group sub" into a path and returns the value options.
+func subcommand(opts []*discordgo.ApplicationCommandInteractionDataOption) (string, options) {
+	path := ""
+	for len(opts) == 1 && opts[0] != nil &&
+		(opts[0].Type == discordgo.ApplicationCommandOptionSubCommand || opts[0].Type == discordgo.ApplicationCommandOptionSubCommandGroup) {
+		if path != "" {
+			path += " "
+		}
+		path += opts[0].Name
+		opts = opts[0].Options
+	}
+	return path, options(opts)
+}
+
+// options reads value options without trusting their types: a mismatch
+// reads as absent, never a panic.
+type options []*discordgo.ApplicationCommandInteractionDataOption
+
+func (o options) get(name string) *discordgo.ApplicationCommandInteractionDataOption {
+	for _, x := range o {
+		if x != nil && x.Name == name {
+			return x
+		}
+	}
+	return nil
+}
+
+func (o options) str(name string) (string, bool) {
+	x := o.get(name)
+	if x == nil {
+		return "", false
+	}
+	v, ok := x.Value.(string)
+	return v, ok
+}
+
+func (o options) int(name string) (int, bool) {
+	x := o.get(name)
+	if x == nil {
+		return 0, false
+	}
+	v, ok := x.Value.(float64)
+	if !ok || v != float64(int(v)) {
+		return 0, false
+	}
+	return int(v), true
+}
+
+func (o options) bool(name string) (bool, bool) {
+	x := o.get(name)
+	if x == nil {
+		return false, false
+	}
+	v, ok := x.Value.(bool)
+	return v, ok
+}
+
+// snowflake reads a user, channel or attachment option's id.
+func (o options) snowflake(name string) (uint64, bool) {
+	s, ok := o.str(name)
+	if !ok {
+		return 0, false
+	}
+	return parseID(s)
+}
+
+func (o options) focused() *discordgo.ApplicationCommandInteractionDataOption {
+	for _, x := range o {
+		if x != nil && x.Focused {
+			return x
+		}
+	}
+	return nil
+}
+
+// message is what a reply or follow-up carries.
+type message struct {
+	ephemeral  bool
+	content    string
+	embeds     []*discordgo.MessageEmbed
+	components []discordgo.MessageComponent
+	files      []*discordgo.File
+}
+
+// noPings is set on every message: quiz text is written by users, and no
+// user-written text may ping anyone.
+func noPings() *discordgo.MessageAllowedMentions {
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
+}
+
+// deferReply acknowledges now and promises a reply later (edit of @original).
+func (c *call) deferReply(ephemeral bool) error {
+	if c.acked {
+		return nil
+	}
+	var flags discordgo.MessageFlags
+	if ephemeral {
+		flags = discordgo.MessageFlagsEphemeral
+	}
+	err := c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Flags: flags, AllowedMentions: noPings()},
+	}, discordgo.WithContext(c.ctx))
+	if err != nil {
+		return fmt.Errorf("defer reply: %w", err)
+	}
+	c.acked = true
+	return nil
+}
+
+// reply sends m as the interaction's response: the initial response, or an
+// edit of the deferred one. Ephemerality of a deferred reply was fixed when
+// it was deferred.
+func (c *call) reply(m message) error {
+	content := truncate(m.content, 2000)
+	embeds := m.embeds
+	if embeds == nil {
+		embeds = []*discordgo.MessageEmbed{}
+	}
+	comps := m.components
+	if comps == nil {
+		comps = []discordgo.MessageComponent{}
+	}
+	if c.acked {
+		_, err := c.s.InteractionResponseEdit(c.i, &discordgo.WebhookEdit{
+			Content: &content, Embeds: &embeds, Components: &comps, Files: m.files, AllowedMentions: noPings(),
+		}, discordgo.WithContext(c.ctx))
+		if err != nil {
+			return fmt.Errorf("edit reply: %w", err)
+		}
+		return nil
+	}
+	var flags discordgo.MessageFlags
+	if m.ephemeral {
+		flags = discordgo.MessageFlagsEphemeral
+	}
+	err := c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: content, Embeds: embeds, Components: comps,
+			Files: m.files, Flags: flags, AllowedMentions: noPings()},
+	}, discordgo.WithContext(c.ctx))
+	if err != nil {
+		return fmt.Errorf("reply: %w", err)
+	}
+	c.acked = true
+	return nil
+}
+
+// update replaces the message that carries the component (type 7).
+func (c *call) update(m message) error {
+	embeds := m.embeds
+	if embeds == nil {
+		embeds = []*discordgo.MessageEmbed{}
+	}
+	comps := m.components
+	if comps == nil {
+		comps = []discordgo.MessageComponent{}
+	}
+	err := c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseUpdateMessage,
+		Data: &discordgo.InteractionResponseData{Content: truncate(m.content, 2000), Embeds: embeds,
+			Components: comps, AllowedMentions: noPings()},
+	}, discordgo.WithContext(c.ctx))
+	if err != nil {
+		return fmt.Errorf("update message: %w", err)
+	}
+	c.acked = true
+	return nil
+}
+
+// fail tells the member something went wrong, in whatever way is still open.
+func (c *call) fail(text string) {
+	if c.i.Type == discordgo.InteractionApplicationCommandAutocomplete {
+		_ = c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}},
+		})
+		return
+	}
+	if c.acked {
+		// The initial response is out; a follow-up can still carry the message.
+		_, _ = c.s.FollowupMessageCreate(c.i, true, &discordgo.WebhookParams{
+			Content: text, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noPings(),
+		})
+		return
+	}
+	_ = c.reply(message{ephemeral: true, content: text})
+}
+
+func formatID(id uint64) string { return strconv.FormatUint(id, 10) }
+
+// storeErr turns a domain error into a message for the member, or passes
+// the error on to be logged.
+func storeErr(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, questions.ErrNotFound):
+		return userErr("That question no longer exists.")
+	case errors.Is(err, questions.ErrClosed):
+		return userErr("This question is closed: answers are no longer taken.")
+	case errors.Is(err, questions.ErrWrongGuild):
+		return userErr("That question belongs to another server.")
+	case errors.Is(err, questions.ErrBadChoice):
+		return userErr("That answer doesn't match the options offered. Pick again from the menu.")
+	}
+	return err
+}

@@ -1,0 +1,130 @@
+// Package clock gives the bot's scheduler its notion of time: the real clock
+// in production and a fake one, advanced by hand, in tests, so that
+// schedules are tested without sleeping.
+package clock
+
+import (
+	"sort"
+	"sync"
+	"time"
+)
+
+// Clock tells the time and makes timers. Implementations are safe for
+// concurrent use.
+type Clock interface {
+	Now() time.Time
+	// NewTimer returns a channel that receives once, after d, and a stop
+	// function.
+	NewTimer(d time.Duration) (<-chan time.Time, func())
+}
+
+// Real is the wall clock.
+type Real struct{}
+
+// Now returns time.Now().
+func (Real) Now() time.Time { return time.Now() }
+
+// NewTimer wraps time.NewTimer.
+func (Real) NewTimer(d time.Duration) (<-chan time.Time, func()) {
+	t := time.NewTimer(d)
+	return t.C, func() { t.Stop() }
+}
+
+// Fake is a clock that moves only when Advance or Set is called. Timers
+// fire, in deadline order, when the clock reaches their deadline.
+type Fake struct {
+	mu      sync.Mutex
+	now     time.Time
+	timers  []*fakeTimer
+	changed chan struct{} // closed and replaced whenever a timer is added
+}
+
+type fakeTimer struct {
+	at time.Time
+	c  chan time.Time
+}
+
+// NewFake returns a fake clock set to now.
+func NewFake(now time.Time) *Fake { return &Fake{now: now, changed: make(chan struct{})} }
+
+// Now returns the fake time.
+func (f *Fake) Now() time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.now
+}
+
+// NewTimer registers a timer that fires when the clock reaches Now()+d.
+func (f *Fake) NewTimer(d time.Duration) (<-chan time.Time, func()) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	t := &fakeTimer{at: f.now.Add(d), c: make(chan time.Time, 1)}
+	if d <= 0 {
+		t.c <- f.now
+	} else {
+		f.timers = append(f.timers, t)
+	}
+	close(f.changed)
+	f.changed = make(chan struct{})
+	return t.c, func() { f.stop(t) }
+}
+
+func (f *Fake) stop(t *fakeTimer) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i, x := range f.timers {
+		if x == t {
+			f.timers = append(f.timers[:i], f.timers[i+1:]...)
+			return
+		}
+	}
+}
+
+// Advance moves the clock forward by d, firing the timers that fall due.
+func (f *Fake) Advance(d time.Duration) { f.Set(f.Now().Add(d)) }
+
+// Set moves the clock to t (never backwards), firing the timers that fall due.
+func (f *Fake) Set(t time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if t.After(f.now) {
+		f.now = t
+	}
+	sort.Slice(f.timers, func(i, j int) bool { return f.timers[i].at.Before(f.timers[j].at) })
+	keep := f.timers[:0]
+	for _, x := range f.timers {
+		if !x.at.After(f.now) {
+			x.c <- f.now
+		} else {
+			keep = append(keep, x)
+		}
+	}
+	f.timers = keep
+}
+
+// Pending reports how many timers are waiting.
+func (f *Fake) Pending() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.timers)
+}
+
+// WaitTimer blocks until at least one timer is pending or the timeout
+// passes, and reports whether one is. Tests use it to know that the
+// scheduler has gone back to sleep before they advance the clock.
+func (f *Fake) WaitTimer(timeout time.Duration) bool {
+	deadline := time.After(timeout)
+	for {
+		f.mu.Lock()
+		n, ch := len(f.timers), f.changed
+		f.mu.Unlock()
+		if n > 0 {
+			return true
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			return false
+		}
+	}
+}
