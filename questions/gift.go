@@ -69,12 +69,24 @@ func ParseGIFT(path string, data []byte) ([]Bank, Problems) {
 		block, depth = nil, 0
 	}
 	lines := splitLines(data)
+	// next[i] is the index of the first line after i that is neither blank
+	// nor a comment (len(lines) if none), computed once so that a long run
+	// of blank lines costs linear time.
+	next := make([]int, len(lines)+1)
+	next[len(lines)] = len(lines)
+	for i := len(lines) - 1; i >= 0; i-- {
+		next[i] = next[i+1]
+		if s := strings.TrimSpace(lines[i]); s != "" && !strings.HasPrefix(s, "//") {
+			next[i] = i
+		}
+	}
+	nextLine := func(i int) int { return next[i+1] }
 	for i, l := range lines {
 		s := strings.TrimSpace(l)
 		switch {
 		case strings.HasPrefix(s, "//"):
 			continue
-		case s == "" && (depth == 0 || nextStartsQuestion(lines[i+1:])):
+		case s == "" && (depth == 0 || startsQuestion(lines, nextLine(i))):
 			flush()
 			continue
 		case depth == 0 && strings.HasPrefix(s, "$CATEGORY:"):
@@ -108,20 +120,16 @@ func (p *giftParser) category(line int, name string) {
 	p.bank = name
 }
 
-// nextStartsQuestion reports whether the next line that is not blank or a
-// comment starts a titled question or a category: then a blank line ends
-// the block even inside an unclosed answer block, so that the unclosed
-// block is reported where it is instead of swallowing the questions after
-// it.
-func nextStartsQuestion(lines []string) bool {
-	for _, l := range lines {
-		s := strings.TrimSpace(l)
-		if s == "" || strings.HasPrefix(s, "//") {
-			continue
-		}
-		return strings.HasPrefix(s, "::") || strings.HasPrefix(s, "$CATEGORY:")
+// startsQuestion reports whether lines[i] starts a titled question or a
+// category: then a blank line before it ends the block even inside an
+// unclosed answer block, so that the unclosed block is reported where it
+// is instead of swallowing the questions after it.
+func startsQuestion(lines []string, i int) bool {
+	if i >= len(lines) {
+		return false
 	}
-	return false
+	s := strings.TrimSpace(lines[i])
+	return strings.HasPrefix(s, "::") || strings.HasPrefix(s, "$CATEGORY:")
 }
 
 // braceDelta counts unescaped { minus unescaped } in s.
