@@ -1,7 +1,11 @@
 package questions
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"reflect"
+	"regexp"
 	"testing"
 )
 
@@ -251,5 +255,28 @@ func TestParseStructuredProblems(t *testing.T) {
 			checkProblems(t, ps, tt.want)
 			checkInvariants(t, banks, ps)
 		})
+	}
+}
+
+// The examples of FORMATS.md (pasted into the README) must parse.
+func TestFormatsDocExamples(t *testing.T) {
+	doc, err := os.ReadFile("FORMATS.md")
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skip("no FORMATS.md")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```(yaml|json)\n(.*?)```").FindAllSubmatch(doc, -1)
+	if len(blocks) != 2 {
+		t.Fatalf("got %d examples, want 2", len(blocks))
+	}
+	for _, m := range blocks {
+		f := Format(m[1])
+		banks, ps := ParseStructured("FORMATS.md", m[2], f)
+		checkProblems(t, ps, nil)
+		if len(banks) != 1 || len(banks[0].Questions) != 2 || banks[0].Questions[0].ID != "latency-cdn" {
+			t.Errorf("%s: got %s, want 2 questions, the first latency-cdn", f, dump(banks))
+		}
 	}
 }
