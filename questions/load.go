@@ -57,7 +57,8 @@ const MaxFileSize = 16 << 20
 type Loader struct {
 	// Path is a bank file, or a directory searched recursively for *.txt,
 	// *.yaml, *.yml, *.json and *.gift files (directories and files whose
-	// names start with "." are skipped). "" means none.
+	// names start with "." are skipped; links to files are read, links to
+	// directories are not followed). "" means none.
 	Path string
 }
 
@@ -139,9 +140,17 @@ func bankFiles(paths []string) ([]string, error) {
 				}
 				return nil
 			}
-			if _, ok := FormatOf(name); ok && !hidden && d.Type().IsRegular() {
-				files = append(files, name)
+			if _, ok := FormatOf(name); !ok || hidden {
+				return nil
 			}
+			if d.Type()&fs.ModeSymlink != 0 { // a link to a file is read; to a directory, not followed
+				if info, err := os.Stat(name); err != nil || !info.Mode().IsRegular() {
+					return nil
+				}
+			} else if !d.Type().IsRegular() {
+				return nil
+			}
+			files = append(files, name)
 			return nil
 		})
 		if err != nil {
