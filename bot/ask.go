@@ -325,11 +325,10 @@ func (b *Bot) scheduler(ctx context.Context) {
 	for {
 		now := b.clock.Now()
 		next := b.runDue(ctx, now)
-		wait := next.Sub(now)
-		if next.IsZero() || wait > time.Hour {
-			wait = time.Hour
+		if next.IsZero() || next.Sub(now) > time.Hour {
+			next = now.Add(time.Hour) // re-read stored state at least hourly
 		}
-		c, stop := b.clock.NewTimer(wait)
+		c, stop := b.clock.TimerAt(next)
 		select {
 		case <-ctx.Done():
 			stop()

@@ -23,6 +23,7 @@ type call struct {
 	user    uint64
 	member  *discordgo.Member
 	acked   bool // initial response sent (deferred or final)
+	replied bool // the member has seen a reply (not just "thinking…")
 }
 
 // onInteraction is the one entry point for interactions: it tracks the
@@ -285,6 +286,7 @@ func (c *call) reply(m message) error {
 		if err != nil {
 			return fmt.Errorf("edit reply: %w", err)
 		}
+		c.replied = true
 		return nil
 	}
 	var flags discordgo.MessageFlags
@@ -299,7 +301,7 @@ func (c *call) reply(m message) error {
 	if err != nil {
 		return fmt.Errorf("reply: %w", err)
 	}
-	c.acked = true
+	c.acked, c.replied = true, true
 	return nil
 }
 
@@ -321,7 +323,7 @@ func (c *call) update(m message) error {
 	if err != nil {
 		return fmt.Errorf("update message: %w", err)
 	}
-	c.acked = true
+	c.acked, c.replied = true, true
 	return nil
 }
 
@@ -334,8 +336,8 @@ func (c *call) fail(text string) {
 		})
 		return
 	}
-	if c.acked {
-		// The initial response is out; a follow-up can still carry the message.
+	if c.replied {
+		// The reply is out; a follow-up can still carry the message.
 		_, _ = c.s.FollowupMessageCreate(c.i, true, &discordgo.WebhookParams{
 			Content: text, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noPings(),
 		})

@@ -13,9 +13,11 @@ import (
 // concurrent use.
 type Clock interface {
 	Now() time.Time
-	// NewTimer returns a channel that receives once, after d, and a stop
-	// function.
-	NewTimer(d time.Duration) (<-chan time.Time, func())
+	// TimerAt returns a channel that receives once, when the clock reaches
+	// t (at once if it has), and a stop function. An absolute deadline, not
+	// a duration, so that no time passes unseen between reading the clock
+	// and arming the timer.
+	TimerAt(t time.Time) (<-chan time.Time, func())
 }
 
 // Real is the wall clock.
@@ -24,9 +26,9 @@ type Real struct{}
 // Now returns time.Now().
 func (Real) Now() time.Time { return time.Now() }
 
-// NewTimer wraps time.NewTimer.
-func (Real) NewTimer(d time.Duration) (<-chan time.Time, func()) {
-	t := time.NewTimer(d)
+// TimerAt wraps time.NewTimer.
+func (Real) TimerAt(at time.Time) (<-chan time.Time, func()) {
+	t := time.NewTimer(time.Until(at))
 	return t.C, func() { t.Stop() }
 }
 
@@ -54,12 +56,12 @@ func (f *Fake) Now() time.Time {
 	return f.now
 }
 
-// NewTimer registers a timer that fires when the clock reaches Now()+d.
-func (f *Fake) NewTimer(d time.Duration) (<-chan time.Time, func()) {
+// TimerAt registers a timer that fires when the clock reaches at.
+func (f *Fake) TimerAt(at time.Time) (<-chan time.Time, func()) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	t := &fakeTimer{at: f.now.Add(d), c: make(chan time.Time, 1)}
-	if d <= 0 {
+	t := &fakeTimer{at: at, c: make(chan time.Time, 1)}
+	if !at.After(f.now) {
 		t.c <- f.now
 	} else {
 		f.timers = append(f.timers, t)
