@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/storage"
+)
+
+// envMap is a getenv over a map.
+func envMap(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestConfigErrors(t *testing.T) {
+	tests := []struct {
+		name     string
+		env      map[string]string
+		wantCode int
+		want     []string
+	}{
+		{"no token", map[string]string{}, 2, []string{"DISCORD_TOKEN is not set", "README.md", "bot applications.commands"}},
+		{"bad base and guild", map[string]string{"DISCORD_TOKEN": "x", "DISCORD_API_BASE": "discord.com", "DISCORD_GUILD_ID": "abc"},
+			2, []string{"DISCORD_API_BASE \"discord.com\"", "DISCORD_GUILD_ID \"abc\""}},
+		{"bad log level", map[string]string{"DISCORD_TOKEN": "x", "QUIZHOST_LOG_LEVEL": "loud"}, 2, []string{"QUIZHOST_LOG_LEVEL"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Chdir(t.TempDir()) // no .env here
+			var out, errOut bytes.Buffer
+			err := run(context.Background(), nil, envMap(tt.env), &out, &errOut)
+			var ec exitCode
+			if !errors.As(err, &ec) || ec.code != tt.wantCode {
+				t.Fatalf("run = %v, want exit %d", err, tt.wantCode)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(ec.msg, w) {
+					t.Errorf("message %q lacks %q", ec.msg, w)
+				}
+			}
+		})
+	}
+}
+
+func TestDotenvRealEnvironmentWins(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile(".env", []byte("DISCORD_TOKEN=from-file\nQUIZHOST_DB=file.db\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	getenv, err := envWithDotenv(envMap(map[string]string{"QUIZHOST_DB": "real.db"}), ".env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := getenv("DISCORD_TOKEN"); got != "from-file" {
+		t.Errorf("DISCORD_TOKEN = %q, want from-file", got)
+	}
+	if got := getenv("QUIZHOST_DB"); got != "real.db" {
+		t.Errorf("QUIZHOST_DB = %q, want the real environment's real.db", got)
+	}
+}
+
+func TestValidateCommand(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.txt")
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(good, []byte("G Question 1\nSelect 1Pick.\n- A\nyes\n- B\nno\nCorrect answer: A\n"), 0o600)
+	os.WriteFile(bad, []byte("B Question 1\nSelect 2Pick.\n- A\nyes\n- B\nno\nCorrect answer: A\n"), 0o600)
+	tests := []struct {
+		name     string
+		args     []string
+		wantErr  bool
+		wantOut  string
+		wantErrs string
+	}{
+		{"built-in", []string{"validate"}, false, "(built in): quizhost Sample: 42 questions", ""},
+		{"good file", []string{"validate", good}, false, good + ": G: 1 questions", ""},
+		{"bad file", []string{"validate", dir}, true, "", bad + ":2: "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			err := run(context.Background(), tt.args, envMap(nil), &out, &errOut)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("run = %v, want error %v (stderr %s)", err, tt.wantErr, errOut.String())
+			}
+			if !strings.Contains(out.String(), tt.wantOut) || !strings.Contains(errOut.String(), tt.wantErrs) {
+				t.Errorf("stdout %q stderr %q, want %q and %q", out.String(), errOut.String(), tt.wantOut, tt.wantErrs)
+			}
+		})
+	}
+}
+
+func TestBrokenBankStopsStartup(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.WriteFile(filepath.Join(dir, "bad.txt"), []byte("B Question 1\nSelect 1Pick.\n- A\nyes\nCorrect answer: A\n"), 0o600)
+	err := run(context.Background(), nil, envMap(map[string]string{"DISCORD_TOKEN": "x", "QUIZHOST_QUESTIONS": dir,
+		"DISCORD_API_BASE": "http://127.0.0.1:1"}), &bytes.Buffer{}, &bytes.Buffer{})
+	var ec exitCode
+	if !errors.As(err, &ec) || ec.code != 1 || !strings.Contains(ec.msg, filepath.Join(dir, "bad.txt")+":") {
+		t.Fatalf("run = %v, want exit 1 naming bad.txt:line", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "quizhost.db")); err == nil {
+		t.Error("a database was created although start-up failed")
+	}
+}
+
+// TestMain lets the test binary stand in for quizhost in a child process.
+func TestMain(m *testing.M) {
+	if os.Getenv("QUIZHOST_TEST_MAIN") == "1" {
+		os.Args = os.Args[:1] // quizhost with no subcommand: run the bot
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func TestSIGTERMStopsCleanly(t *testing.T) {
+	srv := discordtest.Start(t, discordtest.Options{Token: "secret-token-123"})
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "QUIZHOST_TEST_MAIN=1", "DISCORD_TOKEN=secret-token-123",
+		"DISCORD_API_BASE="+srv.URL(), "QUIZHOST_DB="+filepath.Join(dir, "q.db"), "QUIZHOST_LOG_LEVEL=debug")
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	srv.WaitRequest(t, func(r discordtest.Request) bool { return r.Method == "PUT" }, 10*time.Second)
+	t.Cleanup(func() { cmd.Process.Kill() })
+	// An interaction in flight when the signal comes is still answered.
+	p := srv.SlashCommand("8001", "6001", discordtest.Member{ID: "7001", Username: "alice"}, "quiz",
+		discordtest.Option{Name: "banks", Type: 1})
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("quizhost exited with %v, want status 0; output:\n%s", err, stderr.String())
+		}
+	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("quizhost still running 5 s after SIGTERM; output:\n%s", stderr.String())
+	}
+	t.Logf("stopped %v after SIGTERM", time.Since(start).Round(time.Millisecond))
+	if _, answered := p.Responded(); !answered && p.Delivered() {
+		t.Error("an interaction delivered before the signal was never answered")
+	}
+	if strings.Contains(stderr.String(), "secret-token-123") {
+		t.Error("the token appears in quizhost's output")
+	}
+	// The database was closed: another process can open it at once.
+	db, err := storage.Open(filepath.Join(dir, "q.db"), storage.Options{Timeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("reopen after shutdown: %v", err)
+	}
+	db.Close()
+}
