@@ -1,8 +1,6 @@
 package questions
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"reflect"
 	"regexp"
@@ -258,25 +256,40 @@ func TestParseStructuredProblems(t *testing.T) {
 	}
 }
 
-// The examples of FORMATS.md (pasted into the README) must parse.
-func TestFormatsDocExamples(t *testing.T) {
-	doc, err := os.ReadFile("FORMATS.md")
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skip("no FORMATS.md")
-	}
+// The README's examples of every format must parse, with no problem.
+func TestReadmeExamples(t *testing.T) {
+	doc, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := regexp.MustCompile("(?s)```(yaml|json)\n(.*?)```").FindAllSubmatch(doc, -1)
-	if len(blocks) != 2 {
-		t.Fatalf("got %d examples, want 2", len(blocks))
+	blocks := regexp.MustCompile("(?s)```(text|yaml|json|gift)\n(.*?)```").FindAllSubmatch(doc, -1)
+	want := map[string]struct {
+		questions int
+		firstID   string
+	}{
+		"text": {2, "Cloud Networking Practice#7"},
+		"yaml": {2, "latency-cdn"},
+		"json": {2, "latency-cdn"},
+		"gift": {3, "Cloud Networking GIFT#Latency 1"},
 	}
+	seen := map[string]bool{}
 	for _, m := range blocks {
-		f := Format(m[1])
-		banks, ps := ParseStructured("FORMATS.md", m[2], f)
-		checkProblems(t, ps, nil)
-		if len(banks) != 1 || len(banks[0].Questions) != 2 || banks[0].Questions[0].ID != "latency-cdn" {
-			t.Errorf("%s: got %s, want 2 questions, the first latency-cdn", f, dump(banks))
+		kind := string(m[1])
+		ext := map[string]string{"text": ".txt", "yaml": ".yaml", "json": ".json", "gift": ".gift"}[kind]
+		banks, err := Parse("README"+ext, m[2])
+		if err != nil {
+			t.Errorf("%s example: %v", kind, err)
+			continue
+		}
+		seen[kind] = true
+		w := want[kind]
+		if len(banks) != 1 || len(banks[0].Questions) != w.questions || banks[0].Questions[0].ID != w.firstID {
+			t.Errorf("%s example: got %s, want %d questions, the first %q", kind, dump(banks), w.questions, w.firstID)
+		}
+	}
+	for kind := range want {
+		if !seen[kind] {
+			t.Errorf("the README has no %s example that parses", kind)
 		}
 	}
 }
