@@ -36,7 +36,7 @@ func (db *DB) RecordAnswer(a questions.Answer) (questions.Answer, error) {
 	a.At = a.At.UTC()
 	var out questions.Answer
 	var refused error
-	err := db.group.do(func(tx *bbolt.Tx) error {
+	fn := func(tx *bbolt.Tx) error {
 		// May run more than once: reset the outputs, write nothing before
 		// every refusal is decided, and report refusals as outputs (a nil
 		// return) so they do not force the shared transaction to be retried.
@@ -44,7 +44,13 @@ func (db *DB) RecordAnswer(a questions.Answer) (questions.Answer, error) {
 		var err error
 		out, refused, err = db.recordAnswer(tx, a)
 		return err
-	})
+	}
+	var err error
+	if db.boltBatch {
+		err = db.bolt.Batch(fn)
+	} else {
+		err = db.group.do(fn)
+	}
 	if err != nil {
 		return questions.Answer{}, fmt.Errorf("record answer: %w", err)
 	}

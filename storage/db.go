@@ -46,6 +46,9 @@ type DB struct {
 	now   func() time.Time
 	locs  sync.Map // IANA name → *time.Location
 	group groupCommit
+	// boltBatch makes RecordAnswer use bbolt's DB.Batch instead of the
+	// group commit (for the benchmark that compares them).
+	boltBatch bool
 }
 
 // Open opens (creating if needed) the database at path, waits at most

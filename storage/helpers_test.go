@@ -174,3 +174,5 @@ func wantErr(t testing.TB, err, target error) {
 }
 
 func writeFile(path string, data []byte) error { return os.WriteFile(path, data, 0o600) }
+
+func errorsIsNotFound(err error) bool { return errors.Is(err, questions.ErrNotFound) }

@@ -1,0 +1,144 @@
+package storage
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// fsyncRate measures how many write+fdatasync pairs per second the disk
+// under dir does right now: the ceiling for one-commit-per-answer.
+func fsyncRate(tb testing.TB, dir string, d time.Duration) float64 {
+	tb.Helper()
+	f, err := os.CreateTemp(dir, "fsync")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	buf := make([]byte, 4096)
+	n := 0
+	start := time.Now()
+	for time.Since(start) < d {
+		if _, err := f.WriteAt(buf, int64(n%64)*4096); err != nil {
+			tb.Fatal(err)
+		}
+		if err := f.Sync(); err != nil {
+			tb.Fatal(err)
+		}
+		n++
+	}
+	return float64(n) / time.Since(start).Seconds()
+}
+
+// BenchmarkRecordAnswer records b.N answers from 1, 64 and 1,000
+// concurrent writers (distinct members, a few open posts) and reports
+// answers/s, p99 latency, the raw fsync rate of the same disk measured in
+// the same run, and answers per raw fsync (above 1 means commits are
+// shared). "group" is RecordAnswer's group commit; "boltbatch" the same
+// work through bbolt's DB.Batch, for comparison.
+func BenchmarkRecordAnswer(b *testing.B) {
+	for _, mode := range []string{"group", "boltbatch"} {
+		for _, writers := range []int{1, 64, 1000} {
+			benchRecord(b, mode, writers)
+		}
+	}
+}
+
+func benchRecord(b *testing.B, mode string, writers int) {
+	b.Run(fmt.Sprintf("%s/writers=%d", mode, writers), func(b *testing.B) {
+		db, path := newDB(b)
+		db.boltBatch = mode == "boltbatch"
+		rate := fsyncRate(b, filepath.Dir(path), 300*time.Millisecond)
+		var posts []questions.Post
+		for i := range 4 {
+			posts = append(posts, mustPost(b, db, questions.Post{QuestionID: fmt.Sprint("b#", i), Tags: []string{"t"}}))
+		}
+		lat := make([]time.Duration, b.N)
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		b.ResetTimer()
+		start := time.Now()
+		for range writers {
+			wg.Go(func() {
+				for {
+					i := int(next.Add(1) - 1)
+					if i >= b.N {
+						return
+					}
+					p := posts[i%len(posts)]
+					t := time.Now()
+					_, err := db.RecordAnswer(questions.Answer{PostID: p.ID, GuildID: guild, UserID: uint64(i + 1),
+						InteractionID: uint64(i + 1), Choice: []string{questions.Letter(i % 4)}, At: t0.Add(time.Duration(i) * time.Millisecond)})
+					lat[i] = time.Since(t)
+					if err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		elapsed := time.Since(start)
+		b.StopTimer()
+		slices.Sort(lat)
+		perSec := float64(b.N) / elapsed.Seconds()
+		b.ReportMetric(perSec, "answers/s")
+		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+		b.ReportMetric(rate, "fsync/s")
+		b.ReportMetric(perSec/rate, "answers/fsync")
+	})
+}
+
+// BenchmarkLeaderboard: a guild of 100,000 members with 1,000,000
+// answers; each op is a top-10 page plus one random member's standing, by
+// points for the week and all time. Reports the median and p99 of an op.
+func BenchmarkLeaderboard(b *testing.B) {
+	db, _ := newDB(b)
+	const members = 100_000
+	fx := fixture{guild: guild, members: members, answers: 1_000_000, posts: 1000,
+		end: t0, span: 3 * 24 * time.Hour, seed: 42}
+	start := time.Now()
+	buildFixture(b, db, fx)
+	b.Logf("fixture of %d members, %d answers built in %v", fx.members, fx.answers, time.Since(start).Round(time.Millisecond))
+	for _, tc := range []struct {
+		p questions.Period
+		r questions.Ranking
+	}{
+		{questions.PeriodWeek, questions.ByPoints},
+		{questions.PeriodAll, questions.ByPoints},
+		{questions.PeriodAll, questions.ByAccuracy},
+		{questions.PeriodDay, questions.ByPoints},
+	} {
+		b.Run(fmt.Sprintf("%s-%s", tc.p, tc.r), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 2))
+			lat := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for range b.N {
+				user := uint64(1 + r.IntN(members))
+				t := time.Now()
+				lb, err := db.Leaderboard(guild, tc.p, tc.r, t0, 0, 10)
+				if err != nil || len(lb.Entries) != 10 {
+					b.Fatalf("Leaderboard: %d entries, %v", len(lb.Entries), err)
+				}
+				if _, err := db.Standing(guild, user, tc.p, tc.r, t0); err != nil && !errorsIsNotFound(err) {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(t))
+			}
+			b.StopTimer()
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1000, "median-µs")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds())/1000, "p99-µs")
+		})
+	}
+}
