@@ -178,6 +178,18 @@ func TestDailyAcrossDaylightSaving(t *testing.T) {
 	if got := e.clk.Now().In(ny).Format("15:04 MST"); got != "08:00 EST" {
 		t.Errorf("second daily post at %s, want 08:00 EST", got)
 	}
+	// Daily questions can close after a set number of hours instead.
+	if got := e.admin(alice, sub("settings", integer("daily_close_hours", 2))); !strings.Contains(got, "Settings saved") {
+		t.Errorf("settings reply %q", got)
+	}
+	e.advance(24 * time.Hour)
+	third := e.wantDailyPosts(otherChan, 3)[2]
+	e.advance(2 * time.Hour)
+	e.srv.WaitMessage(t, wait, func(m discordtest.Message) bool { return m.ID == third.ID && strings.Contains(m.Content, "Closed") })
+	status := e.replyText(e.srv.SlashCommand(guildID, channelID, alice, "quizadmin", group("daily", sub("status"))))
+	if !strings.Contains(status, "after 2 hours") {
+		t.Errorf("daily status lacks the close rule:\n%s", status)
+	}
 	e.checkWire()
 }
 

@@ -35,13 +35,20 @@ func (b *Bot) leaderboard(c *call, opts options) error {
 	return c.reply(m)
 }
 
-// boardPage answers the leaderboard's paging and ranking buttons.
+// boardPage answers the leaderboard's paging and ranking buttons. On the
+// public leaderboard the page opens privately for the member who clicked
+// (the public message stays as posted for everyone); on that private copy,
+// the buttons turn its pages in place.
 func (b *Bot) boardPage(c *call, id componentID) error {
 	m, err := b.boardMessage(c.guild, c.user, id.period, id.ranking, id.page)
 	if err != nil {
 		return err
 	}
-	return c.update(m)
+	if c.i.Message != nil && c.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		return c.update(m)
+	}
+	m.ephemeral = true
+	return c.reply(m)
 }
 
 func (b *Bot) boardMessage(guild, viewer uint64, p questions.Period, r questions.Ranking, page int) (message, error) {
@@ -227,6 +234,13 @@ func (b *Bot) autocomplete(c *call, d discordgo.ApplicationCommandInteractionDat
 			names = matchZones(typed)
 		case "bank", "name":
 			banks, err := b.guildBanks(c.guild)
+			if f.Name == "name" { // bank remove/export: imported banks only
+				var g *guildBanks
+				g, err = b.imported(c.guild)
+				if g != nil {
+					banks = g.banks
+				}
+			}
 			if err != nil {
 				return err
 			}

@@ -477,6 +477,11 @@ func TestAskAnswerClose(t *testing.T) {
 			t.Errorf("%s: reply %q (ephemeral %v), want a private refusal", f.name, content, eph)
 		}
 	}
+	// The same post, answered from another server.
+	p := e.srv.Component("8009", channelID, carol, fmt.Sprint(post.MessageID), fmt.Sprintf("a1:%d", post.ID), post.Correct...)
+	if content, _, eph := e.reply(p); !eph || !strings.Contains(content, "another server") {
+		t.Errorf("answer from another guild: %q (ephemeral %v)", content, eph)
+	}
 	if _, err := e.db.Answer(post.ID, 7003); err == nil {
 		t.Error("a forged answer was stored")
 	}
@@ -542,15 +547,39 @@ func TestLeaderboardStatsBanks(t *testing.T) {
 	if !strings.Contains(embeds[0].Title, "this week") {
 		t.Errorf("leaderboard title %q", embeds[0].Title)
 	}
-	// Paging and ranking buttons answer with an in-place update.
+	// A dozen more members, all ahead of bob: bob's own line shows below
+	// the top 10, and the buttons page privately.
+	for u := uint64(7100); u < 7112; u++ {
+		if _, err := e.db.RecordAnswer(questions.Answer{PostID: post.ID, GuildID: 8001, UserID: u, InteractionID: u,
+			Choice: post.Correct, At: e.clk.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p = e.srv.SlashCommand(guildID, channelID, bob, "quiz", sub("leaderboard"))
+	_, embeds, _ = e.reply(p)
+	desc := embeds[0].Description
+	if strings.Count(desc, "**") < 20 || !strings.Contains(desc, "**You:** **14.** <@7002>") || !strings.Contains(embeds[0].Footer.Text, "Page 1 of 2 · 14 members") {
+		t.Errorf("leaderboard with 14 members:\n%s\n%s", desc, embeds[0].Footer.Text)
+	}
 	resp := p.WaitResponse(t, wait)
 	row := resp.Components[0].(*discordgo.ActionsRow)
-	toggle := row.Components[2].(*discordgo.Button)
+	next := row.Components[1].(*discordgo.Button)
 	orig, _ := p.Original()
-	up := e.srv.Component(guildID, channelID, bob, orig.ID, toggle.CustomID)
-	r := up.WaitResponse(t, wait)
-	if r.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(r.Embeds[0].Title, "accuracy") {
-		t.Errorf("ranking toggle answered %d %q, want an update to the accuracy ranking", r.Type, r.Embeds[0].Title)
+	page2 := e.srv.Component(guildID, channelID, bob, orig.ID, next.CustomID)
+	r := page2.WaitResponse(t, wait)
+	if r.Type != discordgo.InteractionResponseChannelMessageWithSource || r.Flags&discordgo.MessageFlagsEphemeral == 0 ||
+		!strings.Contains(r.Embeds[0].Description, "**14.** <@7002>") || !strings.Contains(r.Embeds[0].Footer.Text, "Page 2 of 2") {
+		t.Errorf("next page answered type %d flags %d:\n%s", r.Type, r.Flags, embedsText(r.Embeds))
+	}
+	// On the private copy, the ranking toggle turns it in place.
+	priv, _ := page2.Original()
+	toggle := r.Components[0].(*discordgo.ActionsRow).Components[2].(*discordgo.Button)
+	r = e.srv.Component(guildID, channelID, bob, priv.ID, toggle.CustomID).WaitResponse(t, wait)
+	if r.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(r.Embeds[0].Title, "by accuracy") {
+		t.Errorf("ranking toggle answered type %d %q, want an update to the accuracy ranking", r.Type, r.Embeds[0].Title)
+	}
+	if public, _ := e.srv.Message(channelID, orig.ID); public.Edits != 0 {
+		t.Errorf("the public leaderboard was edited %d times by a member's paging", public.Edits)
 	}
 
 	stats := e.replyText(e.srv.SlashCommand(guildID, channelID, bob, "quiz", sub("stats",
