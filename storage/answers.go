@@ -70,13 +70,8 @@ func (db *DB) recordAnswer(tx *bbolt.Tx, a questions.Answer) (questions.Answer, 
 	if p.GuildID != a.GuildID {
 		return questions.Answer{}, fmt.Errorf("post %d: %w", p.ID, questions.ErrWrongGuild), nil
 	}
-	g, err := guildRW(tx, p.GuildID)
-	if err != nil {
-		return questions.Answer{}, nil, err
-	}
-	answers := g.Bucket(bAnswers)
 	key := cat(u64(p.ID), u64(a.UserID))
-	if v := answers.Get(key); v != nil {
+	if v := sub(guildRO(tx, p.GuildID), bAnswers).Get(key); v != nil {
 		stored, _ := decodeAnswer(p.GuildID, key, v)
 		return stored, fmt.Errorf("post %d, member %d: %w", p.ID, a.UserID, questions.ErrAlreadyAnswered), nil
 	}
@@ -90,6 +85,12 @@ func (db *DB) recordAnswer(tx *bbolt.Tx, a questions.Answer) (questions.Answer, 
 	a.Choice = choice
 	a.Grade = questions.GradeChoice(p.Correct, choice)
 
+	// Accepted: from here on, write.
+	g, err := guildRW(tx, p.GuildID)
+	if err != nil {
+		return questions.Answer{}, nil, err
+	}
+	answers := g.Bucket(bAnswers)
 	seq, err := answers.NextSequence()
 	if err != nil {
 		return questions.Answer{}, nil, err

@@ -140,6 +140,29 @@ func TestConcurrentAnswers(t *testing.T) {
 	choice := func(u uint64) string { return questions.Letter(int(u % 4)) }
 	var wg sync.WaitGroup
 	errs := make(chan error, 2*members)
+	// Readers run alongside the writers.
+	stop := make(chan struct{})
+	var readers sync.WaitGroup
+	for range 2 {
+		readers.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if _, err := db.Leaderboard(guild, questions.PeriodDay, questions.ByPoints, t0, 0, 10); err != nil {
+					t.Error(err)
+				}
+				if _, err := db.Standing(guild, 1, questions.PeriodWeek, questions.ByPoints, t0); err != nil && !errors.Is(err, questions.ErrNotFound) {
+					t.Error(err)
+				}
+				if _, err := db.Post(p.ID); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
 	for u := uint64(1); u <= members; u++ {
 		for range 2 {
 			wg.Go(func() {
@@ -150,6 +173,8 @@ func TestConcurrentAnswers(t *testing.T) {
 		}
 	}
 	wg.Wait()
+	close(stop)
+	readers.Wait()
 	close(errs)
 	ok, dup := 0, 0
 	for err := range errs {

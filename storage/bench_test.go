@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"go.etcd.io/bbolt"
+
 	"github.com/quizhost/quizhost/questions"
 )
 
@@ -141,4 +143,37 @@ func BenchmarkLeaderboard(b *testing.B) {
 			b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds())/1000, "p99-µs")
 		})
 	}
+}
+
+// BenchmarkStandingTies is the worst case for the rank index: 100,000
+// members tied on points and accuracy (one wrong answer each) who all
+// answered within one minute; each op is one random member's standing.
+func BenchmarkStandingTies(b *testing.B) {
+	db, _ := newDB(b)
+	const members = 100_000
+	rows := make(map[uint64]*questions.Score, members)
+	for u := uint64(1); u <= members; u++ {
+		rows[u] = &questions.Score{UserID: u, Answered: 1, ReachedAt: t0.Add(time.Duration(u) * 600 * time.Microsecond),
+			CurrentStreak: 1, BestStreak: 1, LastStudyDay: "2025-03-14"}
+	}
+	db.bolt.Update(func(tx *bbolt.Tx) error { _, err := guildRW(tx, guild); return err })
+	if err := writePeriod(db, guild, periodAll, rows); err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		user := uint64(1 + r.IntN(members))
+		t := time.Now()
+		st, err := db.Standing(guild, user, questions.PeriodAll, questions.ByPoints, t0)
+		if err != nil || st.Rank != int(user) {
+			b.Fatalf("Standing(%d): got rank %d, %v", user, st.Rank, err)
+		}
+		lat = append(lat, time.Since(t))
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1000, "median-µs")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds())/1000, "p99-µs")
 }

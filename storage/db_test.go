@@ -187,7 +187,10 @@ func TestBackup(t *testing.T) {
 }
 
 func TestCheck(t *testing.T) {
-	db, _ := newDB(t)
+	db, path := newDB(t)
+	if db.Path() != path {
+		t.Errorf("Path: got %q, want %q", db.Path(), path)
+	}
 	if err := db.Check(); err != nil {
 		t.Errorf("Check of a fresh file: %v", err)
 	}

@@ -3,7 +3,11 @@
 // banks. It owns every bucket name, key encoding and transaction; callers
 // see the questions domain types and the methods of DB, never bytes or a
 // *bbolt.Tx. A DB is safe for concurrent use; one process opens the file
-// at a time (Open fails with ErrInUse after Options.Timeout).
+// at a time (Open fails with ErrInUse after Options.Timeout). Times are
+// stored to the nanosecond and come back in UTC; compare them with Equal.
+// Domain failures are the questions package's sentinel errors (ErrNotFound,
+// ErrAlreadyAnswered, ErrClosed, ErrWrongGuild, ErrBadChoice), wrapped with
+// the operation: test them with errors.Is.
 //
 // # Durability
 //
@@ -72,16 +76,19 @@
 // a day is a local calendar day whatever its length across DST changes).
 // A ranking is a sorted key set (pts, acc) whose forward cursor walks the
 // members best first, so the top N is N cursor steps. For ranks and
-// offsets, a histogram (ph, ah) counts the keys under each prefix at three
+// offsets, a histogram (ph, ah) counts the keys under each prefix at five
 // levels: 8 bytes (points; or accuracy), 16 bytes (points and accuracy; or
-// accuracy and answers) and 18 bytes (the same plus the top two bytes of
-// reached: slices of 2^48 ns ≈ 3.3 days). A member's rank is one plus the
-// counts of the smaller prefixes at each level under the member's own
-// prefix of the level above (a few hundred counters at most: distinct point
-// values, distinct accuracies within one point value, time slices within
-// one group) plus a scan of the keys in the member's own 18-byte group.
-// Leaderboard pages at an offset descend the same counters. An answer moves
-// a member's key and adjusts only the counters whose prefix changed.
+// accuracy and answers), then those plus the top 2, 3 and 4 bytes of
+// reached (time slices of 2^48 ns ≈ 3.3 days, 2^40 ns ≈ 18 min, 2^32 ns ≈
+// 4.3 s; at most 256 entries under one parent). A member's rank is one plus,
+// at each level, the counts of the smaller prefixes under the member's own
+// prefix of the level above (distinct point values, then distinct
+// accuracies within one point value, then at most 3 × 256 time slices),
+// plus a scan of the keys in the member's own 20-byte group: members tied
+// on points and accuracy who reached them within the same 4.3 s. Leaderboard
+// pages at an offset descend the same counters. An answer moves a member's
+// key and adjusts only the counters whose prefix changed: at most ten
+// counter writes per ranking and period.
 //
 // Period rows carry the member's streaks as of their last answer; readers
 // show the all-time row's streaks, with the current streak shown as 0 once

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"go.etcd.io/bbolt"
+
 	"github.com/quizhost/quizhost/questions"
 )
 
@@ -123,6 +125,13 @@ func TestResetMember(t *testing.T) {
 		answer(t, db, p, u, t0, "B")
 	}
 	answer(t, db, p2, 5, day2, "B")
+	// Members 5 and 6 are on the accuracy board too.
+	for _, u := range []uint64{5, 6} {
+		play(t, db, u, times(t0, questions.MinAnswersForAccuracy, time.Second), bools(questions.MinAnswersForAccuracy, 5))
+	}
+	if lb, _ := db.Leaderboard(guild, questions.PeriodAll, questions.ByAccuracy, t0, 0, 5); lb.Total != 2 {
+		t.Fatalf("accuracy board before reset: got %d members, want 2", lb.Total)
+	}
 
 	if err := db.ResetMember(guild, 5); err != nil {
 		t.Fatal(err)
@@ -136,6 +145,9 @@ func TestResetMember(t *testing.T) {
 		if lb.Total != 11 || slices.Contains(users2(lb), 5) {
 			t.Errorf("%s after reset: got %v (total %d), want 11 members without 5", per, users2(lb), lb.Total)
 		}
+	}
+	if lb, _ := db.Leaderboard(guild, questions.PeriodAll, questions.ByAccuracy, t0, 0, 5); !slices.Equal(users2(lb), []uint64{6}) || lb.Total != 1 {
+		t.Errorf("accuracy board after reset: got %v (total %d), want [6]", users2(lb), lb.Total)
 	}
 	if s, _ := db.ActiveStreaks(guild, day2, 0); slices.ContainsFunc(s, func(s questions.Score) bool { return s.UserID == 5 }) {
 		t.Error("member 5 still in active streaks")
@@ -167,5 +179,35 @@ func TestAccuracyBoardThreshold(t *testing.T) {
 	st, err := db.Standing(guild, 1, questions.PeriodAll, questions.ByAccuracy, t0)
 	if err != nil || st.Rank != 1 || st.Accuracy() != 0.5 {
 		t.Errorf("Standing: got %+v, %v; want rank 1 at 0.5", st, err)
+	}
+}
+
+// TestRebuildRepairs: derived data lost or damaged is recounted from the
+// answers.
+func TestRebuildRepairs(t *testing.T) {
+	db, _ := newDB(t)
+	p := mustPost(t, db, questions.Post{Tags: []string{"a"}})
+	for u := uint64(1); u <= 20; u++ {
+		answer(t, db, p, u, t0.Add(time.Duration(u)*time.Hour), questions.Letter(int(u%2)))
+	}
+	want := dumpDerived(t, db, guild)
+	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+		g := guildRO(tx, guild)
+		if err := g.Bucket(bPeriods).DeleteBucket(kAllTime); err != nil {
+			return err
+		}
+		return g.Bucket(bTopics).Put(cat(u64(1), []byte("tag:a")), cat(u64(99), u64(99)))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RebuildScores(guild); err != nil {
+		t.Fatal(err)
+	}
+	if d := diffMaps(dumpDerived(t, db, guild), want); d != "" {
+		t.Errorf("after rebuild:\n%s", d)
+	}
+	if err := db.RebuildScores(4242); err != nil {
+		t.Errorf("rebuild of an unknown guild: %v", err)
 	}
 }

@@ -8,16 +8,18 @@ import (
 
 // rankLevels are the key prefix lengths a ranking counts members under:
 // 8 = the first component (points, or accuracy), 16 = the first two
-// (points and accuracy, or accuracy and answers), 18 = those plus the top
-// two bytes of reachedAt (2^48 ns ≈ 3.3-day slices). See doc.go.
-var rankLevels = [...]int{8, 16, 18}
+// (points and accuracy, or accuracy and answers), then those plus the top
+// 2, 3 and 4 bytes of reachedAt (slices of 2^48 ns ≈ 3.3 days, 2^40 ns ≈
+// 18 minutes, 2^32 ns ≈ 4.3 s). Below the second level each level has at
+// most 256 entries under one parent. See doc.go.
+var rankLevels = [...]int{8, 16, 18, 19, 20}
 
 // rankIndex is an order-statistics index over 32-byte ranking keys: the
 // keys themselves (a cursor walks them best first) plus a histogram of how
 // many keys share each prefix of each level. rank and nth use the
 // histogram to skip whole groups, so they touch a few hundred counters and
-// at most one 3.3-day slice of one (points, accuracy) group, never every
-// member.
+// then scan only the members tied on points and accuracy who reached them
+// within the same 4.3 seconds, never every member.
 type rankIndex struct {
 	keys *bbolt.Bucket // <key> → ∅
 	hist *bbolt.Bucket // <level byte><key prefix> → count
