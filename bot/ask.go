@@ -324,7 +324,7 @@ func (b *Bot) refreshCount(ctx context.Context, postID uint64) {
 func (b *Bot) scheduler(ctx context.Context) {
 	for {
 		now := b.clock.Now()
-		next := b.runDue(ctx, now)
+		next := b.runDue(context.WithoutCancel(ctx), now) // a run in progress finishes
 		if next.IsZero() || next.Sub(now) > time.Hour {
 			next = now.Add(time.Hour) // re-read stored state at least hourly
 		}

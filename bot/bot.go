@@ -97,9 +97,11 @@ type Bot struct {
 
 	sess *discordgo.Session
 
-	// inflight tracks interaction handlers; closing stops new ones.
+	// inflight counts interaction handlers; once closing, new ones only
+	// say the bot is restarting.
 	inflightMu sync.Mutex
-	inflight   sync.WaitGroup
+	inflight   int
+	idle       chan struct{} // closed when inflight drops to zero
 	closing    bool
 
 	wake    chan struct{} // pokes the scheduler after a post or setting changes
@@ -193,7 +195,17 @@ func (b *Bot) Run(ctx context.Context) error {
 	s.Identify.Intents = discordgo.IntentsGuilds
 	s.LogLevel = discordgo.LogError
 	b.sess = s
-	s.AddHandler(func(s *discordgo.Session, ic *discordgo.InteractionCreate) { b.onInteraction(ctx, ic) })
+	// Handlers run synchronously in dg's event loop only long enough to be
+	// counted; the work goes on in a goroutine of ours. So no interaction
+	// received before the gateway closes escapes the shutdown wait.
+	s.SyncEvents = true
+	s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
+		closing := b.enter()
+		go func() {
+			defer b.leave()
+			b.onInteraction(ctx, ic, closing)
+		}()
+	})
 
 	if err := s.Open(); err != nil {
 		return fmt.Errorf("connect to the Discord gateway: %w", err)
@@ -207,9 +219,11 @@ func (b *Bot) Run(ctx context.Context) error {
 	bg, stopBG := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	if _, err := s.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, commands(), discordgo.WithContext(ctx)); err != nil {
-		b.log.Error("register commands", "err", err)
 		stopBG()
 		_ = s.Close()
+		if ctx.Err() != nil {
+			return nil // stopped while starting: a clean stop
+		}
 		return fmt.Errorf("register commands: %w", err)
 	}
 	b.log.Info("commands registered", "guild", b.cfg.GuildID)
@@ -223,30 +237,53 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.inflightMu.Lock()
 	b.closing = true
 	b.inflightMu.Unlock()
-	done := make(chan struct{})
-	go func() { b.inflight.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(b.cfg.ShutdownGrace):
+	closeErr := s.Close() // no new interactions after this
+	if !b.waitIdle(b.cfg.ShutdownGrace) {
 		b.log.Warn("interactions still in flight at shutdown")
 	}
 	stopBG()
 	wg.Wait()
-	if err := s.Close(); err != nil {
-		return fmt.Errorf("close gateway: %w", err)
+	if closeErr != nil {
+		return fmt.Errorf("close gateway: %w", closeErr)
 	}
 	return nil
 }
 
-// enter registers a handler in flight; false once shutting down.
-func (b *Bot) enter() bool {
+// enter counts a handler in and reports whether the bot is shutting down.
+func (b *Bot) enter() (closing bool) {
 	b.inflightMu.Lock()
 	defer b.inflightMu.Unlock()
-	if b.closing {
+	if b.inflight == 0 {
+		b.idle = make(chan struct{})
+	}
+	b.inflight++
+	return b.closing
+}
+
+func (b *Bot) leave() {
+	b.inflightMu.Lock()
+	defer b.inflightMu.Unlock()
+	b.inflight--
+	if b.inflight == 0 {
+		close(b.idle)
+	}
+}
+
+// waitIdle waits until no handler is in flight, or for at most d.
+func (b *Bot) waitIdle(d time.Duration) bool {
+	b.inflightMu.Lock()
+	if b.inflight == 0 {
+		b.inflightMu.Unlock()
+		return true
+	}
+	idle := b.idle
+	b.inflightMu.Unlock()
+	select {
+	case <-idle:
+		return true
+	case <-time.After(d):
 		return false
 	}
-	b.inflight.Add(1)
-	return true
 }
 
 // poke wakes the scheduler to recompute its next deadline.

@@ -29,20 +29,18 @@ type call struct {
 // onInteraction is the one entry point for interactions: it tracks the
 // handler for shutdown, recovers panics, dispatches on the interaction
 // type, and turns a returned error into a short ephemeral message.
-func (b *Bot) onInteraction(ctx context.Context, ic *discordgo.InteractionCreate) {
+func (b *Bot) onInteraction(ctx context.Context, ic *discordgo.InteractionCreate, closing bool) {
 	if ic == nil || ic.Interaction == nil {
 		return
 	}
 	i := ic.Interaction
-	if !b.enter() {
-		c := &call{ctx: context.Background(), s: b.sess, i: i}
+	c := &call{ctx: context.WithoutCancel(ctx), s: b.sess, i: i}
+	if closing {
 		if i.Type == discordgo.InteractionApplicationCommand || i.Type == discordgo.InteractionMessageComponent {
 			_ = c.reply(message{ephemeral: true, content: "quizhost is restarting; try again in a minute."})
 		}
 		return
 	}
-	defer b.inflight.Done()
-	c := &call{ctx: context.WithoutCancel(ctx), s: b.sess, i: i}
 	log := b.log.With("interaction", i.ID, "type", int(i.Type), "guild", i.GuildID)
 	defer func() {
 		if r := recover(); r != nil {
