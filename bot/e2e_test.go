@@ -84,7 +84,7 @@ Red is a colour.
 // env is one end-to-end setup: the test Discord server, the database file
 // and a fake clock, with the real bot started and stopped on them.
 type env struct {
-	t    *testing.T
+	t    testing.TB
 	srv  *discordtest.Server
 	path string
 	clk  *clock.Fake
@@ -113,7 +113,7 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-func newEnv(t *testing.T, start time.Time) *env {
+func newEnv(t testing.TB, start time.Time) *env {
 	t.Helper()
 	discordgo.Logger = func(level, _ int, format string, a ...any) {
 		if level == discordgo.LogError {
