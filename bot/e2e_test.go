@@ -437,6 +437,10 @@ func TestAskAnswerClose(t *testing.T) {
 			t.Errorf("select option %d = %q/%q", i, o.Label, o.Value)
 		}
 	}
+	if f := msg.Embeds[0].Fields; len(f) != 1 || !strings.Contains(f[0].Value, fmt.Sprintf("Pick **%d** answer", q.SelectCount())) ||
+		!strings.Contains(f[0].Value, fmt.Sprintf("closes <t:%d:R>", post.ClosesAt.Unix())) {
+		t.Errorf("question embed fields %+v, want how many to pick and when it closes", msg.Embeds[0].Fields)
+	}
 	if !strings.Contains(msg.Content, "closes <t:") || !strings.Contains(msg.Content, "0 answers") {
 		t.Errorf("question content %q, want the close time and the answer count", msg.Content)
 	}

@@ -51,11 +51,23 @@ func questionTitle(q *questions.Question) string {
 	return truncate(fmt.Sprintf("%s · Question %d", q.Bank, q.Number), maxTitle)
 }
 
-// questionEmbed shows the stem and every option's full text.
-func questionEmbed(q *questions.Question, color int) *discordgo.MessageEmbed {
+// questionEmbed shows the bank and number, the stem and every option's
+// full text, how many options to pick and when the question closes.
+func questionEmbed(q *questions.Question, p questions.Post) *discordgo.MessageEmbed {
+	how := pickText(p.SelectCount) + " from the menu below"
+	color := colorOpen
+	switch {
+	case p.Closed:
+		how, color = pickText(p.SelectCount)+" · closed "+timestamp(p.ClosedAt, "R"), colorClosed
+	case p.ClosesAt.IsZero():
+		how += " · closes when the next daily question is posted"
+	default:
+		how += " · closes " + timestamp(p.ClosesAt, "R")
+	}
 	return &discordgo.MessageEmbed{
 		Title:       questionTitle(q),
 		Description: truncate(q.Body(), maxDesc),
+		Fields:      []*discordgo.MessageEmbedField{{Name: "How to answer", Value: how}},
 		Color:       color,
 	}
 }
@@ -112,7 +124,7 @@ func answerSelect(p questions.Post, q *questions.Question, disabled bool) discor
 func openMessage(p questions.Post, q *questions.Question) *discordgo.MessageSend {
 	return &discordgo.MessageSend{
 		Content:         openContent(p),
-		Embeds:          []*discordgo.MessageEmbed{questionEmbed(q, colorOpen)},
+		Embeds:          []*discordgo.MessageEmbed{questionEmbed(q, p)},
 		Components:      []discordgo.MessageComponent{answerSelect(p, q, false)},
 		AllowedMentions: noPings(),
 	}
@@ -186,7 +198,7 @@ func closedMessage(p questions.Post, q *questions.Question) *discordgo.MessageEd
 	var embeds []*discordgo.MessageEmbed
 	var comps []discordgo.MessageComponent
 	if q != nil {
-		embeds = fitEmbeds([]*discordgo.MessageEmbed{questionEmbed(q, colorClosed), revealEmbed(q, p, true)})
+		embeds = fitEmbeds([]*discordgo.MessageEmbed{questionEmbed(q, p), revealEmbed(q, p, true)})
 		comps = []discordgo.MessageComponent{answerSelect(p, q, true)}
 	} else {
 		// The bank no longer has the question: show what the post kept.
