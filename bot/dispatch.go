@@ -244,6 +244,20 @@ func noPings() *discordgo.MessageAllowedMentions {
 	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
 }
 
+// payload returns m's parts as Discord wants them: content within its limit,
+// and non-nil embeds and components (nil would be sent as null, which
+// removes nothing and means nothing).
+func (m message) payload() (string, []*discordgo.MessageEmbed, []discordgo.MessageComponent) {
+	embeds, comps := m.embeds, m.components
+	if embeds == nil {
+		embeds = []*discordgo.MessageEmbed{}
+	}
+	if comps == nil {
+		comps = []discordgo.MessageComponent{}
+	}
+	return truncate(m.content, 2000), embeds, comps
+}
+
 // deferReply acknowledges now and promises a reply later (edit of @original).
 func (c *call) deferReply(ephemeral bool) error {
 	if c.acked {
@@ -268,15 +282,7 @@ func (c *call) deferReply(ephemeral bool) error {
 // edit of the deferred one. Ephemerality of a deferred reply was fixed when
 // it was deferred.
 func (c *call) reply(m message) error {
-	content := truncate(m.content, 2000)
-	embeds := m.embeds
-	if embeds == nil {
-		embeds = []*discordgo.MessageEmbed{}
-	}
-	comps := m.components
-	if comps == nil {
-		comps = []discordgo.MessageComponent{}
-	}
+	content, embeds, comps := m.payload()
 	if c.acked {
 		_, err := c.s.InteractionResponseEdit(c.i, &discordgo.WebhookEdit{
 			Content: &content, Embeds: &embeds, Components: &comps, Files: m.files, AllowedMentions: noPings(),
@@ -305,17 +311,10 @@ func (c *call) reply(m message) error {
 
 // update replaces the message that carries the component (type 7).
 func (c *call) update(m message) error {
-	embeds := m.embeds
-	if embeds == nil {
-		embeds = []*discordgo.MessageEmbed{}
-	}
-	comps := m.components
-	if comps == nil {
-		comps = []discordgo.MessageComponent{}
-	}
+	content, embeds, comps := m.payload()
 	err := c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseUpdateMessage,
-		Data: &discordgo.InteractionResponseData{Content: truncate(m.content, 2000), Embeds: embeds,
+		Data: &discordgo.InteractionResponseData{Content: content, Embeds: embeds,
 			Components: comps, AllowedMentions: noPings()},
 	}, discordgo.WithContext(c.ctx))
 	if err != nil {

@@ -331,22 +331,29 @@ func (s *Server) channelRouteLocked(req *Request, cid string, rest []string, obj
 		if m == nil || m.channelID != cid || m.deleted || m.flags&flagEphemeral != 0 {
 			return errReply(404, 10008, "Unknown Message"), true
 		}
-		switch req.Method {
-		case "GET":
-			return jsonReply(200, s.messageJSONLocked(m)), true
-		case "PATCH":
-			if obj == nil {
-				return s.rejectLocked(req, badJSON()), true
-			}
-			if fe := validateMessage(obj, len(req.Files), false); fe != nil {
-				return s.rejectLocked(req, fe), true
-			}
-			s.editMessageLocked(m, obj, req.Files)
-			return jsonReply(200, s.messageJSONLocked(m)), true
-		case "DELETE":
-			m.deleted = true
-			return noContent(), true
+		return s.messageMethodLocked(req, m, obj)
+	}
+	return reply{}, false
+}
+
+// messageMethodLocked serves GET, PATCH and DELETE of one message, through
+// the channel or the webhook routes alike.
+func (s *Server) messageMethodLocked(req *Request, m *message, obj map[string]json.RawMessage) (reply, bool) {
+	switch req.Method {
+	case "GET":
+		return jsonReply(200, s.messageJSONLocked(m)), true
+	case "PATCH":
+		if obj == nil {
+			return s.rejectLocked(req, badJSON()), true
 		}
+		if fe := validateMessage(obj, len(req.Files), false); fe != nil {
+			return s.rejectLocked(req, fe), true
+		}
+		s.editMessageLocked(m, obj, req.Files)
+		return jsonReply(200, s.messageJSONLocked(m)), true
+	case "DELETE":
+		m.deleted = true
+		return noContent(), true
 	}
 	return reply{}, false
 }
@@ -393,23 +400,7 @@ func (s *Server) webhookRouteLocked(req *Request, app, token string, rest []stri
 	if m == nil || m.deleted {
 		return errReply(404, 10008, "Unknown Message"), true
 	}
-	switch req.Method {
-	case "GET":
-		return jsonReply(200, s.messageJSONLocked(m)), true
-	case "PATCH":
-		if obj == nil {
-			return s.rejectLocked(req, badJSON()), true
-		}
-		if fe := validateMessage(obj, len(req.Files), false); fe != nil {
-			return s.rejectLocked(req, fe), true
-		}
-		s.editMessageLocked(m, obj, req.Files)
-		return jsonReply(200, s.messageJSONLocked(m)), true
-	case "DELETE":
-		m.deleted = true
-		return noContent(), true
-	}
-	return reply{}, false
+	return s.messageMethodLocked(req, m, obj)
 }
 
 // rejectLocked answers a form error and records it as a violation.
