@@ -31,6 +31,13 @@ func (b *Bot) imported(guild uint64) (*guildBanks, error) {
 	if v, ok := b.guildMu.Load(guild); ok {
 		return v.(*guildBanks), nil
 	}
+	// Loads and invalidations take turns, so a load that read the banks
+	// before an import cannot cache them after it.
+	b.importMu.Lock()
+	defer b.importMu.Unlock()
+	if v, ok := b.guildMu.Load(guild); ok {
+		return v.(*guildBanks), nil
+	}
 	files, err := b.store.Banks(guild)
 	if err != nil {
 		return nil, fmt.Errorf("imported banks: %w", err)
@@ -51,7 +58,11 @@ func (b *Bot) imported(guild uint64) (*guildBanks, error) {
 }
 
 // forgetImported drops the guild's cached imported banks.
-func (b *Bot) forgetImported(guild uint64) { b.guildMu.Delete(guild) }
+func (b *Bot) forgetImported(guild uint64) {
+	b.importMu.Lock()
+	defer b.importMu.Unlock()
+	b.guildMu.Delete(guild)
+}
 
 func (b *Bot) importedNames(guild uint64) (map[string]bool, error) {
 	g, err := b.imported(guild)

@@ -104,10 +104,11 @@ type Bot struct {
 	idle       chan struct{} // closed when inflight drops to zero
 	closing    bool
 
-	wake    chan struct{} // pokes the scheduler after a post or setting changes
-	refresh chan uint64   // posts whose live count needs an edit
-	postMu  sync.Map      // post id → *sync.Mutex serialising its message edits
-	guildMu sync.Map      // guild id → *guildBanks (imported banks, parsed)
+	wake     chan struct{} // pokes the scheduler after a post or setting changes
+	refresh  chan uint64   // posts whose live count needs an edit
+	postMu   sync.Map      // post id → *sync.Mutex serialising its message edits
+	guildMu  sync.Map      // guild id → *guildBanks (imported banks, parsed)
+	importMu sync.Mutex    // orders loads of guildMu entries with their invalidation
 }
 
 // New checks cfg and returns a bot ready to Run.
