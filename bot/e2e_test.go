@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -649,4 +650,59 @@ func TestTimersSurviveRestart(t *testing.T) {
 	e.checkWire()
 }
 
-var _ = json.Marshal
+func TestGarbledInputAndResume(t *testing.T) {
+	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
+	var decodeErrors atomic.Int32
+	discordgo.Logger = func(level, _ int, format string, a ...any) {
+		msg := fmt.Sprintf(format, a...)
+		switch {
+		case strings.Contains(msg, "error unmarshalling INTERACTION_CREATE"):
+			decodeErrors.Add(1) // expected: the payloads below are garbled on purpose
+		case level == discordgo.LogError:
+			t.Errorf("discordgo: %s", msg)
+		}
+	}
+	e.start()
+	post, _ := e.ask(alice)
+
+	// Payloads dg cannot decode reach the bot as zero values: ignored, no crash.
+	for _, raw := range []string{
+		`{"id":"91","application_id":"9001","type":2,"token":"t91","version":1,"guild_id":"8001","channel_id":"6001",
+		  "app_permissions":2248473465835073,"member":{"user":{"id":"7002","username":"bob"},"permissions":"0"},
+		  "data":{"id":"1","name":"quiz","type":1,"options":[{"name":"banks","type":1}]}}`,
+		`{"id":"92","application_id":"9001","type":3,"token":"t92","version":1,"guild_id":"8001","channel_id":"6001",
+		  "member":{"user":{"id":"7002","username":"bob"},"permissions":"0"},
+		  "data":{"custom_id":"a1:1","component_type":3,"values":"A"}}`,
+	} {
+		e.srv.Dispatch(json.RawMessage(raw))
+	}
+	// A direct message: a polite refusal.
+	dm := e.srv.Dispatch(json.RawMessage(`{"id":"93","application_id":"9001","type":2,"token":"t93","version":1,
+	  "channel_id":"5555","context":1,"user":{"id":"7002","username":"bob"},
+	  "data":{"id":"1","name":"quiz","type":1,"options":[{"name":"banks","type":1}]}}`))
+	if c, _, eph := e.reply(dm); !eph || !strings.Contains(c, "servers") {
+		t.Errorf("DM reply %q (ephemeral %v)", c, eph)
+	}
+	// A subcommand nobody registered.
+	if c := e.replyText(e.srv.SlashCommand(guildID, channelID, bob, "quiz", sub("dance"))); !strings.Contains(c, "don't know that command") {
+		t.Errorf("unknown subcommand reply %q", c)
+	}
+
+	// The gateway drops; discordgo resumes, and the bot carries on.
+	e.srv.Disconnect()
+	time.Sleep(50 * time.Millisecond)
+	e.srv.WaitConnected(t, wait)
+	if got := e.choose(bob, post, post.Correct...); !strings.Contains(got, "Right!") {
+		t.Errorf("answer after a resume: %q", got)
+	}
+	if e.srv.Resumes() != 1 {
+		t.Errorf("%d resumes, want 1", e.srv.Resumes())
+	}
+	if decodeErrors.Load() != 2 {
+		t.Errorf("%d decode errors logged by discordgo, want the 2 garbled payloads", decodeErrors.Load())
+	}
+	if p, _ := e.db.Post(post.ID); p.Answers != 1 {
+		t.Errorf("post has %d answers, want only bob's", p.Answers)
+	}
+	e.checkWire()
+}
