@@ -239,44 +239,36 @@ func (b *Bot) postDaily(ctx context.Context, set questions.Settings, now time.Ti
 	if d.CloseAfterHours > 0 {
 		closes = now.Add(time.Duration(d.CloseAfterHours) * time.Hour)
 	}
+	streaks := b.streaksEmbed(set.GuildID, now)
 	for n := 0; n < max(1, d.Count); n++ {
-		post, err := b.postQuestion(ctx, set.GuildID, d.ChannelID, set, d.Bank, closes, true)
-		if err != nil {
+		var extra []*discordgo.MessageEmbed
+		if n == 0 && streaks != nil {
+			extra = append(extra, streaks)
+		}
+		if _, err := b.postQuestion(ctx, set.GuildID, d.ChannelID, set, d.Bank, closes, true, extra...); err != nil {
 			b.log.Error("daily post", "guild", set.GuildID, "err", err)
 			return
-		}
-		if n == 0 {
-			b.postStreaks(ctx, set.GuildID, post, now)
 		}
 	}
 }
 
-// postStreaks adds the server's active study streaks to the first daily
-// question, as a second embed (the live count edits only the content).
-func (b *Bot) postStreaks(ctx context.Context, guild uint64, post questions.Post, now time.Time) {
+// streaksEmbed shows the server's active study streaks on the first daily
+// question; nil when nobody has one.
+func (b *Bot) streaksEmbed(guild uint64, now time.Time) *discordgo.MessageEmbed {
 	streaks, err := b.store.ActiveStreaks(guild, now, 10)
-	if err != nil || len(streaks) == 0 {
-		return
+	if err != nil {
+		b.log.Error("daily streaks", "guild", guild, "err", err)
+		return nil
+	}
+	if len(streaks) == 0 {
+		return nil
 	}
 	var lines []string
 	for _, s := range streaks {
 		lines = append(lines, fmt.Sprintf("<@%d> · 🔥 %s", s.UserID, plural(s.CurrentStreak, "day", "days")))
 	}
-	msg, err := b.sess.ChannelMessage(formatID(post.ChannelID), formatID(post.MessageID), discordgo.WithContext(ctx))
-	if err != nil {
-		b.log.Warn("daily streaks: read message", "post", post.ID, "err", err)
-		return
-	}
-	embeds := append(msg.Embeds, &discordgo.MessageEmbed{Title: "🔥 Active study streaks", Color: colorClosed,
-		Description: truncate(strings.Join(lines, "\n"), 1000) + "\nAnswer today to keep yours going."})
-	embeds = fitEmbeds(embeds)
-	mu := b.postLock(post.ID)
-	mu.Lock()
-	defer mu.Unlock()
-	if _, err := b.sess.ChannelMessageEditComplex(&discordgo.MessageEdit{Channel: formatID(post.ChannelID),
-		ID: formatID(post.MessageID), Embeds: &embeds, AllowedMentions: noPings()}, discordgo.WithContext(ctx)); err != nil {
-		b.log.Warn("daily streaks: edit", "post", post.ID, "err", err)
-	}
+	return &discordgo.MessageEmbed{Title: "🔥 Active study streaks", Color: colorClosed,
+		Description: strings.Join(lines, "\n") + "\nAnswer today to keep yours going."}
 }
 
 // settingsCmd shows or changes the server's settings (/quizadmin settings).

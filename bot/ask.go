@@ -53,8 +53,9 @@ func questionNumber(b *Bot, guild uint64, p questions.Post) int {
 }
 
 // postQuestion draws the guild's next question (from bankName, or from the
-// banks its settings allow), records the post and sends the message.
-func (b *Bot) postQuestion(ctx context.Context, guild, channel uint64, set questions.Settings, bankName string, closesAt time.Time, daily bool) (questions.Post, error) {
+// banks its settings allow), records the post and sends the message, with
+// any extra embeds after the question's.
+func (b *Bot) postQuestion(ctx context.Context, guild, channel uint64, set questions.Settings, bankName string, closesAt time.Time, daily bool, extra ...*discordgo.MessageEmbed) (questions.Post, error) {
 	q, err := b.draw(guild, set, bankName)
 	if err != nil {
 		return questions.Post{}, err
@@ -67,7 +68,7 @@ func (b *Bot) postQuestion(ctx context.Context, guild, channel uint64, set quest
 	if err != nil {
 		return questions.Post{}, fmt.Errorf("create post: %w", err)
 	}
-	msg, err := b.sess.ChannelMessageSendComplex(formatID(channel), openMessage(post, q), discordgo.WithContext(ctx))
+	msg, err := b.sess.ChannelMessageSendComplex(formatID(channel), openMessage(post, q, extra...), discordgo.WithContext(ctx))
 	if err != nil {
 		if derr := b.store.DeletePost(post.ID); derr != nil {
 			b.log.Error("delete unsent post", "post", post.ID, "err", derr)

@@ -121,10 +121,10 @@ func answerSelect(p questions.Post, q *questions.Question, disabled bool) discor
 }
 
 // openMessage is a question as posted.
-func openMessage(p questions.Post, q *questions.Question) *discordgo.MessageSend {
+func openMessage(p questions.Post, q *questions.Question, extra ...*discordgo.MessageEmbed) *discordgo.MessageSend {
 	return &discordgo.MessageSend{
 		Content:         openContent(p),
-		Embeds:          []*discordgo.MessageEmbed{questionEmbed(q, p)},
+		Embeds:          fitEmbeds(append([]*discordgo.MessageEmbed{questionEmbed(q, p)}, extra...)),
 		Components:      []discordgo.MessageComponent{answerSelect(p, q, false)},
 		AllowedMentions: noPings(),
 	}
