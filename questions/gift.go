@@ -35,13 +35,12 @@ type giftLine struct {
 }
 
 type giftParser struct {
-	path    string
-	bank    string
-	banks   []Bank
-	bankIdx map[string]int
-	counts  map[string]int // questions seen per bank
-	ids     map[string]int // ID → line
-	probs   Problems
+	path   string
+	bank   string
+	banks  bankSet
+	counts map[string]int // questions seen per bank
+	ids    map[string]int // ID → line
+	probs  Problems
 }
 
 // ParseGIFT parses a Moodle GIFT file. It returns the banks in order of
@@ -54,11 +53,11 @@ func ParseGIFT(path string, data []byte) ([]Bank, Problems) {
 	}
 	base := filepath.Base(path)
 	p := &giftParser{
-		path:    path,
-		bank:    strings.TrimSuffix(base, filepath.Ext(base)),
-		bankIdx: map[string]int{},
-		counts:  map[string]int{},
-		ids:     map[string]int{},
+		path:   path,
+		bank:   strings.TrimSuffix(base, filepath.Ext(base)),
+		banks:  bankSet{path: path},
+		counts: map[string]int{},
+		ids:    map[string]int{},
 	}
 	var block []giftLine
 	depth := 0 // unescaped { minus } in the block so far
@@ -98,11 +97,11 @@ func ParseGIFT(path string, data []byte) ([]Bank, Problems) {
 		depth = max(0, depth+braceDelta(s))
 	}
 	flush()
-	if len(p.banks) == 0 && len(p.probs) == 0 {
+	if len(p.banks.banks) == 0 && len(p.probs) == 0 {
 		p.probs.add(path, 0, "no questions found")
 	}
 	p.probs.sortByLine()
-	return p.banks, p.probs
+	return p.banks.banks, p.probs
 }
 
 func (p *giftParser) category(line int, name string) {
@@ -447,12 +446,4 @@ func giftText(s string) string {
 	return joinText(strings.Split(b.String(), "\n"))
 }
 
-func (p *giftParser) add(q Question) {
-	bi, ok := p.bankIdx[q.Bank]
-	if !ok {
-		bi = len(p.banks)
-		p.bankIdx[q.Bank] = bi
-		p.banks = append(p.banks, Bank{Name: q.Bank, Path: p.path})
-	}
-	p.banks[bi].Questions = append(p.banks[bi].Questions, q)
-}
+func (p *giftParser) add(q Question) { p.banks.add(q) }

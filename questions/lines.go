@@ -82,3 +82,23 @@ func (x lineIndex) line(off int64) int {
 	}
 	return lo
 }
+
+// bankSet groups parsed questions into banks, in order of first appearance.
+type bankSet struct {
+	path  string
+	banks []Bank
+	idx   map[string]int
+}
+
+func (s *bankSet) add(q Question) {
+	if s.idx == nil {
+		s.idx = map[string]int{}
+	}
+	bi, ok := s.idx[q.Bank]
+	if !ok {
+		bi = len(s.banks)
+		s.idx[q.Bank] = bi
+		s.banks = append(s.banks, Bank{Name: q.Bank, Path: s.path})
+	}
+	s.banks[bi].Questions = append(s.banks[bi].Questions, q)
+}

@@ -77,16 +77,15 @@ type textQuestion struct {
 }
 
 type textParser struct {
-	path    string
-	lines   []string
-	state   textState
-	q       *textQuestion
-	rat     *textRationale
-	banks   []Bank
-	bankIdx map[string]int
-	seen    map[string]int // "<bank>#<number>" → title line
-	probs   Problems
-	junk    bool // the previous non-blank line was reported as not fitting
+	path  string
+	lines []string
+	state textState
+	q     *textQuestion
+	rat   *textRationale
+	banks bankSet
+	seen  map[string]int // "<bank>#<number>" → title line
+	probs Problems
+	junk  bool // the previous non-blank line was reported as not fitting
 }
 
 // ParseText parses an exam text file (see the package's FORMATS.md and
@@ -98,20 +97,20 @@ func ParseText(path string, data []byte) ([]Bank, Problems) {
 		return nil, ps
 	}
 	p := &textParser{
-		path:    path,
-		lines:   splitLines(data),
-		bankIdx: map[string]int{},
-		seen:    map[string]int{},
+		path:  path,
+		lines: splitLines(data),
+		banks: bankSet{path: path},
+		seen:  map[string]int{},
 	}
 	for i, raw := range p.lines {
 		p.line(i, strings.TrimSpace(raw))
 	}
 	p.finish()
-	if len(p.banks) == 0 && len(p.probs) == 0 {
+	if len(p.banks.banks) == 0 && len(p.probs) == 0 {
 		p.probs.add(path, 0, "no questions found (a question starts with a line \"<bank> Question <number>\")")
 	}
 	p.probs.sortByLine()
-	return p.banks, p.probs
+	return p.banks.banks, p.probs
 }
 
 func (p *textParser) problem(line int, format string, args ...any) {
@@ -385,13 +384,7 @@ func (p *textParser) finish() {
 		}
 		out.Options = append(out.Options, opt)
 	}
-	bi, ok := p.bankIdx[q.bank]
-	if !ok {
-		bi = len(p.banks)
-		p.bankIdx[q.bank] = bi
-		p.banks = append(p.banks, Bank{Name: q.bank, Path: p.path})
-	}
-	p.banks[bi].Questions = append(p.banks[bi].Questions, out)
+	p.banks.add(out)
 }
 
 // selectCount resolves "Select N" and returns N (-1 if unknown) and the
