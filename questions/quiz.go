@@ -42,6 +42,9 @@ type Post struct {
 	ClosesAt    time.Time // zero: closes only by hand or by the next daily post
 	Closed      bool
 	ClosedAt    time.Time
+	// Revealed: the message was edited into the reveal after the close.
+	// A closed post that is not revealed yet is retried.
+	Revealed bool
 	// Tallies[i] counts the members who picked option Letter(i).
 	Tallies []int
 	// Answers counts the members who answered; Right counts those who were right.
@@ -157,18 +160,24 @@ type Settings struct {
 	Daily *Daily
 }
 
-// Daily is a guild's daily quiz schedule.
+// Daily is a guild's daily quiz schedule. Its time is local to the
+// guild's Settings.TimeZone.
 type Daily struct {
 	ChannelID uint64
-	Time      string // "HH:MM", 24 h, in TimeZone of the settings
-	TimeZone  string // IANA name
+	Time      string // "HH:MM", 24 h, local time
 	Bank      string // "" for every bank the guild can use
 	Count     int    // questions per day, >= 1
 	// CloseAfterHours closes daily questions after that many hours; 0: they
 	// close when the next day's questions are posted.
 	CloseAfterHours int
-	// LastPosted is the local date ("2006-01-02") of the last daily post.
+	// Next is the instant of the next post. Setting or changing the
+	// schedule sets it to the next occurrence of Time; each claim of a post
+	// moves it on (see storage's ClaimDaily), so a day is posted at most once.
+	Next time.Time
+	// LastPosted is the local date ("2006-01-02") of the last post; "" if none.
 	LastPosted string
+	// LastError says why the last daily post failed; "" when it did not.
+	LastError string
 }
 
 // DefaultSettings returns the settings of a guild that has chosen nothing.
