@@ -21,21 +21,24 @@ type settingsRec struct {
 	Daily          *dailyRec `json:"daily,omitempty"`
 }
 
+// dailyRec is the stored daily schedule. Files written before the guild
+// had a single time zone carry a "tz" field here too; decoding ignores it.
 type dailyRec struct {
-	ChannelID       uint64 `json:"channel"`
-	Time            string `json:"time"`
-	TimeZone        string `json:"tz"`
-	Bank            string `json:"bank,omitempty"`
-	Count           int    `json:"count"`
-	CloseAfterHours int    `json:"closeAfterHours,omitempty"`
-	LastPosted      string `json:"lastPosted,omitempty"`
+	ChannelID       uint64    `json:"channel"`
+	Time            string    `json:"time"`
+	Bank            string    `json:"bank,omitempty"`
+	Count           int       `json:"count"`
+	CloseAfterHours int       `json:"closeAfterHours,omitempty"`
+	Next            time.Time `json:"next,omitzero"`
+	LastPosted      string    `json:"lastPosted,omitempty"`
+	LastError       string    `json:"lastError,omitempty"`
 }
 
 func encodeSettings(s questions.Settings) ([]byte, error) {
 	r := settingsRec{TimeZone: s.TimeZone, RevealOnAnswer: s.RevealOnAnswer, AskMinutes: s.AskMinutes, Banks: s.Banks}
 	if d := s.Daily; d != nil {
-		r.Daily = &dailyRec{ChannelID: d.ChannelID, Time: d.Time, TimeZone: d.TimeZone, Bank: d.Bank,
-			Count: d.Count, CloseAfterHours: d.CloseAfterHours, LastPosted: d.LastPosted}
+		r.Daily = &dailyRec{ChannelID: d.ChannelID, Time: d.Time, Bank: d.Bank, Count: d.Count,
+			CloseAfterHours: d.CloseAfterHours, Next: utc(d.Next), LastPosted: d.LastPosted, LastError: d.LastError}
 	}
 	return json.Marshal(r)
 }
@@ -48,8 +51,8 @@ func decodeSettings(guildID uint64, v []byte) (questions.Settings, error) {
 	s := questions.Settings{GuildID: guildID, TimeZone: r.TimeZone, RevealOnAnswer: r.RevealOnAnswer,
 		AskMinutes: r.AskMinutes, Banks: r.Banks}
 	if d := r.Daily; d != nil {
-		s.Daily = &questions.Daily{ChannelID: d.ChannelID, Time: d.Time, TimeZone: d.TimeZone, Bank: d.Bank,
-			Count: d.Count, CloseAfterHours: d.CloseAfterHours, LastPosted: d.LastPosted}
+		s.Daily = &questions.Daily{ChannelID: d.ChannelID, Time: d.Time, Bank: d.Bank, Count: d.Count,
+			CloseAfterHours: d.CloseAfterHours, Next: utc(d.Next), LastPosted: d.LastPosted, LastError: d.LastError}
 	}
 	return s, nil
 }
@@ -96,8 +99,8 @@ func (db *DB) Settings(guildID uint64) (questions.Settings, error) {
 }
 
 // SaveSettings stores s as the settings of s.GuildID, replacing what was
-// there. It refuses a zero GuildID and time zones (TimeZone, and
-// Daily.TimeZone when set) that time.LoadLocation does not know. Periods
+// there. It refuses a zero GuildID and a TimeZone that time.LoadLocation
+// does not know. Periods
 // and streaks already recorded keep the zone they were counted in; a
 // RebuildScores recounts them in the new one. Safe for concurrent use.
 func (db *DB) SaveSettings(s questions.Settings) error {
@@ -116,11 +119,6 @@ func validateSettings(s questions.Settings) error {
 	}
 	if _, err := time.LoadLocation(s.TimeZone); err != nil || s.TimeZone == "" {
 		return fmt.Errorf("unknown time zone %q", s.TimeZone)
-	}
-	if s.Daily != nil && s.Daily.TimeZone != "" {
-		if _, err := time.LoadLocation(s.Daily.TimeZone); err != nil {
-			return fmt.Errorf("unknown daily time zone %q", s.Daily.TimeZone)
-		}
 	}
 	return nil
 }
