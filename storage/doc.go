@@ -74,6 +74,8 @@
 // RecordAnswer: an answer updates four periods (all time, and the day, week
 // and month that contain it in the guild's time zone; weeks start on Monday,
 // a day is a local calendar day whatever its length across DST changes).
+// Changing the guild's time zone (SaveSettings, UpdateSettings) recounts
+// them in the new zone in the same transaction, so no index mixes zones.
 // A ranking is a sorted key set (pts, acc) whose forward cursor walks the
 // members best first, so the top N is N cursor steps. For ranks and
 // offsets, a histogram (ph, ah) counts the keys under each prefix at five

@@ -100,17 +100,84 @@ func (db *DB) Settings(guildID uint64) (questions.Settings, error) {
 
 // SaveSettings stores s as the settings of s.GuildID, replacing what was
 // there. It refuses a zero GuildID and a TimeZone that time.LoadLocation
-// does not know. Periods
-// and streaks already recorded keep the zone they were counted in; a
-// RebuildScores recounts them in the new one. Safe for concurrent use.
+// does not know. When TimeZone changes, the guild's periods, streaks and
+// leaderboards are recounted in the new zone in the same transaction (as
+// RebuildScores does; its cost grows with the guild's answers), so they
+// never mix zones. A read-modify-write of settings should use
+// UpdateSettings instead, which cannot undo a concurrent ClaimDaily. Safe
+// for concurrent use.
 func (db *DB) SaveSettings(s questions.Settings) error {
 	if err := validateSettings(s); err != nil {
 		return fmt.Errorf("save settings: %w", err)
 	}
-	if err := db.bolt.Update(func(tx *bbolt.Tx) error { return writeSettings(tx, s) }); err != nil {
+	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+		old, err := readSettings(tx, s.GuildID)
+		if err != nil {
+			return err
+		}
+		return db.replaceSettings(tx, old, s)
+	})
+	if err != nil {
 		return fmt.Errorf("save settings: %w", err)
 	}
 	return nil
+}
+
+// UpdateSettings changes a guild's settings in one write transaction: it
+// reads them (questions.DefaultSettings(guildID) when none are stored),
+// calls fn on a copy, validates the result as SaveSettings does, stores it
+// (recounting scores if TimeZone changed, as SaveSettings does) and returns
+// it. fn runs exactly once, inside the transaction that writes, so it sees
+// the current settings and no concurrent change (a ClaimDaily, say) can be
+// lost between the read and the write. fn must be pure and quick: no I/O,
+// no calls to the DB (that would deadlock), no effects outside the
+// settings it is given (the commit may still fail after it returned). It
+// must not change GuildID.
+//
+// If fn returns an error, nothing is written and UpdateSettings returns an
+// error wrapping it (test it with errors.Is or errors.As). Safe for
+// concurrent use.
+func (db *DB) UpdateSettings(guildID uint64, fn func(*questions.Settings) error) (questions.Settings, error) {
+	var out questions.Settings
+	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+		old, err := readSettings(tx, guildID)
+		if err != nil {
+			return err
+		}
+		// fn gets its own copy: decoding again shares no slice or pointer
+		// with old.
+		s, err := readSettings(tx, guildID)
+		if err != nil {
+			return err
+		}
+		if err := fn(&s); err != nil {
+			return err
+		}
+		if s.GuildID != guildID {
+			return fmt.Errorf("guild ID changed from %d to %d", guildID, s.GuildID)
+		}
+		if err := validateSettings(s); err != nil {
+			return err
+		}
+		out = s
+		return db.replaceSettings(tx, old, s)
+	})
+	if err != nil {
+		return questions.Settings{}, fmt.Errorf("update settings: %w", err)
+	}
+	return out, nil
+}
+
+// replaceSettings writes s over old and, when the time zone changed,
+// recounts the guild's scores in the new one.
+func (db *DB) replaceSettings(tx *bbolt.Tx, old, s questions.Settings) error {
+	if err := writeSettings(tx, s); err != nil {
+		return err
+	}
+	if old.TimeZone == s.TimeZone {
+		return nil
+	}
+	return db.rebuild(tx, s.GuildID)
 }
 
 func validateSettings(s questions.Settings) error {
@@ -145,13 +212,15 @@ func (db *DB) DailyGuilds() ([]questions.Settings, error) {
 	return out, nil
 }
 
-// ClaimDaily is a compare-and-set on the guild's Daily.LastPosted: if it is
-// not localDate already, ClaimDaily stores localDate and returns true (the
-// caller posts that day's questions); otherwise it returns false (the day
-// was claimed before, so a day is posted at most once). It returns an error
-// wrapping questions.ErrNotFound when the guild has no daily schedule.
-// Safe for concurrent use: of concurrent claims of one day, one wins.
-func (db *DB) ClaimDaily(guildID uint64, localDate string) (bool, error) {
+// ClaimDaily is a compare-and-set on the guild's Daily.Next: if it equals
+// due (time.Equal), ClaimDaily sets Next to next, LastPosted to localDate
+// and clears LastError, and returns true (the caller posts the questions
+// due then); otherwise it changes nothing and returns false (another claim
+// won, or the schedule was changed since the caller read it). It returns
+// an error wrapping questions.ErrNotFound when the guild has no daily
+// schedule. Safe for concurrent use: of concurrent claims of one due time,
+// one wins.
+func (db *DB) ClaimDaily(guildID uint64, due, next time.Time, localDate string) (bool, error) {
 	claimed := false
 	err := db.bolt.Update(func(tx *bbolt.Tx) error {
 		claimed = false
@@ -162,10 +231,10 @@ func (db *DB) ClaimDaily(guildID uint64, localDate string) (bool, error) {
 		if s.Daily == nil {
 			return fmt.Errorf("daily schedule of guild %d: %w", guildID, questions.ErrNotFound)
 		}
-		if s.Daily.LastPosted == localDate {
+		if !s.Daily.Next.Equal(due) {
 			return nil
 		}
-		s.Daily.LastPosted = localDate
+		s.Daily.Next, s.Daily.LastPosted, s.Daily.LastError = utc(next), localDate, ""
 		claimed = true
 		return writeSettings(tx, s)
 	})
@@ -173,4 +242,22 @@ func (db *DB) ClaimDaily(guildID uint64, localDate string) (bool, error) {
 		return false, fmt.Errorf("claim daily: %w", err)
 	}
 	return claimed, nil
+}
+
+// DailyFailed records why the guild's last daily post failed
+// (Daily.LastError; the next successful ClaimDaily clears it). It does
+// nothing when the guild has no daily schedule. Safe for concurrent use.
+func (db *DB) DailyFailed(guildID uint64, msg string) error {
+	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+		s, err := readSettings(tx, guildID)
+		if err != nil || s.Daily == nil || s.Daily.LastError == msg {
+			return err
+		}
+		s.Daily.LastError = msg
+		return writeSettings(tx, s)
+	})
+	if err != nil {
+		return fmt.Errorf("daily failed: %w", err)
+	}
+	return nil
 }

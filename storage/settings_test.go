@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"errors"
 	"reflect"
 	"sync"
 	"testing"
@@ -80,7 +81,7 @@ func TestSaveSettingsRefuses(t *testing.T) {
 	}
 }
 
-func TestDailyGuildsAndClaim(t *testing.T) {
+func TestDailyGuilds(t *testing.T) {
 	db, _ := newDB(t)
 	for _, s := range []questions.Settings{
 		{GuildID: 3, TimeZone: "UTC", Daily: &questions.Daily{ChannelID: 1, Time: "09:00", Count: 1}},
@@ -95,14 +96,28 @@ func TestDailyGuildsAndClaim(t *testing.T) {
 	if err != nil || len(daily) != 2 || daily[0].GuildID != 2 || daily[1].GuildID != 3 {
 		t.Fatalf("DailyGuilds: got %+v, %v; want guilds 2 and 3", daily, err)
 	}
+}
 
-	// Concurrent claims of one day: exactly one wins.
+func TestClaimDaily(t *testing.T) {
+	day1 := time.Date(2025, 3, 14, 9, 0, 0, 0, time.UTC)
+	day2 := day1.AddDate(0, 0, 1)
+	day3 := day2.AddDate(0, 0, 1)
+	db, _ := newDB(t)
+	if err := db.SaveSettings(questions.Settings{GuildID: 2, TimeZone: "UTC",
+		Daily: &questions.Daily{ChannelID: 2, Time: "09:00", Count: 1, Next: day1, LastError: "boom"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SaveSettings(questions.Settings{GuildID: 1, TimeZone: "UTC"}); err != nil {
+		t.Fatal(err)
+	}
+
+	// Concurrent claims of one due time: exactly one wins.
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	wins := 0
 	for range 20 {
 		wg.Go(func() {
-			ok, err := db.ClaimDaily(2, "2025-03-14")
+			ok, err := db.ClaimDaily(2, day1, day2, "2025-03-14")
 			if err != nil {
 				t.Error(err)
 			}
@@ -117,13 +132,230 @@ func TestDailyGuildsAndClaim(t *testing.T) {
 	if wins != 1 {
 		t.Errorf("concurrent claims won: got %d, want 1", wins)
 	}
-	if ok, _ := db.ClaimDaily(2, "2025-03-15"); !ok {
-		t.Error("claim of the next day: got false, want true")
+	want := questions.Daily{ChannelID: 2, Time: "09:00", Count: 1, Next: day2, LastPosted: "2025-03-14"}
+	if s, _ := db.Settings(2); !reflect.DeepEqual(*s.Daily, want) {
+		t.Errorf("after the claim: got %+v, want %+v", *s.Daily, want)
 	}
+
+	for _, tc := range []struct {
+		name    string
+		guild   uint64
+		due     time.Time
+		want    bool
+		wantErr error
+	}{
+		{"stale due", 2, day1, false, nil},
+		{"due in another zone, same instant", 2, day2.In(time.FixedZone("X", 3600)), true, nil},
+		{"claimed again", 2, day2, false, nil},
+		{"no daily", 1, day1, false, questions.ErrNotFound},
+		{"no settings", 9, day1, false, questions.ErrNotFound},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ok, err := db.ClaimDaily(tc.guild, tc.due, day3, "2025-03-15")
+			if tc.wantErr != nil {
+				wantErr(t, err, tc.wantErr)
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if ok != tc.want {
+				t.Errorf("ClaimDaily: got %v, want %v", ok, tc.want)
+			}
+		})
+	}
+	if s, _ := db.Settings(2); !s.Daily.Next.Equal(day3) || s.Daily.LastPosted != "2025-03-15" {
+		t.Errorf("after the second claim: got %+v, want Next %v, LastPosted 2025-03-15", *s.Daily, day3)
+	}
+}
+
+func TestDailyFailed(t *testing.T) {
+	db, _ := newDB(t)
+	due := time.Date(2025, 3, 14, 9, 0, 0, 0, time.UTC)
+	if err := db.SaveSettings(questions.Settings{GuildID: 2, TimeZone: "UTC",
+		Daily: &questions.Daily{ChannelID: 2, Time: "09:00", Count: 1, Next: due}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DailyFailed(2, "missing access"); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := db.Settings(2); s.Daily.LastError != "missing access" || !s.Daily.Next.Equal(due) {
+		t.Errorf("after DailyFailed: got %+v, want LastError set, Next unchanged", *s.Daily)
+	}
+	// A successful claim clears it.
+	if ok, err := db.ClaimDaily(2, due, due.AddDate(0, 0, 1), "2025-03-14"); !ok || err != nil {
+		t.Fatalf("ClaimDaily: got %v, %v; want true", ok, err)
+	}
+	if s, _ := db.Settings(2); s.Daily.LastError != "" {
+		t.Errorf("LastError after a claim: got %q, want empty", s.Daily.LastError)
+	}
+	// No schedule, or no settings at all: nothing to do, nothing written.
+	for _, g := range []uint64{3, 4} {
+		if g == 3 {
+			if err := db.SaveSettings(questions.Settings{GuildID: 3, TimeZone: "UTC"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := db.DailyFailed(g, "x"); err != nil {
+			t.Errorf("DailyFailed(guild %d without daily): got %v, want nil", g, err)
+		}
+		if s, _ := db.Settings(g); s.Daily != nil {
+			t.Errorf("guild %d after DailyFailed: got daily %+v, want nil", g, *s.Daily)
+		}
+	}
+	if daily, _ := db.DailyGuilds(); len(daily) != 1 {
+		t.Errorf("DailyGuilds: got %d guilds, want 1", len(daily))
+	}
+}
+
+// refusal is an error type a caller of UpdateSettings finds with errors.As.
+type refusal struct{ why string }
+
+func (r *refusal) Error() string { return r.why }
+
+func TestUpdateSettings(t *testing.T) {
+	db, _ := newDB(t)
+	// No settings yet: fn sees the defaults.
+	got, err := db.UpdateSettings(5, func(s *questions.Settings) error {
+		if !reflect.DeepEqual(*s, questions.DefaultSettings(5)) {
+			t.Errorf("fn saw %+v, want the defaults", *s)
+		}
+		s.AskMinutes = 3
+		s.Daily = &questions.Daily{ChannelID: 8, Time: "07:30", Count: 1, Next: t0}
+		return nil
+	})
+	want := questions.DefaultSettings(5)
+	want.AskMinutes = 3
+	want.Daily = &questions.Daily{ChannelID: 8, Time: "07:30", Count: 1, Next: t0}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("UpdateSettings: got %+v, %v; want %+v", got, err, want)
+	}
+	if stored, _ := db.Settings(5); !reflect.DeepEqual(stored, want) {
+		t.Errorf("stored: got %+v, want %+v", stored, want)
+	}
+
+	for _, tc := range []struct {
+		name string
+		fn   func(*questions.Settings) error
+		as   bool // the error is a *refusal
+	}{
+		{"fn error", func(s *questions.Settings) error {
+			s.AskMinutes = 99 // not stored: fn failed
+			return &refusal{"no"}
+		}, true},
+		{"unknown zone", func(s *questions.Settings) error { s.TimeZone = "Mars/Olympus"; return nil }, false},
+		{"guild changed", func(s *questions.Settings) error { s.GuildID = 6; return nil }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := db.UpdateSettings(5, tc.fn)
+			if err == nil {
+				t.Fatalf("got %+v, nil error; want an error", got)
+			}
+			var r *refusal
+			if errors.As(err, &r) != tc.as {
+				t.Errorf("errors.As(%v, *refusal): got %v, want %v", err, !tc.as, tc.as)
+			}
+			if stored, _ := db.Settings(5); !reflect.DeepEqual(stored, want) {
+				t.Errorf("stored after refusal: got %+v, want %+v", stored, want)
+			}
+		})
+	}
+	if s, _ := db.Settings(6); !reflect.DeepEqual(s, questions.DefaultSettings(6)) {
+		t.Errorf("guild 6: got %+v, want the defaults", s)
+	}
+}
+
+// TestUpdateSettingsKeepsClaims: settings changes and daily claims running
+// at once lose neither.
+func TestUpdateSettingsKeepsClaims(t *testing.T) {
+	db, _ := newDB(t)
+	start := time.Date(2025, 3, 14, 9, 0, 0, 0, time.UTC)
+	if err := db.SaveSettings(questions.Settings{GuildID: 2, TimeZone: "UTC", AskMinutes: 0,
+		Daily: &questions.Daily{ChannelID: 2, Time: "09:00", Count: 1, Next: start}}); err != nil {
+		t.Fatal(err)
+	}
+	const n = 30
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i := range n {
+			due := start.AddDate(0, 0, i)
+			ok, err := db.ClaimDaily(2, due, due.AddDate(0, 0, 1), due.Format(dateLayout))
+			if err != nil || !ok {
+				t.Errorf("claim %d: got %v, %v; want true", i, ok, err)
+			}
+		}
+	})
+	for range n {
+		wg.Go(func() {
+			if _, err := db.UpdateSettings(2, func(s *questions.Settings) error {
+				s.AskMinutes++
+				return nil
+			}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
 	s, _ := db.Settings(2)
-	if s.Daily.LastPosted != "2025-03-15" {
-		t.Errorf("LastPosted: got %q, want 2025-03-15", s.Daily.LastPosted)
+	if want := start.AddDate(0, 0, n); s.AskMinutes != n || !s.Daily.Next.Equal(want) {
+		t.Errorf("got AskMinutes %d, Next %v; want %d, %v", s.AskMinutes, s.Daily.Next, n, want)
 	}
-	_, err = db.ClaimDaily(1, "2025-03-14")
-	wantErr(t, err, questions.ErrNotFound)
+}
+
+// TestTimeZoneChangeRecounts: changing the guild's zone recounts periods
+// and streaks in the new zone at once, with SaveSettings and UpdateSettings.
+func TestTimeZoneChangeRecounts(t *testing.T) {
+	// Monday 17 March 2025, 02:00 UTC is Sunday 22:00 in New York (EDT).
+	monday := time.Date(2025, 3, 17, 2, 0, 0, 0, time.UTC)
+	friday := time.Date(2025, 3, 14, 15, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name   string
+		change func(db *DB) error
+	}{
+		{"SaveSettings", func(db *DB) error {
+			s, err := db.Settings(guild)
+			if err != nil {
+				return err
+			}
+			s.TimeZone = "America/New_York"
+			return db.SaveSettings(s)
+		}},
+		{"UpdateSettings", func(db *DB) error {
+			_, err := db.UpdateSettings(guild, func(s *questions.Settings) error {
+				s.TimeZone = "America/New_York"
+				return nil
+			})
+			return err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db, _ := newDB(t)
+			p := mustPost(t, db, questions.Post{})
+			answer(t, db, p, 1, friday, "B")
+			answer(t, db, p, 2, monday, "B")
+			weekOf := func(at time.Time) []uint64 {
+				t.Helper()
+				lb, err := db.Leaderboard(guild, questions.PeriodWeek, questions.ByPoints, at, 0, 10)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return users2(lb)
+			}
+			if got := weekOf(monday); !reflect.DeepEqual(got, []uint64{2}) {
+				t.Fatalf("UTC week of Monday: got %v, want [2]", got)
+			}
+			if err := tc.change(db); err != nil {
+				t.Fatal(err)
+			}
+			if got := weekOf(friday); !reflect.DeepEqual(got, []uint64{1, 2}) {
+				t.Errorf("New York week of Friday: got %v, want [1 2]", got)
+			}
+			if got := weekOf(monday.Add(12 * time.Hour)); got != nil {
+				t.Errorf("New York week of Monday: got %v, want nobody", got)
+			}
+			lb, _ := db.Leaderboard(guild, questions.PeriodDay, questions.ByPoints, monday, 0, 10)
+			if got := users2(lb); !reflect.DeepEqual(got, []uint64{2}) || lb.Start.Day() != 16 {
+				t.Errorf("day of Monday 02:00 UTC: got %v from %v, want [2] from Sunday 16th", got, lb.Start)
+			}
+			assertRebuildEqual(t, db, guild)
+		})
+	}
 }
