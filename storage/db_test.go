@@ -117,6 +117,74 @@ func TestMigrateV1(t *testing.T) {
 	assertRebuildEqual(t, db, guild)
 }
 
+// TestMigrateV2 builds a version-2 file (no unrevealed index, post records
+// without "revealed") with an open and two closed posts, opens it with this
+// build and checks that the closed posts count as revealed, the open one
+// does not, and closing it lists it.
+func TestMigrateV2(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "quiz.db")
+	v2, err := open(path, Options{Now: func() time.Time { return t0 }}, migrations()[:2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := mustPost(t, v2, questions.Post{})
+	answer(t, v2, open, 1, t0, "B")
+	var closed []questions.Post
+	for range 2 {
+		closed = append(closed, mustPost(t, v2, questions.Post{}))
+	}
+	// Close as a version-2 build did: the record and the open index only.
+	err = v2.bolt.Update(func(tx *bbolt.Tx) error {
+		if tx.Bucket(bUnrevealed) != nil {
+			t.Error("version-2 file has the unrevealed bucket")
+		}
+		for _, p := range closed {
+			if err := tx.Bucket(bOpen).Delete(openKey(p)); err != nil {
+				return err
+			}
+			p.Closed, p.ClosedAt = true, t0
+			if err := putPost(tx, p); err != nil {
+				return err
+			}
+			if v := tx.Bucket(bPosts).Get(u64(p.ID)); bytes.Contains(v, []byte("revealed")) {
+				t.Errorf("version-2 record mentions revealed: %s", v)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2.Close()
+
+	db := openPath(t, path)
+	var got uint64
+	db.bolt.View(func(tx *bbolt.Tx) error {
+		got = getU64(tx.Bucket(bMeta).Get(kSchema))
+		return nil
+	})
+	if got != SchemaVersion() || got < 3 {
+		t.Errorf("schema after migration: got %d, want %d", got, SchemaVersion())
+	}
+	for _, p := range closed {
+		if gotP, err := db.Post(p.ID); err != nil || !gotP.Revealed || !gotP.Closed || gotP.QuestionID != p.QuestionID {
+			t.Errorf("closed post %d after migration: got %+v, %v; want closed and revealed", p.ID, gotP, err)
+		}
+	}
+	if gotP, _ := db.Post(open.ID); gotP.Revealed || gotP.Closed || gotP.Answers != 1 {
+		t.Errorf("open post after migration: got %+v; want open, not revealed, 1 answer", gotP)
+	}
+	if ps, err := db.UnrevealedPosts(); err != nil || len(ps) != 0 {
+		t.Errorf("UnrevealedPosts after migration: got %+v, %v; want none", ps, err)
+	}
+	if _, _, err := db.ClosePost(open.ID, t0); err != nil {
+		t.Fatal(err)
+	}
+	if ps, err := db.UnrevealedPosts(); err != nil || len(ps) != 1 || ps[0].ID != open.ID {
+		t.Errorf("UnrevealedPosts after a close: got %+v, %v; want post %d", ps, err, open.ID)
+	}
+}
+
 func TestReopenKeepsEverything(t *testing.T) {
 	db, path := newDB(t)
 	if err := db.SaveSettings(questions.Settings{GuildID: guild, TimeZone: "Europe/Paris", AskMinutes: 5,

@@ -34,9 +34,11 @@
 //	settings/
 //	    <guild> → JSON settings
 //	posts/                                 sequence = last post ID
-//	    <post> → JSON post (tallies, answers, right)
+//	    <post> → JSON post (tallies, answers, right, revealed)
 //	open/
 //	    <guild><channel><post> → ∅          open posts
+//	unrevealed/
+//	    <post> → ∅                          closed posts whose reveal is not recorded yet
 //	guilds/
 //	    <guild>/
 //	        info/
@@ -107,5 +109,8 @@
 // Open reads meta/schema, refuses a newer version (ErrSchemaTooNew), runs
 // the missing migrations in order and stamps the new version, all in one
 // Update. Version 1 created the top-level buckets; version 2 added the
-// streaks index.
+// streaks index; version 3 added unrevealed/ and marked every post closed
+// before it as revealed (earlier builds revealed at the close and kept no
+// record of a failure). From then on a closed post is in unrevealed/
+// exactly when its record is not marked revealed.
 package storage

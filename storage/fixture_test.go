@@ -50,7 +50,7 @@ func buildFixture(tb testing.TB, db *DB, fx fixture) {
 			}
 			p := questions.Post{ID: id, GuildID: fx.guild, ChannelID: 1, QuestionID: fmt.Sprintf("fx#%d", i), Bank: "fx",
 				Correct: []string{"B"}, OptionCount: 4, SelectCount: 1, OpenedAt: fx.end.Add(-fx.span),
-				Closed: true, ClosedAt: fx.end, Tallies: make([]int, 4)}
+				Closed: true, ClosedAt: fx.end, Revealed: true, Tallies: make([]int, 4)}
 			if i%3 == 0 {
 				p.Correct, p.SelectCount, p.Tags = []string{"A", "C"}, 2, []string{"pairs"}
 			}

@@ -17,6 +17,8 @@ var (
 	bPosts    = []byte("posts")
 	bOpen     = []byte("open")
 	bGuilds   = []byte("guilds")
+	// Closed posts whose reveal has not been sent (schema version 3).
+	bUnrevealed = []byte("unrevealed")
 
 	// Inside guilds/<guild>/.
 	bInfo    = []byte("info")

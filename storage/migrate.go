@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"go.etcd.io/bbolt"
@@ -23,6 +24,7 @@ func migrations() []migration {
 	return []migration{
 		{1, "create the top-level buckets", createTopBuckets},
 		{2, "index active streaks of every guild", indexStreaks},
+		{3, "index unrevealed posts; closed posts count as revealed", indexUnrevealed},
 	}
 }
 
@@ -87,4 +89,44 @@ func indexStreaks(tx *bbolt.Tx) error {
 			return nil
 		})
 	})
+}
+
+// indexUnrevealed is version 3: the top-level unrevealed bucket, the index
+// behind UnrevealedPosts. Builds before it revealed a post as they closed
+// it and kept no record of failures, so every post closed already is taken
+// as revealed: its record gets "revealed": true and the index starts
+// empty. The records are patched as JSON objects, not through postRec, so
+// this migration keeps its meaning whatever postRec becomes.
+func indexUnrevealed(tx *bbolt.Tx) error {
+	if _, err := tx.CreateBucketIfNotExists(bUnrevealed); err != nil {
+		return err
+	}
+	posts := tx.Bucket(bPosts)
+	type kv struct{ k, v []byte }
+	var patched []kv
+	err := posts.ForEach(func(k, v []byte) error {
+		var rec map[string]json.RawMessage
+		if err := json.Unmarshal(v, &rec); err != nil {
+			return fmt.Errorf("post %d: %w", getU64(k), err)
+		}
+		if string(rec["closed"]) != "true" || string(rec["revealed"]) == "true" {
+			return nil
+		}
+		rec["revealed"] = json.RawMessage("true")
+		nv, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		patched = append(patched, kv{append([]byte(nil), k...), nv})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, p := range patched {
+		if err := posts.Put(p.k, p.v); err != nil {
+			return err
+		}
+	}
+	return nil
 }

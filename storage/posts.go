@@ -27,6 +27,7 @@ type postRec struct {
 	ClosesAt    time.Time `json:"closesAt"`
 	Closed      bool      `json:"closed,omitempty"`
 	ClosedAt    time.Time `json:"closedAt"`
+	Revealed    bool      `json:"revealed,omitempty"`
 	Tallies     []int     `json:"tallies"`
 	Answers     int       `json:"answers"`
 	Right       int       `json:"right"`
@@ -44,7 +45,7 @@ func encodePost(p questions.Post) ([]byte, error) {
 		GuildID: p.GuildID, ChannelID: p.ChannelID, MessageID: p.MessageID, QuestionID: p.QuestionID,
 		Bank: p.Bank, Tags: p.Tags, Correct: p.Correct, OptionCount: p.OptionCount, SelectCount: p.SelectCount,
 		Daily: p.Daily, OpenedAt: utc(p.OpenedAt), ClosesAt: utc(p.ClosesAt), Closed: p.Closed,
-		ClosedAt: utc(p.ClosedAt), Tallies: p.Tallies, Answers: p.Answers, Right: p.Right,
+		ClosedAt: utc(p.ClosedAt), Revealed: p.Revealed, Tallies: p.Tallies, Answers: p.Answers, Right: p.Right,
 	})
 }
 
@@ -57,7 +58,7 @@ func decodePost(id uint64, v []byte) (questions.Post, error) {
 		ID: id, GuildID: r.GuildID, ChannelID: r.ChannelID, MessageID: r.MessageID, QuestionID: r.QuestionID,
 		Bank: r.Bank, Tags: r.Tags, Correct: r.Correct, OptionCount: r.OptionCount, SelectCount: r.SelectCount,
 		Daily: r.Daily, OpenedAt: r.OpenedAt, ClosesAt: r.ClosesAt, Closed: r.Closed, ClosedAt: r.ClosedAt,
-		Tallies: r.Tallies, Answers: r.Answers, Right: r.Right,
+		Revealed: r.Revealed, Tallies: r.Tallies, Answers: r.Answers, Right: r.Right,
 	}, nil
 }
 
@@ -83,7 +84,8 @@ func openKey(p questions.Post) []byte { return cat(u64(p.GuildID), u64(p.Channel
 // CreatePost stores a new post and returns it with its ID (the next
 // value of the posts sequence, > 0), Tallies sized to OptionCount and
 // OpenedAt set to now if zero; in the same transaction it marks
-// p.QuestionID as asked in p.GuildID. It refuses a post without guild, or
+// p.QuestionID as asked in p.GuildID. A post created closed and not
+// Revealed is listed by UnrevealedPosts. It refuses a post without guild, or
 // whose OptionCount or SelectCount is out of range. Safe for concurrent use.
 func (db *DB) CreatePost(p questions.Post) (questions.Post, error) {
 	if p.GuildID == 0 {
@@ -110,6 +112,10 @@ func (db *DB) CreatePost(p questions.Post) (questions.Post, error) {
 		}
 		if !p.Closed {
 			if err := tx.Bucket(bOpen).Put(openKey(p), nil); err != nil {
+				return err
+			}
+		} else if !p.Revealed {
+			if err := tx.Bucket(bUnrevealed).Put(u64(p.ID), nil); err != nil {
 				return err
 			}
 		}
@@ -162,6 +168,9 @@ func (db *DB) DeletePost(postID uint64) error {
 			return err
 		}
 		if err := tx.Bucket(bOpen).Delete(openKey(p)); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bUnrevealed).Delete(u64(postID)); err != nil {
 			return err
 		}
 		g := guildRO(tx, p.GuildID)
@@ -261,8 +270,9 @@ func (db *DB) openPosts(prefix []byte) ([]questions.Post, error) {
 }
 
 // ClosePost closes a post at `at` (now if zero): no answer is accepted
-// after. It returns the post and true if this call closed it, or the post
-// and false if it was closed already (then ClosedAt is unchanged). It
+// after, and UnrevealedPosts lists it until MarkRevealed. It returns the
+// post and true if this call closed it, or the post and false if it was
+// closed already (then ClosedAt is unchanged). It
 // returns an error wrapping questions.ErrNotFound for an unknown post.
 // Safe for concurrent use: of concurrent calls, exactly one gets true.
 func (db *DB) ClosePost(postID uint64, at time.Time) (questions.Post, bool, error) {
@@ -281,10 +291,66 @@ func (db *DB) ClosePost(postID uint64, at time.Time) (questions.Post, bool, erro
 		if err := tx.Bucket(bOpen).Delete(openKey(p)); err != nil {
 			return err
 		}
+		if !p.Revealed {
+			if err := tx.Bucket(bUnrevealed).Put(u64(p.ID), nil); err != nil {
+				return err
+			}
+		}
 		return putPost(tx, p)
 	})
 	if err != nil {
 		return questions.Post{}, false, fmt.Errorf("close post: %w", err)
 	}
 	return p, closed, nil
+}
+
+// MarkRevealed records that a closed post's message now shows the reveal:
+// it sets Revealed and takes the post off UnrevealedPosts. Marking a post
+// revealed again changes nothing. It returns an error wrapping
+// questions.ErrNotFound for an unknown post, and refuses an open post (its
+// reveal comes after the close). Safe for concurrent use.
+func (db *DB) MarkRevealed(postID uint64) error {
+	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+		p, err := getPost(tx, postID)
+		if err != nil {
+			return err
+		}
+		if !p.Closed {
+			return fmt.Errorf("post %d is still open", postID)
+		}
+		if err := tx.Bucket(bUnrevealed).Delete(u64(postID)); err != nil {
+			return err
+		}
+		if p.Revealed {
+			return nil
+		}
+		p.Revealed = true
+		return putPost(tx, p)
+	})
+	if err != nil {
+		return fmt.Errorf("mark revealed: %w", err)
+	}
+	return nil
+}
+
+// UnrevealedPosts returns the closed posts of every guild whose reveal has
+// not been recorded by MarkRevealed, in ID order (to retry the reveal at
+// start or after a failed edit). It reads an index of those posts only,
+// never every post. Safe for concurrent use.
+func (db *DB) UnrevealedPosts() ([]questions.Post, error) {
+	var out []questions.Post
+	err := db.bolt.View(func(tx *bbolt.Tx) error {
+		return tx.Bucket(bUnrevealed).ForEach(func(k, _ []byte) error {
+			p, err := getPost(tx, getU64(k))
+			if err != nil {
+				return err
+			}
+			out = append(out, p)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("unrevealed posts: %w", err)
+	}
+	return out, nil
 }

@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -136,3 +138,87 @@ func TestDeletePost(t *testing.T) {
 	wantErr(t, db.DeletePost(p.ID), questions.ErrNotFound)
 	assertRebuildEqual(t, db, guild)
 }
+
+func TestReveal(t *testing.T) {
+	db, path := newDB(t)
+	a := mustPost(t, db, questions.Post{})
+	b := mustPost(t, db, questions.Post{})
+	c := mustPost(t, db, questions.Post{})
+	open := mustPost(t, db, questions.Post{})
+	born := mustPost(t, db, questions.Post{Closed: true, ClosedAt: t0}) // created closed
+	bornRevealed := mustPost(t, db, questions.Post{Closed: true, ClosedAt: t0, Revealed: true})
+	for _, p := range []questions.Post{c, b, a} {
+		if _, _, err := db.ClosePost(p.ID, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	unrevealed := func() []uint64 {
+		t.Helper()
+		ps, err := db.UnrevealedPosts()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []uint64
+		for _, p := range ps {
+			if !p.Closed || p.Revealed {
+				t.Errorf("UnrevealedPosts lists post %d: closed %v, revealed %v", p.ID, p.Closed, p.Revealed)
+			}
+			ids = append(ids, p.ID)
+		}
+		return ids
+	}
+	if got, want := unrevealed(), []uint64{a.ID, b.ID, c.ID, born.ID}; !slices.Equal(got, want) {
+		t.Fatalf("UnrevealedPosts after closing: got %v, want %v", got, want)
+	}
+
+	for _, tc := range []struct {
+		name    string
+		post    uint64
+		wantErr error // nil: success; errAny: some error
+		want    []uint64
+	}{
+		{"first", b.ID, nil, []uint64{a.ID, c.ID, born.ID}},
+		{"again", b.ID, nil, []uint64{a.ID, c.ID, born.ID}},
+		{"created closed", born.ID, nil, []uint64{a.ID, c.ID}},
+		{"created revealed", bornRevealed.ID, nil, []uint64{a.ID, c.ID}},
+		{"unknown", 99, questions.ErrNotFound, []uint64{a.ID, c.ID}},
+		{"open", open.ID, errAny, []uint64{a.ID, c.ID}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := db.MarkRevealed(tc.post)
+			switch {
+			case tc.wantErr == nil && err != nil:
+				t.Fatalf("MarkRevealed: %v", err)
+			case tc.wantErr == errAny && err == nil:
+				t.Fatal("MarkRevealed: got nil error, want an error")
+			case tc.wantErr != nil && tc.wantErr != errAny:
+				wantErr(t, err, tc.wantErr)
+			}
+			if got := unrevealed(); !slices.Equal(got, tc.want) {
+				t.Errorf("UnrevealedPosts: got %v, want %v", got, tc.want)
+			}
+		})
+	}
+	if p, _ := db.Post(b.ID); !p.Revealed {
+		t.Errorf("post %d after MarkRevealed: Revealed false", b.ID)
+	}
+	if p, _ := db.Post(open.ID); p.Revealed {
+		t.Errorf("open post %d: Revealed true after a refused MarkRevealed", open.ID)
+	}
+	// Deleting an unrevealed post takes it off the list.
+	if err := db.DeletePost(c.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := unrevealed(); !slices.Equal(got, []uint64{a.ID}) {
+		t.Errorf("UnrevealedPosts after delete: got %v, want [%d]", got, a.ID)
+	}
+	// It survives a reopen.
+	db.Close()
+	db = openPath(t, path)
+	if got := unrevealed(); !slices.Equal(got, []uint64{a.ID}) {
+		t.Errorf("UnrevealedPosts after reopen: got %v, want [%d]", got, a.ID)
+	}
+}
+
+// errAny in a table means "some error, whichever".
+var errAny = errors.New("any error")
