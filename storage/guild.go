@@ -191,32 +191,10 @@ func (db *DB) ResetMember(guildID, userID uint64) error {
 		if g == nil {
 			return nil
 		}
-		user := u64(userID)
-		if err := g.Bucket(bResets).Put(user, u64(g.Bucket(bAnswers).Sequence())); err != nil {
+		if err := g.Bucket(bResets).Put(u64(userID), u64(g.Bucket(bAnswers).Sequence())); err != nil {
 			return err
 		}
-		if all, ok := periodRO(g, periodAll).row(userID); ok {
-			if k := streakKey(all); k != nil {
-				if err := g.Bucket(bStreaks).Delete(k); err != nil {
-					return err
-				}
-			}
-		}
-		periods := g.Bucket(bPeriods)
-		var names [][]byte
-		if err := periods.ForEachBucket(func(k []byte) error {
-			names = append(names, append([]byte(nil), k...))
-			return nil
-		}); err != nil {
-			return err
-		}
-		for _, name := range names {
-			if err := periodOf(periods.Bucket(name)).remove(userID); err != nil {
-				return err
-			}
-		}
-		_, err := deletePrefix(g.Bucket(bTopics), user)
-		return err
+		return removeMember(g, userID)
 	})
 	if err != nil {
 		return fmt.Errorf("reset member: %w", err)
@@ -229,7 +207,9 @@ func (db *DB) ResetMember(guildID, userID uint64) error {
 // last ResetGuild, and after the member's last ResetMember), in recording
 // order, in the guild's current time zone. It is the repair path and the
 // tests' oracle: on an intact file it changes nothing. One transaction;
-// its cost grows with the guild's answers. Safe for concurrent use.
+// its cost grows with the guild's answers, and it holds 24 bytes per
+// counted answer in memory (each answer is read again as it is counted).
+// Safe for concurrent use.
 func (db *DB) RebuildScores(guildID uint64) error {
 	if err := db.bolt.Update(func(tx *bbolt.Tx) error { return db.rebuild(tx, guildID) }); err != nil {
 		return fmt.Errorf("rebuild scores: %w", err)
@@ -242,45 +222,108 @@ func (db *DB) rebuild(tx *bbolt.Tx, guildID uint64) error {
 	if g == nil {
 		return nil
 	}
+	if err := clearScores(g); err != nil {
+		return err
+	}
+	return db.recount(tx, g, guildID, countedAnswers(g, nil))
+}
+
+// answerRef points at an answer to recount: its sequence number and key
+// (post, user). A rebuild holds one per answer, 24 bytes, and reads the
+// answer itself again only when it counts it.
+type answerRef struct {
+	seq uint64
+	key [16]byte
+}
+
+// countedAnswers returns the guild's answers that count (recorded after
+// the last ResetGuild and the member's last ResetMember), of the members
+// in users (every member when users is nil), in recording order.
+func countedAnswers(g *bbolt.Bucket, users map[uint64]bool) []answerRef {
+	counts := countsFilter(g)
+	var refs []answerRef
+	c := g.Bucket(bAnswers).Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if len(k) != 16 || users != nil && !users[getU64(k[8:16])] {
+			continue
+		}
+		if counts(k, v) {
+			refs = append(refs, answerRef{seq: getU64(v), key: [16]byte(k)})
+		}
+	}
+	slices.SortFunc(refs, func(x, y answerRef) int { return cmp.Compare(x.seq, y.seq) })
+	return refs
+}
+
+// countsFilter returns a function that tells whether the answer stored
+// under k with value v counts: recorded after the guild's last ResetGuild
+// and its member's last ResetMember.
+func countsFilter(g *bbolt.Bucket) func(k, v []byte) bool {
+	guildReset := getU64(g.Bucket(bInfo).Get(kReset))
+	resets := g.Bucket(bResets)
+	return func(k, v []byte) bool {
+		seq := getU64(v)
+		return seq > guildReset && seq > getU64(resets.Get(k[8:16]))
+	}
+}
+
+// recount counts the answers refs points at, in order, into the guild's
+// scores, in the guild's current time zone.
+func (db *DB) recount(tx *bbolt.Tx, g *bbolt.Bucket, guildID uint64, refs []answerRef) error {
 	loc, err := db.guildLocation(tx, guildID)
 	if err != nil {
 		return err
 	}
-	if err := clearScores(g); err != nil {
-		return err
-	}
-	guildReset := getU64(g.Bucket(bInfo).Get(kReset))
-	resets := g.Bucket(bResets)
-	type counted struct {
-		seq uint64
-		a   questions.Answer
-	}
-	var list []counted
-	err = g.Bucket(bAnswers).ForEach(func(k, v []byte) error {
-		a, seq := decodeAnswer(guildID, k, v)
-		if seq > guildReset && seq > getU64(resets.Get(k[8:16])) {
-			list = append(list, counted{seq, a})
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	slices.SortFunc(list, func(x, y counted) int { return cmp.Compare(x.seq, y.seq) })
+	answers := g.Bucket(bAnswers)
 	topics := map[uint64][]string{}
-	for _, c := range list {
-		t, ok := topics[c.a.PostID]
+	for _, r := range refs {
+		a, _ := decodeAnswer(guildID, r.key[:], answers.Get(r.key[:]))
+		t, ok := topics[a.PostID]
 		if !ok {
-			p, err := getPost(tx, c.a.PostID)
+			p, err := getPost(tx, a.PostID)
 			if err != nil {
 				return err
 			}
 			t = topicsOf(p)
-			topics[c.a.PostID] = t
+			topics[a.PostID] = t
 		}
-		if err := countAnswer(g, c.a.UserID, c.a.Grade, c.a.At, loc, t); err != nil {
+		if err := countAnswer(g, a.UserID, a.Grade, a.At, loc, t); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// removeMember deletes a member's rows and ranking keys in every period
+// (and the periods left without members, as a rebuild would not create
+// them), their streak index entry and their topic stats.
+func removeMember(g *bbolt.Bucket, userID uint64) error {
+	if all, ok := periodRO(g, periodAll).row(userID); ok {
+		if k := streakKey(all); k != nil {
+			if err := g.Bucket(bStreaks).Delete(k); err != nil {
+				return err
+			}
+		}
+	}
+	periods := g.Bucket(bPeriods)
+	var names [][]byte
+	if err := periods.ForEachBucket(func(k []byte) error {
+		names = append(names, append([]byte(nil), k...))
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, name := range names {
+		p := periodOf(periods.Bucket(name))
+		if err := p.remove(userID); err != nil {
+			return err
+		}
+		if p.count(kMembers) == 0 {
+			if err := periods.DeleteBucket(name); err != nil {
+				return err
+			}
+		}
+	}
+	_, err := deletePrefix(g.Bucket(bTopics), u64(userID))
+	return err
 }

@@ -120,10 +120,14 @@ func dumpDerived(t testing.TB, db *DB, guildID uint64) map[string]string {
 	return out
 }
 
+// walk records every key of b and of its sub-buckets, the sub-buckets
+// themselves too (so an empty bucket left behind shows).
 func walk(b *bbolt.Bucket, path string, out map[string]string) error {
 	return b.ForEach(func(k, v []byte) error {
 		if v == nil {
-			return walk(b.Bucket(k), path+hex.EncodeToString(k)+"/", out)
+			sub := path + hex.EncodeToString(k) + "/"
+			out[sub] = "bucket"
+			return walk(b.Bucket(k), sub, out)
 		}
 		out[path+hex.EncodeToString(k)] = hex.EncodeToString(v)
 		return nil

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"go.etcd.io/bbolt"
@@ -154,8 +156,10 @@ func (db *DB) SetPostMessage(postID, messageID uint64) error {
 
 // DeletePost removes a post (meant for one whose message could not be
 // sent) and forgets its asked mark, so the question can be drawn again. If
-// members had answered it, their answers go too and the guild's scores are
-// recounted from the remaining answers in the same transaction. It returns
+// members had answered it, their answers go too and, in the same
+// transaction, the scores, streaks and topic stats of those members (only)
+// are recounted from their remaining answers; the cost is a pass over the
+// keys of the guild's answers plus those members' answers. It returns
 // an error wrapping questions.ErrNotFound for an unknown post. Safe for
 // concurrent use.
 func (db *DB) DeletePost(postID uint64) error {
@@ -183,11 +187,27 @@ func (db *DB) DeletePost(postID uint64) error {
 				return err
 			}
 		}
-		n, err := deletePrefix(g.Bucket(bAnswers), u64(postID))
-		if err != nil || n == 0 {
+		// The members whose answer counted must be recounted; scores are
+		// per member, so the others' rows, and the sums in the counters
+		// and histograms, stay right.
+		answers, counts := g.Bucket(bAnswers), countsFilter(g)
+		users := map[uint64]bool{}
+		prefix := u64(postID)
+		c := answers.Cursor()
+		for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
+			if counts(k, v) {
+				users[getU64(k[8:16])] = true
+			}
+		}
+		if _, err := deletePrefix(answers, prefix); err != nil || len(users) == 0 {
 			return err
 		}
-		return db.rebuild(tx, p.GuildID)
+		for _, u := range slices.Sorted(maps.Keys(users)) {
+			if err := removeMember(g, u); err != nil {
+				return err
+			}
+		}
+		return db.recount(tx, g, p.GuildID, countedAnswers(g, users))
 	})
 	if err != nil {
 		return fmt.Errorf("delete post: %w", err)

@@ -222,3 +222,68 @@ func TestReveal(t *testing.T) {
 
 // errAny in a table means "some error, whichever".
 var errAny = errors.New("any error")
+
+// TestDeletePostRecountsMembers: deleting an answered post recounts only
+// its members, and the result is what a full rebuild gives: streaks that
+// lose a study day, a day period left empty, a member who falls off the
+// accuracy board, topic stats, and an answer that no longer counted after
+// a ResetMember.
+func TestDeletePostRecountsMembers(t *testing.T) {
+	d0, d1, d2 := t0, t0.AddDate(0, 0, 1), t0.AddDate(0, 0, 2)
+	db, _ := newDB(t)
+	a := mustPost(t, db, questions.Post{Tags: []string{"x"}})
+	b := mustPost(t, db, questions.Post{Tags: []string{"y"}})
+	c := mustPost(t, db, questions.Post{})
+	for _, u := range []uint64{1, 2, 3} {
+		answer(t, db, a, u, d0, "B")
+	}
+	answer(t, db, b, 4, d0, "B")
+	if err := db.ResetMember(guild, 4); err != nil {
+		t.Fatal(err)
+	}
+	answer(t, db, a, 4, d0, "B") // counts: after the reset
+	answer(t, db, b, 1, d1, "B")
+	answer(t, db, b, 2, d1, "A")
+	answer(t, db, c, 1, d2, "B")
+	// Member 5 reaches the accuracy board with the answer to b.
+	play(t, db, 5, times(d0, questions.MinAnswersForAccuracy-1, time.Second), bools(questions.MinAnswersForAccuracy-1, 4))
+	answer(t, db, b, 5, d0.Add(time.Hour), "B")
+	if lb, _ := db.Leaderboard(guild, questions.PeriodAll, questions.ByAccuracy, d0, 0, 5); lb.Total != 1 {
+		t.Fatalf("accuracy board before delete: got %d members, want 1", lb.Total)
+	}
+	if ms, _ := db.MemberStats(guild, 1, d2); ms.All.CurrentStreak != 3 {
+		t.Fatalf("member 1 before delete: got streak %d, want 3", ms.All.CurrentStreak)
+	}
+
+	if err := db.DeletePost(b.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		user                      uint64
+		answered, points, current int
+		best                      int
+		topics                    int
+	}{
+		{1, 2, 2, 1, 1, 2}, // a and c: study days d0 and d2
+		{2, 1, 1, 0, 1, 2}, // a only; streak broken by d2
+		{3, 1, 1, 0, 1, 2},
+		{4, 1, 1, 0, 1, 2}, // the reset answer to b did not count anyway
+		{5, 9, 4, 0, 1, 1},
+	} {
+		ms, err := db.MemberStats(guild, tc.user, d2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := []int{ms.All.Answered, ms.All.Points, ms.All.CurrentStreak, ms.All.BestStreak, len(ms.Topics)}
+		if want := []int{tc.answered, tc.points, tc.current, tc.best, tc.topics}; !slices.Equal(got, want) {
+			t.Errorf("member %d: got answered, points, streak, best, topics %v; want %v", tc.user, got, want)
+		}
+	}
+	if lb, _ := db.Leaderboard(guild, questions.PeriodDay, questions.ByPoints, d1, 0, 5); lb.Total != 0 {
+		t.Errorf("day board of d1: got %d members, want 0", lb.Total)
+	}
+	if lb, _ := db.Leaderboard(guild, questions.PeriodAll, questions.ByAccuracy, d0, 0, 5); lb.Total != 0 {
+		t.Errorf("accuracy board after delete: got %d members, want 0", lb.Total)
+	}
+	assertRebuildEqual(t, db, guild)
+}

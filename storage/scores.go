@@ -104,8 +104,14 @@ func (p period) count(key []byte) int {
 	return int(getU64(p.b.Get(key)))
 }
 
+// addCount adds delta to a counter; a counter that falls to 0 is deleted
+// (a rebuild never writes one that stays 0).
 func (p period) addCount(key []byte, delta int) error {
-	return p.b.Put(key, u64(uint64(p.count(key)+delta)))
+	n := p.count(key) + delta
+	if n <= 0 {
+		return p.b.Delete(key)
+	}
+	return p.b.Put(key, u64(uint64(n)))
 }
 
 func onAccuracyBoard(s questions.Score) bool { return s.Answered >= questions.MinAnswersForAccuracy }
