@@ -48,7 +48,8 @@ type giftParser struct {
 // that parsed without a problem, and every problem found, each with its
 // line, including one per question of an unsupported type.
 func ParseGIFT(path string, data []byte) ([]Bank, Problems) {
-	if ps := checkUTF8(path, data); ps != nil {
+	data, ps := prepare(path, data)
+	if ps != nil {
 		return nil, ps
 	}
 	base := filepath.Base(path)

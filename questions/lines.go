@@ -1,13 +1,27 @@
 package questions
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf8"
 )
 
+// prepare is the first step of every parser: it normalises line endings
+// (CRLF and a lone CR become LF), so that every format counts lines alike
+// (go.yaml.in/yaml/v3 counts a lone CR as a line break, encoding/json and
+// the line-driven parsers would not), and then reports each line that is
+// not valid UTF-8. data is not modified; the result may share it.
+func prepare(path string, data []byte) ([]byte, Problems) {
+	if bytes.IndexByte(data, '\r') >= 0 {
+		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+		data = bytes.ReplaceAll(data, []byte("\r"), []byte("\n"))
+	}
+	return data, checkUTF8(path, data)
+}
+
 // splitLines turns a file into lines: without a UTF-8 byte-order mark,
-// with CRLF or LF endings, trailing white space removed. lines[i] is line
-// i+1 of the file. A final newline does not add a line.
+// with LF endings (see prepare), trailing white space removed. lines[i] is
+// line i+1 of the file. A final newline does not add a line.
 func splitLines(data []byte) []string {
 	s := strings.TrimPrefix(string(data), "\uFEFF")
 	s = strings.TrimSuffix(s, "\n")
@@ -16,6 +30,15 @@ func splitLines(data []byte) []string {
 		lines[i] = strings.TrimRight(l, " \t\r")
 	}
 	return lines
+}
+
+// lineCount is len(splitLines(data)), without splitting.
+func lineCount(data []byte) int {
+	n := bytes.Count(data, []byte("\n"))
+	if len(data) == 0 || data[len(data)-1] != '\n' {
+		n++
+	}
+	return n
 }
 
 // checkUTF8 reports each line of data that is not valid UTF-8: Discord

@@ -55,11 +55,11 @@ type skey struct {
 // bank file. It returns the bank, holding the questions that decoded
 // without a problem, and every problem found, each with its line.
 func ParseStructured(path string, data []byte, f Format) ([]Bank, Problems) {
-	if ps := checkUTF8(path, data); ps != nil {
+	data, ps := prepare(path, data)
+	if ps != nil {
 		return nil, ps
 	}
 	var root *snode
-	var ps Problems
 	switch f {
 	case FormatYAML:
 		root, ps = yamlTree(path, data)
@@ -85,6 +85,8 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
 
 func yamlTree(path string, data []byte) (*snode, Problems) {
 	var ps Problems
+	lines := newYAMLLines(data)
+	last := lineCount(data)
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -93,14 +95,20 @@ func yamlTree(path string, data []byte) (*snode, Problems) {
 			return nil, ps
 		}
 		line, msg := yamlErrorLine(err)
-		ps.add(path, min(line, len(splitLines(data))), "YAML: %s", msg)
+		line = min(lines.line(line), last)
+		if strings.HasPrefix(msg, "exceeded max depth") {
+			ps.add(path, line, "nesting too deep")
+		} else {
+			ps.add(path, line, "YAML: %s", msg)
+		}
 		return nil, ps
 	}
 	var next yaml.Node
 	if err := dec.Decode(&next); err == nil {
-		ps.add(path, next.Line, "a second YAML document; a file holds one bank")
+		ps.add(path, min(lines.line(next.Line), last), "a second YAML document; a file holds one bank")
 	} else if !errors.Is(err, io.EOF) {
-		ps.add(path, 0, "YAML after the first document: %v", strings.TrimPrefix(err.Error(), "yaml: "))
+		line, msg := yamlErrorLine(err)
+		ps.add(path, min(lines.line(line), last), "YAML after the first document: %s", msg)
 	}
 	n := &doc
 	if n.Kind == yaml.DocumentNode {
@@ -110,7 +118,49 @@ func yamlTree(path string, data []byte) (*snode, Problems) {
 		}
 		n = n.Content[0]
 	}
-	return fromYAML(path, n, &ps), ps
+	c := &yamlConverter{path: path, probs: &ps, lines: lines}
+	root := c.convert(n, 1)
+	if c.deep {
+		return nil, ps
+	}
+	return root, ps
+}
+
+// yamlLines maps the line numbers of go.yaml.in/yaml/v3 to lines of the
+// file. The library also counts NEL (U+0085), LS (U+2028) and PS (U+2029)
+// as line breaks, as YAML 1.1 did; every other parser of the package, and
+// every editor, counts only "\n" (once line endings are normalised).
+// yamlLines[k-1] is the file line of the library's line k; nil when the
+// two agree.
+type yamlLines []int
+
+func newYAMLLines(data []byte) yamlLines {
+	if !bytes.Contains(data, []byte("\u0085")) && !bytes.Contains(data, []byte("\u2028")) && !bytes.Contains(data, []byte("\u2029")) {
+		return nil
+	}
+	m := yamlLines{1}
+	line := 1
+	for i := 0; i < len(data); i++ {
+		switch {
+		case data[i] == '\n':
+			line++
+			m = append(m, line)
+		case bytes.HasPrefix(data[i:], []byte("\u0085")), bytes.HasPrefix(data[i:], []byte("\u2028")), bytes.HasPrefix(data[i:], []byte("\u2029")):
+			m = append(m, line)
+		}
+	}
+	return m
+}
+
+// line returns the file line of the library's line k (0 stays 0).
+func (m yamlLines) line(k int) int {
+	switch {
+	case m == nil || k <= 0:
+		return k
+	case k > len(m):
+		return m[len(m)-1] + k - len(m)
+	}
+	return m[k-1]
 }
 
 // yamlParserErrors are the messages of the YAML parser, as opposed to its
@@ -129,10 +179,21 @@ var yamlParserErrors = [...]string{
 	"found undefined tag handle",
 }
 
+// yamlComposerErrors are the messages of go.yaml.in/yaml/v3 that carry no
+// position (decode.go), as opposed to those of its scanner and parser.
+var yamlComposerErrors = [...]string{
+	"unknown anchor",
+	"anchor '",
+	"document contains excessive aliasing",
+	"attempted to go past the end of stream",
+}
+
 // yamlErrorLine finds the line in a go.yaml.in/yaml/v3 error message.
 // The library prints the 1-based line of scanner errors but the 0-based
-// line of parser errors (and omits it when it is 0), so the line of a
-// parser error is corrected by one.
+// line of parser errors, and omits the line when its 0-based number is 0
+// (the first line), so the line of a parser error is corrected by one and
+// a scanner or parser error without a line is on line 1. The composer's
+// errors have no line: 0.
 func yamlErrorLine(err error) (int, string) {
 	msg := err.Error()
 	line := 0
@@ -147,28 +208,61 @@ func yamlErrorLine(err error) (int, string) {
 			return line + 1, msg
 		}
 	}
+	if line == 0 {
+		for _, composerError := range yamlComposerErrors {
+			if strings.HasPrefix(msg, composerError) {
+				return 0, msg
+			}
+		}
+		return 1, msg
+	}
 	return line, msg
 }
 
-func fromYAML(path string, n *yaml.Node, ps *Problems) *snode {
-	out := &snode{line: n.Line}
+// yamlConverter turns a yaml.Node tree into an snode tree.
+type yamlConverter struct {
+	path  string
+	probs *Problems
+	lines yamlLines
+	deep  bool // a node nested deeper than maxDepth was found and reported
+}
+
+// convert converts n, at nesting level depth (1 for the top level). It
+// drops the converted children from n so that the garbage collector can
+// reclaim the library's tree while the new one grows.
+func (c *yamlConverter) convert(n *yaml.Node, depth int) *snode {
+	out := &snode{line: c.lines.line(n.Line)}
+	if (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && depth > maxDepth {
+		if !c.deep {
+			c.probs.add(c.path, out.line, "nesting too deep")
+		}
+		c.deep = true
+		return out
+	}
 	switch n.Kind {
 	case yaml.AliasNode:
-		ps.add(path, n.Line, "YAML aliases (*%s) are not supported", n.Value)
+		c.probs.add(c.path, out.line, "YAML aliases (*%s) are not supported", n.Value)
 	case yaml.MappingNode:
 		out.kind = snMap
-		for i := 0; i+1 < len(n.Content); i += 2 {
+		out.keys = make([]skey, 0, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content) && !c.deep; i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
+			n.Content[i], n.Content[i+1] = nil, nil
 			if k.Kind != yaml.ScalarNode {
-				ps.add(path, k.Line, "a key must be a plain name")
+				c.probs.add(c.path, c.lines.line(k.Line), "a key must be a plain name")
 				continue
 			}
-			out.keys = append(out.keys, skey{name: k.Value, line: k.Line, val: fromYAML(path, v, ps)})
+			out.keys = append(out.keys, skey{name: k.Value, line: c.lines.line(k.Line), val: c.convert(v, depth+1)})
 		}
 	case yaml.SequenceNode:
 		out.kind = snList
-		for _, c := range n.Content {
-			out.items = append(out.items, fromYAML(path, c, ps))
+		out.items = make([]*snode, 0, len(n.Content))
+		for i, it := range n.Content {
+			if c.deep {
+				break
+			}
+			n.Content[i] = nil
+			out.items = append(out.items, c.convert(it, depth+1))
 		}
 	case yaml.ScalarNode:
 		out.value = n.Value
@@ -206,7 +300,7 @@ func jsonTree(path string, data []byte) (*snode, Problems) {
 		dec.UseNumber()
 		t.dec, t.base = dec, 3
 	}
-	root, err := t.value()
+	root, err := t.value(1)
 	if err == nil {
 		if _, err2 := dec.Token(); err2 != io.EOF {
 			err = fmt.Errorf("unexpected data after the top-level value")
@@ -216,6 +310,11 @@ func jsonTree(path string, data []byte) (*snode, Problems) {
 		}
 	}
 	if err != nil {
+		var deep *tooDeepError
+		if errors.As(err, &deep) {
+			ps.add(path, deep.line, "nesting too deep")
+			return nil, ps
+		}
 		var syn *json.SyntaxError
 		line := t.lines.line(t.base + dec.InputOffset())
 		if errors.As(err, &syn) {
@@ -230,6 +329,17 @@ func jsonTree(path string, data []byte) (*snode, Problems) {
 	}
 	return root, ps
 }
+
+// maxDepth is the deepest nesting of lists and mappings a structured bank
+// may have. The schema needs 5 (bank, questions, question, options,
+// option); the limit keeps a hostile file from exhausting the stack (the
+// readers recurse once per level) or building a deep tree for nothing.
+const maxDepth = 32
+
+// tooDeepError reports a list or mapping nested deeper than maxDepth.
+type tooDeepError struct{ line int }
+
+func (e *tooDeepError) Error() string { return "nesting too deep" }
 
 type jsonTokens struct {
 	dec   *json.Decoder
@@ -253,7 +363,8 @@ func (t *jsonTokens) start() int {
 	return t.lines.line(off)
 }
 
-func (t *jsonTokens) value() (*snode, error) {
+// value reads the value at nesting level depth (1 for the top level).
+func (t *jsonTokens) value(depth int) (*snode, error) {
 	line := t.start()
 	tok, err := t.dec.Token()
 	if err != nil {
@@ -262,6 +373,9 @@ func (t *jsonTokens) value() (*snode, error) {
 	n := &snode{line: line}
 	switch v := tok.(type) {
 	case json.Delim:
+		if depth > maxDepth {
+			return nil, &tooDeepError{line: line}
+		}
 		switch v {
 		case '{':
 			n.kind = snMap
@@ -272,7 +386,7 @@ func (t *jsonTokens) value() (*snode, error) {
 					return nil, err
 				}
 				name, _ := k.(string)
-				val, err := t.value()
+				val, err := t.value(depth + 1)
 				if err != nil {
 					return nil, err
 				}
@@ -281,7 +395,7 @@ func (t *jsonTokens) value() (*snode, error) {
 		case '[':
 			n.kind = snList
 			for t.dec.More() {
-				val, err := t.value()
+				val, err := t.value(depth + 1)
 				if err != nil {
 					return nil, err
 				}

@@ -1,9 +1,13 @@
 package questions
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"reflect"
 	"regexp"
+	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -291,5 +295,132 @@ func TestReadmeExamples(t *testing.T) {
 		if !seen[kind] {
 			t.Errorf("the README has no %s example that parses", kind)
 		}
+	}
+}
+
+// problemStrings renders problems as "path:line: message", one per entry.
+func problemStrings(ps Problems) []string {
+	out := []string{}
+	for _, p := range ps {
+		out = append(out, p.Error())
+	}
+	return out
+}
+
+// The line of a YAML error comes from the text of go.yaml.in/yaml/v3's
+// message, and the library prints scanner and parser lines differently
+// (see yamlErrorLine): a library upgrade that changes either must fail
+// here, not shift every reported line by one.
+func TestYAMLErrorLines(t *testing.T) {
+	tests := []struct {
+		name string
+		data []byte
+		want []string
+	}{
+		{
+			name: "scanner error",
+			data: lines("bank: B", "questions:", "  - question: a: b", "    options: []"),
+			want: []string{"b.yaml:3: YAML: mapping values are not allowed in this context"},
+		},
+		{
+			name: "scanner error on the first line",
+			data: lines("bank: B: C", "questions: []"),
+			want: []string{"b.yaml:1: YAML: mapping values are not allowed in this context"},
+		},
+		{
+			name: "parser error",
+			data: lines("bank: B", "questions:", "  - question: Q", " options: x", "source: y"),
+			want: []string{"b.yaml:4: YAML: did not find expected key"},
+		},
+		{
+			name: "parser error on the first line",
+			data: lines("[a, b}", "c"),
+			want: []string{"b.yaml:1: YAML: did not find expected ',' or ']'"},
+		},
+		{
+			name: "error after the first document",
+			data: lines("[a, b c: d]", "x"),
+			want: []string{"b.yaml:1: the bank must be a mapping of fields (bank, source, questions)", "b.yaml:2: YAML after the first document: did not find expected <document start>"},
+		},
+		{
+			name: "composer error has no line",
+			data: lines("bank: B", "questions: *x"),
+			want: []string{"b.yaml: YAML: unknown anchor 'x' referenced"},
+		},
+		{
+			name: "NEL, LS and PS are not line breaks of the file",
+			data: lines(`bank: "B\u0085C"`, `source: "\u2028\u2029"`, "questions: a: b"),
+			want: []string{"b.yaml:3: YAML: mapping values are not allowed in this context"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, ps := ParseStructured("b.yaml", tt.data, FormatYAML)
+			if got := problemStrings(ps); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseStructuredNesting(t *testing.T) {
+	nested := func(depth int) string { // depth levels of lists, the innermost holding 1
+		return strings.Repeat("[", depth) + "1" + strings.Repeat("]", depth)
+	}
+	var blockMaps strings.Builder // line k opens the mapping at depth k+1
+	for i := range 40 {
+		fmt.Fprintf(&blockMaps, "%sk%d:\n", strings.Repeat(" ", i), i)
+	}
+	tests := []struct {
+		name string
+		f    Format
+		data []byte
+		want []string
+	}{
+		{"json: 4 million [", FormatJSON, bytes.Repeat([]byte("["), 4_000_000), []string{"b.json:1: nesting too deep"}},
+		{"json: 33 levels", FormatJSON, []byte(`{"bank": "B",` + "\n" + `"questions":` + "\n" + nested(32) + "}"), []string{"b.json:3: nesting too deep"}},
+		{"json: 32 levels", FormatJSON, []byte(`{"bank": "B",` + "\n" + `"questions":` + "\n" + nested(31) + "}"), []string{"b.json:3: a question must be a mapping of fields (id, number, select, question, options, explanation, tags, source)"}},
+		{"json: deep maps", FormatJSON, bytes.Repeat([]byte(`{"a":`+"\n"), 1000), []string{"b.json:33: nesting too deep"}},
+		{"yaml: a million [", FormatYAML, bytes.Repeat([]byte("["), 1<<20), []string{"b.yaml:1: nesting too deep"}},
+		{"yaml: a million -", FormatYAML, bytes.Repeat([]byte("- "), 1<<19), []string{"b.yaml:1: nesting too deep"}},
+		{"yaml: 33 levels", FormatYAML, []byte("bank: B\nquestions:\n  " + nested(32)), []string{"b.yaml:3: nesting too deep"}},
+		{"yaml: 32 levels", FormatYAML, []byte("bank: B\nquestions:\n  " + nested(31)), []string{"b.yaml:3: a question must be a mapping of fields (id, number, select, question, options, explanation, tags, source)"}},
+		{"yaml: deep block mappings", FormatYAML, []byte(blockMaps.String()), []string{"b.yaml:33: nesting too deep"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := "b." + string(tt.f)
+			banks, ps := ParseStructured(path, tt.data, tt.f)
+			if got := problemStrings(ps); !reflect.DeepEqual(got, tt.want) || banks != nil {
+				t.Errorf("got %q and %d banks, want %q and none", got, len(banks), tt.want)
+			}
+		})
+	}
+}
+
+// A hostile file as large as an import may be (1 MiB) must not cost much
+// more memory than the library's own parse of it. Deep nesting stops at
+// maxDepth.
+func TestParseStructuredNestingMemory(t *testing.T) {
+	tests := []struct {
+		name string
+		f    Format
+		data []byte
+	}{
+		{"json", FormatJSON, bytes.Repeat([]byte("["), 1<<20)},
+		{"json maps", FormatJSON, bytes.Repeat([]byte(`{"a":`), 1<<18)},
+		{"yaml", FormatYAML, bytes.Repeat([]byte("["), 1<<20)},
+		{"yaml block", FormatYAML, bytes.Repeat([]byte("- "), 1<<19)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			ParseStructured("b."+string(tt.f), tt.data, tt.f)
+			runtime.ReadMemStats(&after)
+			if got := after.TotalAlloc - before.TotalAlloc; got > 16<<20 {
+				t.Errorf("got %d MiB allocated, want at most 16", got>>20)
+			}
+		})
 	}
 }

@@ -93,7 +93,8 @@ type textParser struct {
 // holding the questions that parsed without a problem, and every problem
 // found, each with its line. Question IDs are "<bank>#<number>".
 func ParseText(path string, data []byte) ([]Bank, Problems) {
-	if ps := checkUTF8(path, data); ps != nil {
+	data, ps := prepare(path, data)
+	if ps != nil {
 		return nil, ps
 	}
 	p := &textParser{
