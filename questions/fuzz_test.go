@@ -62,6 +62,7 @@ func FuzzParseStructured(f *testing.F) {
 	f.Add([]byte("\uFEFF[1, 2, {\"a\": null}]"), true)
 	f.Add([]byte("\r000"), false) // a lone CR: YAML counted it as a line break, the others did not
 	f.Add([]byte("\u2028000: [\u0085"), false)
+	f.Add([]byte("---"), false) // the empty value was on line 2
 	f.Add([]byte(strings.Repeat("[", 40)), true)
 	f.Add([]byte(strings.Repeat("[", 40)), false)
 	f.Fuzz(func(t *testing.T, data []byte, isJSON bool) {

@@ -1,7 +1,6 @@
 package questions
 
 import (
-	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,10 +15,11 @@ import (
 // after the file ("cloud-basics" for cloud-basics.gift).
 //
 // Identity: a question titled "::Latency 1::" has ID "<bank>#Latency 1";
-// an untitled one "<bank>#<number>", where Number is the question's 1-based
-// position in its bank (counting every question of the bank in the file,
-// including unsupported ones). Titles are what keeps an ID stable when
-// questions are reordered, so titled questions are recommended.
+// an untitled one ContentID(bank, stem), which survives reordering but not
+// an edit of the stem's words (then the question is a new one), and which
+// two untitled questions with the same text would share (reported). Number
+// is the question's 1-based position in its bank (counting every question
+// of the bank in the file, including unsupported ones), for display.
 //
 // Supported: single answer {=right ~wrong}, multiple answer
 // {~%50%right ~%-100%wrong} (a positive weight marks a right answer),
@@ -194,7 +194,8 @@ func (p *giftParser) question(lines []giftLine) {
 	bank := p.bank
 	p.counts[bank]++
 	number := p.counts[bank]
-	q := Question{Bank: bank, Number: number, Line: first, ID: fmt.Sprintf("%s#%d", bank, number)}
+	q := Question{Bank: bank, Number: number, Line: first}
+	titled := false
 	before := len(p.probs)
 	problem := func(off int, format string, args ...any) {
 		p.probs.add(p.path, b.lineAt(off), format, args...)
@@ -216,6 +217,7 @@ func (p *giftParser) question(lines []giftLine) {
 		} else {
 			q.ID = bank + "#" + title
 		}
+		titled = true
 		pos = end + 2
 	}
 	open := b.find(pos, "{")
@@ -239,6 +241,8 @@ func (p *giftParser) question(lines []giftLine) {
 	q.Stem = giftText(stripFormat(b.s[pos:open]))
 	if q.Stem == "" {
 		problem(pos, "the question has no text")
+	} else if !titled {
+		q.ID = ContentID(bank, q.Stem)
 	}
 
 	body, bodyAt := b.s[open+1:closing], open+1
@@ -262,7 +266,11 @@ func (p *giftParser) question(lines []giftLine) {
 	}
 	if len(p.probs) == before {
 		if first, dup := p.ids[q.ID]; dup {
-			problem(0, "question id %q used twice (first at line %d)", clip(q.ID), first)
+			if titled {
+				problem(0, "question id %q used twice (first at line %d)", clip(q.ID), first)
+			} else {
+				problem(0, "question id %q used twice (first at line %d): both questions have this text and no title; give each a ::title::", clip(q.ID), first)
+			}
 			return
 		}
 		p.ids[q.ID] = first

@@ -61,8 +61,8 @@ func TestParseGIFTFeatures(t *testing.T) {
 				if !qs[0].Options[0].Correct || !qs[2].Options[0].Correct || !qs[3].Options[1].Correct {
 					t.Errorf("got %s, want T, TRUE, F", dump(qs))
 				}
-				if qs[0].ID != "t#1" || qs[1].ID != "t#tf2" || qs[3].Number != 4 {
-					t.Errorf("got IDs %q %q, want t#1 t#tf2", qs[0].ID, qs[1].ID)
+				if qs[0].ID != "t#9b1c26aa" || qs[1].ID != "t#tf2" || qs[3].Number != 4 {
+					t.Errorf("got IDs %q %q, want t#9b1c26aa t#tf2", qs[0].ID, qs[1].ID)
 				}
 			},
 		},
@@ -73,8 +73,8 @@ func TestParseGIFTFeatures(t *testing.T) {
 				if len(b) != 3 || b[0].Name != "t" || b[1].Name != "Networking" || b[2].Name != "Security" {
 					t.Fatalf("got %s, want banks t, Networking, Security", dump(b))
 				}
-				if q := b[2].Questions[1]; q.ID != "Security#2" || q.Line != 10 {
-					t.Errorf("got %s line %d, want Security#2 line 10", q.ID, q.Line)
+				if q := b[2].Questions[1]; q.ID != "Security#926f52d1" || q.Number != 2 || q.Line != 10 {
+					t.Errorf("got %s number %d line %d, want Security#926f52d1 number 2 line 10", q.ID, q.Number, q.Line)
 				}
 			},
 		},

@@ -14,7 +14,7 @@ func TestParseDispatch(t *testing.T) {
 		want string // ID of the first question
 	}{
 		{"text", "a/b.txt", lines(q2("B Question 3")...), "B#3"},
-		{"yaml", "b.yaml", []byte("bank: B\nquestions:\n- question: Q?\n  options: [{text: a, correct: true}, {text: b}]\n"), "B#1"},
+		{"yaml", "b.yaml", []byte("bank: B\nquestions:\n- question: Q?\n  options: [{text: a, correct: true}, {text: b}]\n"), "B#c1ce7ac6"},
 		{"yml", "b.YML", []byte("bank: B\nquestions:\n- id: x\n  question: Q?\n  options: [{text: a, correct: true}, {text: b}]\n"), "x"},
 		{"json", "b.json", []byte(`{"bank": "B", "questions": [{"number": 4, "question": "Q?", "options": [{"text": "a", "correct": true}, {"text": "b"}]}]}`), "B#4"},
 		{"gift", "b.gift", []byte("::t::Q?{=a ~b}"), "b#t"},

@@ -5,6 +5,8 @@
 package questions
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
@@ -44,13 +46,17 @@ type Bank struct {
 
 // Question is one multiple-choice question.
 type Question struct {
-	// ID is the stable identity: it survives reloading and reordering the
-	// file. For exam text and GIFT it is "<bank>#<number>"; structured
-	// banks may set it explicitly.
+	// ID is the stable identity: it survives reloading the file and
+	// reordering the questions in it. Exam text: "<bank>#<number>".
+	// Structured banks: the question's id, else "<bank>#<number>" for an
+	// explicit number, else ContentID(bank, stem). GIFT: "<bank>#<title>"
+	// for a titled question, else ContentID(bank, stem).
 	ID string
 	// Bank is the name of the bank the question belongs to.
 	Bank string
-	// Number is the question's number inside its bank (1-based).
+	// Number is the question's number inside its bank (1-based), for
+	// display: the exam text's number, a structured bank's explicit number,
+	// or else the question's position in its bank.
 	Number int
 	// Stem is the question text, without the "Select N" prefix.
 	Stem string
@@ -64,6 +70,17 @@ type Question struct {
 	Source string
 	// Line is the line the question starts on in its file (0 if unknown).
 	Line int
+}
+
+// ContentID returns the default ID of a question that its file does not
+// identify otherwise (a structured question with no id or number, an
+// untitled GIFT question): "<bank>#" and the first 8 hex digits of the
+// SHA-256 of the stem with its white space normalised (trimmed, each run
+// made one space). It survives reordering the questions and reformatting
+// the stem; editing the stem's words makes it a new question.
+func ContentID(bank, stem string) string {
+	sum := sha256.Sum256([]byte(strings.Join(strings.Fields(stem), " ")))
+	return bank + "#" + hex.EncodeToString(sum[:4])
 }
 
 // Option is one lettered choice of a question.

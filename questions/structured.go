@@ -118,7 +118,7 @@ func yamlTree(path string, data []byte) (*snode, Problems) {
 		}
 		n = n.Content[0]
 	}
-	c := &yamlConverter{path: path, probs: &ps, lines: lines}
+	c := &yamlConverter{path: path, probs: &ps, lines: lines, last: last}
 	root := c.convert(n, 1)
 	if c.deep {
 		return nil, ps
@@ -224,14 +224,20 @@ type yamlConverter struct {
 	path  string
 	probs *Problems
 	lines yamlLines
+	last  int  // the file's last line
 	deep  bool // a node nested deeper than maxDepth was found and reported
 }
+
+// line returns the file line of the library's line k. The library puts
+// the empty value of a file that ends without a newline ("---") on the
+// line after the last: that is the last line.
+func (c *yamlConverter) line(k int) int { return min(c.lines.line(k), c.last) }
 
 // convert converts n, at nesting level depth (1 for the top level). It
 // drops the converted children from n so that the garbage collector can
 // reclaim the library's tree while the new one grows.
 func (c *yamlConverter) convert(n *yaml.Node, depth int) *snode {
-	out := &snode{line: c.lines.line(n.Line)}
+	out := &snode{line: c.line(n.Line)}
 	if (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && depth > maxDepth {
 		if !c.deep {
 			c.probs.add(c.path, out.line, "nesting too deep")
@@ -249,10 +255,10 @@ func (c *yamlConverter) convert(n *yaml.Node, depth int) *snode {
 			k, v := n.Content[i], n.Content[i+1]
 			n.Content[i], n.Content[i+1] = nil, nil
 			if k.Kind != yaml.ScalarNode {
-				c.probs.add(c.path, c.lines.line(k.Line), "a key must be a plain name")
+				c.probs.add(c.path, c.line(k.Line), "a key must be a plain name")
 				continue
 			}
-			out.keys = append(out.keys, skey{name: k.Value, line: c.lines.line(k.Line), val: c.convert(v, depth+1)})
+			out.keys = append(out.keys, skey{name: k.Value, line: c.line(k.Line), val: c.convert(v, depth+1)})
 		}
 	case yaml.SequenceNode:
 		out.kind = snList
@@ -541,11 +547,11 @@ func (d *sdecoder) bank(root *snode) *Bank {
 	}
 	b := &Bank{Name: name, Path: d.path}
 	ids := map[string]int{}
-	numbers := map[int]int{}
+	numbers := map[int]int{} // explicit numbers only
 	for i, item := range qs.val.items {
-		q, ok := d.question(item, i+1, name, source)
+		q, how, ok := d.question(item, i+1, name, source)
 		dupNumber := false
-		if q.Number > 0 {
+		if q.Number > 0 && hasKey(item, "number") {
 			if first, dup := numbers[q.Number]; dup {
 				d.problem(q.Line, "question number %d used twice (first at line %d)", q.Number, first)
 				ok, dupNumber = false, true
@@ -555,7 +561,11 @@ func (d *sdecoder) bank(root *snode) *Bank {
 		}
 		if q.ID != "" && !dupNumber {
 			if first, dup := ids[q.ID]; dup {
-				d.problem(q.Line, "question id %q used twice (first at line %d)", clip(q.ID), first)
+				if how == idFromText {
+					d.problem(q.Line, "question id %q used twice (first at line %d): both questions have this text and no id; give each an id", clip(q.ID), first)
+				} else {
+					d.problem(q.Line, "question id %q used twice (first at line %d)", clip(q.ID), first)
+				}
 				ok = false
 			} else {
 				ids[q.ID] = q.Line
@@ -568,27 +578,54 @@ func (d *sdecoder) bank(root *snode) *Bank {
 	return b
 }
 
-// question decodes one question; ok is false when it had a problem.
-func (d *sdecoder) question(n *snode, pos int, bank, source string) (q Question, ok bool) {
+// hasKey reports whether the mapping n has the key name.
+func hasKey(n *snode, name string) bool {
+	for _, k := range n.keys {
+		if k.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// idSource says where a structured question's ID came from.
+type idSource int
+
+const (
+	idDefault    idSource = iota // no ID (a problem was reported)
+	idExplicit                   // id: ...
+	idFromNumber                 // number: N, without an id
+	idFromText                   // neither: ContentID
+)
+
+// question decodes one question at position pos (1-based); ok is false
+// when it had a problem. how tells where its ID came from.
+func (d *sdecoder) question(n *snode, pos int, bank, source string) (q Question, how idSource, ok bool) {
 	before := len(d.probs)
 	q = Question{Bank: bank, Line: n.line, Number: pos}
 	f := d.fields(n, "a question", "id", "number", "select", "question", "options", "explanation", "tags", "source")
 	if f == nil {
-		return q, false
-	}
-	if k := f["number"]; k != nil {
-		q.Number = d.integer(k, 1, maxQuestionNumber)
-	}
-	if k := f["id"]; k != nil {
-		if q.ID = d.str(k); q.ID == "" {
-			d.problem(k.line, "id must not be empty (leave it out for the default \"<bank>#<number>\")")
-		}
-	} else if q.Number > 0 {
-		q.ID = fmt.Sprintf("%s#%d", bank, q.Number)
+		return q, idDefault, false
 	}
 	q.Stem = d.str(f["question"])
 	if q.Stem == "" {
 		d.problem(n.line, "the question has no text (question: ...)")
+	}
+	number := f["number"]
+	if number != nil {
+		q.Number = d.integer(number, 1, maxQuestionNumber)
+	}
+	switch k := f["id"]; {
+	case k != nil:
+		if q.ID = d.str(k); q.ID == "" {
+			d.problem(k.line, "id must not be empty (leave it out to identify the question by its number or its text)")
+		} else {
+			how = idExplicit
+		}
+	case number != nil && q.Number > 0:
+		q.ID, how = fmt.Sprintf("%s#%d", bank, q.Number), idFromNumber
+	case number == nil && q.Stem != "":
+		q.ID, how = ContentID(bank, q.Stem), idFromText
 	}
 	q.Explanation = d.str(f["explanation"])
 	q.Tags = d.strings(f["tags"])
@@ -615,7 +652,7 @@ func (d *sdecoder) question(n *snode, pos int, bank, source string) (q Question,
 			d.problem(f["select"].val.line, "select: %d disagrees with the %d option(s) marked correct", sel, c)
 		}
 	}
-	return q, len(d.probs) == before
+	return q, how, len(d.probs) == before
 }
 
 func (d *sdecoder) option(n *snode, i int) Option {

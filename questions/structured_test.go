@@ -83,7 +83,7 @@ func TestParseStructuredExample(t *testing.T) {
 			Source:      "https://example.com/practice",
 			Line:        line1,
 		}, {
-			ID: bank + "#2", Bank: bank, Number: 2,
+			ID: bank + "#9badd6e8", Bank: bank, Number: 2,
 			Stem:    "Which protocol resolves a host name?",
 			Options: []Option{{Letter: "A", Text: "DNS", Correct: true}, {Letter: "B", Text: "ARP"}},
 			Source:  "https://example.com/dns",
