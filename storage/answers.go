@@ -2,6 +2,7 @@ package storage
 
 import (
 	"fmt"
+	"time"
 
 	"go.etcd.io/bbolt"
 
@@ -10,23 +11,27 @@ import (
 
 // RecordAnswer records a member's answer to a post: the hot path, called
 // by many members at once. a carries PostID, GuildID, UserID,
-// InteractionID, Choice and At (zero: now).
+// InteractionID, Choice and At (zero: now). It refuses, with a plain error,
+// an At that cannot be stored (a year outside 1..9999, or outside the
+// range of Unix nanoseconds, about 1678 to 2262).
 //
-// In one transaction it checks the post exists (error wrapping
-// questions.ErrNotFound) and belongs to a.GuildID (questions.ErrWrongGuild);
-// if the member has answered this post already, it changes nothing and
-// returns the STORED answer with an error wrapping
-// questions.ErrAlreadyAnswered (compare InteractionID to tell a redelivery
-// of the same interaction from a second answer); this comes before the
-// checks below, so a redelivery after the close is still recognised. Then
-// the post must be open and a.At before ClosesAt when set
-// (questions.ErrClosed), and the choice valid (questions.ErrBadChoice).
-// Otherwise it grades the choice, stores the answer, and updates the
-// post's tallies, the member's scores for the day, week, month and all
-// time (in the guild's time zone at a.At), streaks, topic stats
-// ("bank:<bank>", "tag:<tag>") and the leaderboard indexes, and returns the
-// stored answer with Grade filled and Choice sorted.
+// It checks the post exists (error wrapping questions.ErrNotFound) and
+// belongs to a.GuildID (questions.ErrWrongGuild); if the member has
+// answered this post already, it changes nothing and returns the STORED
+// answer with an error wrapping questions.ErrAlreadyAnswered (compare
+// InteractionID to tell a redelivery of the same interaction from a second
+// answer); this comes before the checks below, so a redelivery after the
+// close is still recognised. Then the post must be open and a.At before
+// ClosesAt when set (questions.ErrClosed), and the choice valid
+// (questions.ErrBadChoice). Otherwise, in one transaction, it grades the
+// choice, stores the answer, and updates the post's tallies, the member's
+// scores for the day, week, month and all time (in the guild's time zone
+// at a.At), streaks, topic stats ("bank:<bank>", "tag:<tag>") and the
+// leaderboard indexes, and returns the stored answer with Grade filled and
+// Choice sorted.
 //
+// The checks run first in a read transaction, so a refused answer costs
+// no commit; they run again in the write transaction, which decides.
 // RecordAnswer returns after the commit is durable (fsync). Concurrent calls
 // share commits (group commit); it is safe for concurrent use.
 func (db *DB) RecordAnswer(a questions.Answer) (questions.Answer, error) {
@@ -34,22 +39,25 @@ func (db *DB) RecordAnswer(a questions.Answer) (questions.Answer, error) {
 		a.At = db.now()
 	}
 	a.At = a.At.UTC()
+	if y := a.At.Year(); y < 1 || y > 9999 || !time.Unix(0, a.At.UnixNano()).Equal(a.At) {
+		return questions.Answer{}, fmt.Errorf("record answer: time %s out of range", a.At.Format(time.RFC3339))
+	}
 	var out questions.Answer
 	var refused error
-	fn := func(tx *bbolt.Tx) error {
-		// May run more than once: reset the outputs, write nothing before
-		// every refusal is decided, and report refusals as outputs (a nil
-		// return) so they do not force the shared transaction to be retried.
-		out, refused = questions.Answer{}, nil
-		var err error
-		out, refused, err = db.recordAnswer(tx, a)
-		return err
-	}
-	var err error
-	if db.boltBatch {
-		err = db.bolt.Batch(fn)
-	} else {
-		err = db.group.do(fn)
+	err := db.bolt.View(func(tx *bbolt.Tx) error {
+		_, out, refused = checkAnswer(tx, a)
+		return nil
+	})
+	if err == nil && refused == nil {
+		err = db.write(func(tx *bbolt.Tx) error {
+			// May run more than once: reset the outputs, write nothing before
+			// every refusal is decided, and report refusals as outputs (a nil
+			// return) so they do not force the shared transaction to be retried.
+			out, refused = questions.Answer{}, nil
+			var err error
+			out, refused, err = db.recordAnswer(tx, a)
+			return err
+		})
 	}
 	if err != nil {
 		return questions.Answer{}, fmt.Errorf("record answer: %w", err)
@@ -60,30 +68,41 @@ func (db *DB) RecordAnswer(a questions.Answer) (questions.Answer, error) {
 	return out, nil
 }
 
-// recordAnswer returns the stored answer, a refusal (domain error, nothing
-// written) or a storage error.
-func (db *DB) recordAnswer(tx *bbolt.Tx, a questions.Answer) (questions.Answer, error, error) {
+// checkAnswer decides, reading only, whether a may be recorded. It returns
+// the post and a graded with its choice normalised; or a refusal (a domain
+// error), with the stored answer when the refusal is ErrAlreadyAnswered.
+func checkAnswer(tx *bbolt.Tx, a questions.Answer) (questions.Post, questions.Answer, error) {
 	p, err := getPost(tx, a.PostID)
 	if err != nil {
-		return questions.Answer{}, err, nil
+		return questions.Post{}, questions.Answer{}, err
 	}
 	if p.GuildID != a.GuildID {
-		return questions.Answer{}, fmt.Errorf("post %d: %w", p.ID, questions.ErrWrongGuild), nil
+		return questions.Post{}, questions.Answer{}, fmt.Errorf("post %d: %w", p.ID, questions.ErrWrongGuild)
 	}
 	key := cat(u64(p.ID), u64(a.UserID))
 	if v := sub(guildRO(tx, p.GuildID), bAnswers).Get(key); v != nil {
 		stored, _ := decodeAnswer(p.GuildID, key, v)
-		return stored, fmt.Errorf("post %d, member %d: %w", p.ID, a.UserID, questions.ErrAlreadyAnswered), nil
+		return questions.Post{}, stored, fmt.Errorf("post %d, member %d: %w", p.ID, a.UserID, questions.ErrAlreadyAnswered)
 	}
 	if p.Closed || !p.ClosesAt.IsZero() && !a.At.Before(p.ClosesAt) {
-		return questions.Answer{}, fmt.Errorf("post %d: %w", p.ID, questions.ErrClosed), nil
+		return questions.Post{}, questions.Answer{}, fmt.Errorf("post %d: %w", p.ID, questions.ErrClosed)
 	}
 	choice, err := questions.NormalizeChoice(a.Choice, p.OptionCount, p.SelectCount)
 	if err != nil {
-		return questions.Answer{}, err, nil
+		return questions.Post{}, questions.Answer{}, err
 	}
 	a.Choice = choice
 	a.Grade = questions.GradeChoice(p.Correct, choice)
+	return p, a, nil
+}
+
+// recordAnswer returns the stored answer, a refusal (domain error, nothing
+// written) or a storage error.
+func (db *DB) recordAnswer(tx *bbolt.Tx, a questions.Answer) (questions.Answer, error, error) {
+	p, a, refused := checkAnswer(tx, a)
+	if refused != nil {
+		return a, refused, nil
+	}
 
 	// Accepted: from here on, write.
 	g, err := guildRW(tx, p.GuildID)
@@ -95,10 +114,10 @@ func (db *DB) recordAnswer(tx *bbolt.Tx, a questions.Answer) (questions.Answer, 
 	if err != nil {
 		return questions.Answer{}, nil, err
 	}
-	if err := answers.Put(key, encodeAnswer(seq, a)); err != nil {
+	if err := answers.Put(cat(u64(p.ID), u64(a.UserID)), encodeAnswer(seq, a)); err != nil {
 		return questions.Answer{}, nil, err
 	}
-	for _, l := range choice {
+	for _, l := range a.Choice {
 		p.Tallies[questions.LetterIndex(l)]++
 	}
 	p.Answers++

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"go.etcd.io/bbolt"
+
 	"github.com/quizhost/quizhost/questions"
 )
 
@@ -18,10 +20,11 @@ func TestRecordAnswerRefusals(t *testing.T) {
 	if _, _, err := db.ClosePost(closed.ID, t0); err != nil {
 		t.Fatal(err)
 	}
+	before := commits(t, db)
 	for _, tc := range []struct {
 		name string
 		a    questions.Answer
-		want error
+		want error // errAny: a plain error, none of the domain sentinels
 	}{
 		{"unknown post", questions.Answer{PostID: 99, GuildID: guild, UserID: 1, Choice: []string{"A", "C"}}, questions.ErrNotFound},
 		{"other guild", questions.Answer{PostID: open.ID, GuildID: guild + 1, UserID: 1, Choice: []string{"A", "C"}}, questions.ErrWrongGuild},
@@ -31,11 +34,31 @@ func TestRecordAnswerRefusals(t *testing.T) {
 		{"duplicate pick", questions.Answer{PostID: open.ID, GuildID: guild, UserID: 1, Choice: []string{"A", "A"}}, questions.ErrBadChoice},
 		{"not offered", questions.Answer{PostID: open.ID, GuildID: guild, UserID: 1, Choice: []string{"A", "E"}}, questions.ErrBadChoice},
 		{"not a letter", questions.Answer{PostID: open.ID, GuildID: guild, UserID: 1, Choice: []string{"A", "cc"}}, questions.ErrBadChoice},
+		{"year 10000", questions.Answer{PostID: open.ID, GuildID: guild, UserID: 1, Choice: []string{"A", "C"}, At: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}, errAny},
+		{"year 0", questions.Answer{PostID: open.ID, GuildID: guild, UserID: 1, Choice: []string{"A", "C"}, At: time.Date(0, 12, 31, 0, 0, 0, 0, time.UTC)}, errAny},
+		{"year 1500", questions.Answer{PostID: open.ID, GuildID: guild, UserID: 1, Choice: []string{"A", "C"}, At: time.Date(1500, 1, 1, 0, 0, 0, 0, time.UTC)}, errAny},
+		{"year 2300", questions.Answer{PostID: open.ID, GuildID: guild, UserID: 1, Choice: []string{"A", "C"}, At: time.Date(2300, 1, 1, 0, 0, 0, 0, time.UTC)}, errAny},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := db.RecordAnswer(tc.a)
-			wantErr(t, err, tc.want)
+			if tc.want != errAny {
+				wantErr(t, err, tc.want)
+				return
+			}
+			if err == nil {
+				t.Fatal("got nil error, want one")
+			}
+			for _, sentinel := range []error{questions.ErrNotFound, questions.ErrAlreadyAnswered, questions.ErrClosed,
+				questions.ErrWrongGuild, questions.ErrBadChoice} {
+				if errors.Is(err, sentinel) {
+					t.Errorf("got %v, want a plain error, not %v", err, sentinel)
+				}
+			}
 		})
+	}
+	// No refusal cost a commit.
+	if after := commits(t, db); after != before {
+		t.Errorf("commits during refusals: got %d, want 0", after-before)
 	}
 	// Nothing was written by any refusal.
 	for _, p := range []questions.Post{open, timed, closed} {
@@ -47,8 +70,23 @@ func TestRecordAnswerRefusals(t *testing.T) {
 	if ms, _ := db.MemberStats(guild, 1, t0); ms.All.Answered != 0 {
 		t.Errorf("member after refusals: got %+v, want nothing", ms.All)
 	}
-	// Just before ClosesAt is fine.
+	// Just before ClosesAt is fine, and so is the last storable time.
 	answer(t, db, timed, 1, t0.Add(time.Minute-time.Nanosecond), "B")
+	answer(t, db, open, 1, time.Date(2262, 1, 1, 0, 0, 0, 0, time.UTC), "A", "C")
+	if a, _ := db.Answer(open.ID, 1); a.At.Year() != 2262 {
+		t.Errorf("stored time: got %v, want 2262-01-01", a.At)
+	}
+}
+
+// commits returns bbolt's last transaction ID: it grows by one with every
+// commit.
+func commits(t testing.TB, db *DB) int {
+	t.Helper()
+	var id int
+	if err := db.bolt.View(func(tx *bbolt.Tx) error { id = tx.ID(); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return id
 }
 
 func TestRecordAnswerGrades(t *testing.T) {
@@ -101,6 +139,7 @@ func TestRecordAnswerIdempotent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	before := commits(t, db)
 	for _, tc := range []struct {
 		name string
 		a    questions.Answer
@@ -116,6 +155,9 @@ func TestRecordAnswerIdempotent(t *testing.T) {
 				t.Errorf("got %+v, want the first answer %+v", got, first)
 			}
 		})
+	}
+	if after := commits(t, db); after != before {
+		t.Errorf("commits for duplicates: got %d, want 0", after-before)
 	}
 	// A redelivery after the close still finds the first answer.
 	db.ClosePost(p.ID, t0.Add(time.Hour))

@@ -58,7 +58,9 @@ func BenchmarkRecordAnswer(b *testing.B) {
 func benchRecord(b *testing.B, mode string, writers int) {
 	b.Run(fmt.Sprintf("%s/writers=%d", mode, writers), func(b *testing.B) {
 		db, path := newDB(b)
-		db.boltBatch = mode == "boltbatch"
+		if mode == "boltbatch" {
+			db.write = db.bolt.Batch
+		}
 		rate := fsyncRate(b, filepath.Dir(path), 300*time.Millisecond)
 		var posts []questions.Post
 		for i := range 4 {

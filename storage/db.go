@@ -46,9 +46,9 @@ type DB struct {
 	now   func() time.Time
 	locs  sync.Map // IANA name → *time.Location
 	group groupCommit
-	// boltBatch makes RecordAnswer use bbolt's DB.Batch instead of the
-	// group commit (for the benchmark that compares them).
-	boltBatch bool
+	// write runs RecordAnswer's transactions: group.do (a benchmark swaps
+	// in bbolt's DB.Batch to compare).
+	write func(func(*bbolt.Tx) error) error
 }
 
 // Open opens (creating if needed) the database at path, waits at most
@@ -82,6 +82,7 @@ func open(path string, opts Options, migs []migration) (*DB, error) {
 	}
 	db := &DB{bolt: b, path: path, now: opts.Now}
 	db.group = groupCommit{db: b, max: 1000}
+	db.write = db.group.do
 	return db, nil
 }
 
