@@ -32,20 +32,34 @@ func checkFuzz(t *testing.T, path string, data []byte, parse func() ([]Bank, Pro
 	if len(banks) == 0 {
 		t.Error("got no banks and no problems")
 	}
-	for _, p := range Validate(banks) {
+	vps := Validate(banks)
+	for _, p := range vps {
 		if !strings.Contains(p.Msg, " characters") && !strings.Contains(p.Msg, " bytes") {
 			t.Errorf("the parser accepted what Validate refuses: %v", p)
 		}
 	}
+	if len(vps) == 0 {
+		for _, b := range banks {
+			checkRoundTrip(t, b)
+		}
+	}
+}
+
+// textSeeds are the seeds of FuzzParseText and FuzzMarshalYAML.
+var textSeeds = [][]byte{
+	lines(docExample...),
+	lines(q2("B Question 1")...),
+	[]byte("\uFEFFB Question 1\r\nSelect 2 Two?\r\n- A\r\na\r\n- B\r\nb\r\nCorrect answers: A B\r\nExplanation\r\n- A. Correct. x\r\n- B. Correct.\r\nCorrect. y"),
+	[]byte("B Question 1\nSelect 110 servers\n- A\nQ Question 2\n- B\nb\nShow answer and explanation\nCorrect answer: a\n"),
+	[]byte("x\nB Question 1\nB Question 2\nSelect 1\n\n- A\n\n- C\nCorrect answers: A, C, Z\nExplanation\n- Q. Incorrect.\nB Question 2\n"),
+	[]byte("B Question 99999999999\nSelect 0\n- Z\nCorrect answer:\nCorrect answer: B7\n"),
+	[]byte("B Question 1\rSelect 1 \"yes\": no #x\r- A\r~\r- B\r- [b]\rCorrect answer: A\rExplanation\r  null\r\r\r- A. Correct.\r'quoted'\rC Question 3\rSelect 1|\r- A\r>\r- B\r&a *a\rCorrect answer: B\r"),
 }
 
 func FuzzParseText(f *testing.F) {
-	f.Add(lines(docExample...))
-	f.Add(lines(q2("B Question 1")...))
-	f.Add([]byte("\uFEFFB Question 1\r\nSelect 2 Two?\r\n- A\r\na\r\n- B\r\nb\r\nCorrect answers: A B\r\nExplanation\r\n- A. Correct. x\r\n- B. Correct.\r\nCorrect. y"))
-	f.Add([]byte("B Question 1\nSelect 110 servers\n- A\nQ Question 2\n- B\nb\nShow answer and explanation\nCorrect answer: a\n"))
-	f.Add([]byte("x\nB Question 1\nB Question 2\nSelect 1\n\n- A\n\n- C\nCorrect answers: A, C, Z\nExplanation\n- Q. Incorrect.\nB Question 2\n"))
-	f.Add([]byte("B Question 99999999999\nSelect 0\n- Z\nCorrect answer:\nCorrect answer: B7\n"))
+	for _, s := range textSeeds {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkFuzz(t, "f.txt", data, func() ([]Bank, Problems) { return ParseText("f.txt", data) })
 	})

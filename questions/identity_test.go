@@ -45,8 +45,8 @@ func TestIdentitySurvivesReordering(t *testing.T) {
 	}{
 		{
 			name: "yaml without id or number", path: "b.yaml", head: "bank: B\nquestions:\n",
-			one: "  - question: One?\n    options: [{text: a, correct: true}, {text: b}]\n",
-			two: "  - question: Two?\n    options: [{text: a, correct: true}, {text: b}]\n",
+			one:     "  - question: One?\n    options: [{text: a, correct: true}, {text: b}]\n",
+			two:     "  - question: Two?\n    options: [{text: a, correct: true}, {text: b}]\n",
 			wantOne: idNum{"B#588216e4", 1}, wantTwo: idNum{"B#e693dc5a", 2},
 			swappedOne: idNum{"B#588216e4", 2}, swappedTwo: idNum{"B#e693dc5a", 1},
 		},
