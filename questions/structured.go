@@ -433,8 +433,18 @@ type sdecoder struct {
 	lenient bool // YAML: any scalar may be read as a string
 }
 
+// maxStructuredProblems bounds the problems reported for one structured
+// file: a hostile file of a million unknown keys would otherwise cost a
+// problem, and memory, for each.
+const maxStructuredProblems = 1000
+
 func (d *sdecoder) problem(line int, format string, args ...any) {
-	d.probs.add(d.path, line, format, args...)
+	switch {
+	case len(d.probs) < maxStructuredProblems:
+		d.probs.add(d.path, line, format, args...)
+	case len(d.probs) == maxStructuredProblems:
+		d.probs.add(d.path, line, "more than %d problems; the rest are not reported", maxStructuredProblems)
+	}
 }
 
 // fields checks that n is a map with only the allowed keys, each at most

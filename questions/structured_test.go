@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -224,6 +225,12 @@ func TestParseStructuredProblems(t *testing.T) {
 			f:    FormatJSON,
 			data: lines(`{"bank": "B",`, ` "questions": [`, `  {"question": "Q?", "colour": 1,`, `   "number": "7",`, `   "options": [{"text": "a", "correct": "true"}, {"text": 2}]}]}`),
 			want: []want{{3, `unknown field "colour" in a question`}, {4, "number must be a whole number"}, {5, "correct must be true or false"}, {5, "text must be a string"}, {5, "option B has no text"}},
+		},
+		{
+			name: "too many problems",
+			f:    FormatYAML,
+			data: []byte("{" + strings.Repeat("a,", 1500) + "}"),
+			want: append(slices.Repeat([]want{{1, `unknown field "a" in the bank`}}, 1000), want{1, "more than 1000 problems; the rest are not reported"}),
 		},
 		{
 			name: "json syntax error",
