@@ -122,6 +122,12 @@ func TestIdentityProblems(t *testing.T) {
 			want: []string{},
 		},
 		{
+			name: "yaml: a null number is no number",
+			path: "b.yaml",
+			data: lines("bank: B", "questions:", "  - number:", "    question: Q?", opts, "  - number: null", "    question: Q?", opts),
+			want: []string{`b.yaml:6: question id "B#c1ce7ac6" used twice (first at line 3): both questions have this text and no id; give each an id`},
+		},
+		{
 			name: "yaml: explicit numbers must differ",
 			path: "b.yaml",
 			data: lines("bank: B", "questions:", "  - number: 2", "    question: One?", opts, "  - question: Two?", opts, "  - number: 2", "    question: Three?", opts),

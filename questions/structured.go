@@ -561,7 +561,7 @@ func (d *sdecoder) bank(root *snode) *Bank {
 	for i, item := range qs.val.items {
 		q, how, ok := d.question(item, i+1, name, source)
 		dupNumber := false
-		if q.Number > 0 && hasKey(item, "number") {
+		if q.Number > 0 && numbered(item) {
 			if first, dup := numbers[q.Number]; dup {
 				d.problem(q.Line, "question number %d used twice (first at line %d)", q.Number, first)
 				ok, dupNumber = false, true
@@ -588,10 +588,11 @@ func (d *sdecoder) bank(root *snode) *Bank {
 	return b
 }
 
-// hasKey reports whether the mapping n has the key name.
-func hasKey(n *snode, name string) bool {
+// numbered reports whether the question n gives a number (a null one, as
+// in "number:", is none).
+func numbered(n *snode) bool {
 	for _, k := range n.keys {
-		if k.name == name {
+		if k.name == "number" && k.val.kind != snNull {
 			return true
 		}
 	}
@@ -622,6 +623,9 @@ func (d *sdecoder) question(n *snode, pos int, bank, source string) (q Question,
 		d.problem(n.line, "the question has no text (question: ...)")
 	}
 	number := f["number"]
+	if number != nil && number.val.kind == snNull {
+		number = nil // "number:" is no number
+	}
 	if number != nil {
 		q.Number = d.integer(number, 1, maxQuestionNumber)
 	}
