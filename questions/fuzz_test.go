@@ -76,8 +76,10 @@ func FuzzParseStructured(f *testing.F) {
 	f.Add([]byte("\uFEFF[1, 2, {\"a\": null}]"), true)
 	f.Add([]byte("\r000"), false) // a lone CR: YAML counted it as a line break, the others did not
 	f.Add([]byte("\u2028000: [\u0085"), false)
-	f.Add([]byte("---"), false) // the empty value was on line 2
-	f.Add([]byte(`{"bank":0,"questions":[{"number" ,"question":0,"options":[{"text":0,"correct":true},{"text":0}]}]}`), false) // a null number left the question without an ID
+	// The empty value of "---" was on line 2.
+	f.Add([]byte("---"), false)
+	// A null number left the question without an ID.
+	f.Add([]byte(`{"bank":0,"questions":[{"number" ,"question":0,"options":[{"text":0,"correct":true},{"text":0}]}]}`), false)
 	f.Add([]byte(strings.Repeat("[", 40)), true)
 	f.Add([]byte(strings.Repeat("[", 40)), false)
 	f.Fuzz(func(t *testing.T, data []byte, isJSON bool) {
