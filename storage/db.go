@@ -132,46 +132,101 @@ func (db *DB) Backup(w io.Writer) (int64, error) {
 }
 
 // BackupFile writes a hot backup to path durably: it writes a temporary
-// file in the same directory, fsyncs it, renames it over path, fsyncs the
-// directory, then opens the copy read-only and runs the consistency check.
-// On error, path is either the previous file or a complete copy.
-func (db *DB) BackupFile(path string) (err error) {
+// file in the same directory, fsyncs it, opens it read-only and runs the
+// consistency check, and only then renames it over path and fsyncs the
+// directory. On error, path is the previous file (or, if only the final
+// directory fsync failed, the complete, checked copy) and no temporary file
+// is left. It refuses path when it names the database's own file (the same
+// absolute, cleaned path, or the same file through a link).
+func (db *DB) BackupFile(path string) error {
+	if err := db.notOwnFile(path); err != nil {
+		return fmt.Errorf("backup file: %w", err)
+	}
+	err := replaceChecked(path, func(w io.Writer) error {
+		_, err := db.Backup(w)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("backup file: %w", err)
+	}
+	return nil
+}
+
+// notOwnFile refuses a path that names the database's own file.
+func (db *DB) notOwnFile(path string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	own, err := filepath.Abs(db.path)
+	if err != nil {
+		return err
+	}
+	if abs == own {
+		return fmt.Errorf("%s is the database itself", path)
+	}
+	fi, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	ownFi, err := os.Stat(db.path)
+	if err != nil {
+		return err
+	}
+	if os.SameFile(fi, ownFi) {
+		return fmt.Errorf("%s is the database itself", path)
+	}
+	return nil
+}
+
+// replaceChecked writes a bbolt file with write into a temporary file next
+// to path, fsyncs it, checks it (read-only open, tx.Check), then renames
+// it over path and fsyncs the directory. The temporary file is removed on
+// any error before the rename.
+func replaceChecked(path string, write func(io.Writer) error) (err error) {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("backup file: %w", err)
+		return err
 	}
 	tmp := f.Name()
+	renamed := false
 	defer func() {
-		if err != nil {
-			f.Close()
+		if !renamed {
+			f.Close() // may be closed already
 			os.Remove(tmp)
 		}
 	}()
-	if _, err := db.Backup(f); err != nil {
-		return fmt.Errorf("backup file: %w", err)
+	if err := write(f); err != nil {
+		return err
 	}
 	if err := f.Sync(); err != nil {
-		return fmt.Errorf("backup file: %w", err)
+		return err
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("backup file: %w", err)
+		return err
+	}
+	if err := checkFileAt(tmp); err != nil {
+		return fmt.Errorf("verify copy: %w", err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("backup file: %w", err)
+		return err
 	}
-	if err := syncDir(dir); err != nil {
-		return fmt.Errorf("backup file: %w", err)
-	}
+	renamed = true
+	return syncDir(dir)
+}
+
+// checkFileAt opens a closed bbolt file read-only and runs tx.Check.
+func checkFileAt(path string) error {
 	c, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true, Timeout: DefaultTimeout})
 	if err != nil {
-		return fmt.Errorf("backup file: verify: %w", err)
+		return err
 	}
 	defer c.Close()
-	if err := c.View(checkTx); err != nil {
-		return fmt.Errorf("backup file: verify: %w", err)
-	}
-	return nil
+	return c.View(checkTx)
 }
 
 func syncDir(dir string) error {
