@@ -94,9 +94,11 @@
 // key and adjusts only the counters whose prefix changed: at most ten
 // counter writes per ranking and period.
 //
-// Period rows carry the member's streaks as of their last answer; readers
-// show the all-time row's streaks, with the current streak shown as 0 once
-// the last study day is before yesterday.
+// Streaks live in the all-time row only (the streak fields of day, week
+// and month rows stay zero; files written before kept a copy there, which
+// nothing reads and RebuildScores clears); readers show the all-time row's
+// streaks, with the current streak shown as 0 once the last study day is
+// before yesterday.
 //
 // # Resets
 //

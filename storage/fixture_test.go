@@ -29,7 +29,7 @@ type fixture struct {
 
 // buildFixture writes the fixture with a few large transactions: it
 // computes every score row in memory with the same rules as countAnswer
-// (addGrade, study, streak copy) and writes sorted keys, which bbolt
+// (addGrade, study) and writes sorted keys, which bbolt
 // appends quickly. The result is what RecordAnswer would have written for
 // the same answers in the same order (TestFixtureMatchesRebuild checks).
 func buildFixture(tb testing.TB, db *DB, fx fixture) {
@@ -118,7 +118,6 @@ func buildFixture(tb testing.TB, db *DB, fx fixture) {
 				m[user] = ps
 			}
 			addGrade(ps, a.Grade, a.At)
-			ps.CurrentStreak, ps.BestStreak, ps.LastStudyDay = s.CurrentStreak, s.BestStreak, s.LastStudyDay
 		}
 		for _, topic := range topicsOf(*p) {
 			k := string(u64(user)) + topic

@@ -373,3 +373,33 @@ func TestMemberStats(t *testing.T) {
 		t.Errorf("stats of a stranger: got %+v", ms)
 	}
 }
+
+// TestStreaksOnlyInAllTimeRow: day, week and month rows keep no streaks,
+// yet their boards show the all-time row's.
+func TestStreaksOnlyInAllTimeRow(t *testing.T) {
+	db, _ := newDB(t)
+	play(t, db, 1, times(t0.AddDate(0, 0, -2), 3, 24*time.Hour), bools(3, 3))
+	err := db.bolt.View(func(tx *bbolt.Tx) error {
+		g := guildRO(tx, guild)
+		return g.Bucket(bPeriods).ForEachBucket(func(name []byte) error {
+			s, ok := periodRO(g, string(name)).row(1)
+			if !ok {
+				t.Errorf("period %s: no row", name)
+			}
+			streaky := s.CurrentStreak != 0 || s.BestStreak != 0 || s.LastStudyDay != ""
+			if all := string(name) == periodAll; streaky != all {
+				t.Errorf("period %s: got streaks %d/%d/%q, want them only in the all-time row", name, s.CurrentStreak, s.BestStreak, s.LastStudyDay)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []questions.Period{questions.PeriodDay, questions.PeriodWeek, questions.PeriodMonth, questions.PeriodAll} {
+		lb, err := db.Leaderboard(guild, p, questions.ByPoints, t0, 0, 1)
+		if err != nil || len(lb.Entries) != 1 || lb.Entries[0].CurrentStreak != 3 || lb.Entries[0].BestStreak != 3 {
+			t.Errorf("%s board: got %+v, %v; want member 1 with streak 3", p, lb.Entries, err)
+		}
+	}
+}

@@ -295,7 +295,9 @@ func countAnswer(g *bbolt.Bucket, user uint64, gr questions.Grade, at time.Time,
 		old, had := p.row(user)
 		ps := old
 		addGrade(&ps, gr, at)
-		ps.CurrentStreak, ps.BestStreak, ps.LastStudyDay = s.CurrentStreak, s.BestStreak, s.LastStudyDay
+		// Streaks live in the all-time row only (files written before
+		// this build kept a copy here: drop it).
+		ps.CurrentStreak, ps.BestStreak, ps.LastStudyDay = 0, 0, ""
 		if err := p.set(old, had, ps); err != nil {
 			return err
 		}
