@@ -46,7 +46,9 @@ func TestCrashChild(t *testing.T) {
 	}
 	var out sync.Mutex
 	base := uint64(time.Now().UnixNano()) // fresh users in every run
-	deadline := time.Now().Add(20 * time.Second)
+	// The parent kills us long before this; the deadline only keeps an
+	// orphaned child from running for ever.
+	deadline := time.Now().Add(2 * time.Minute)
 	var wg sync.WaitGroup
 	for w := range crashWriters {
 		wg.Go(func() {
@@ -133,7 +135,22 @@ func runCrashChild(t *testing.T, path string, killAfter int, extra time.Duration
 		t.Fatal(err)
 	}
 	var acks []ack
+	var killMu sync.Mutex
 	killed := false
+	kill := func() {
+		killMu.Lock()
+		defer killMu.Unlock()
+		if !killed {
+			killed = true
+			if err := cmd.Process.Kill(); err != nil { // SIGKILL
+				t.Error(err)
+			}
+		}
+	}
+	// On a loaded machine the child may be slow to reach killAfter acks:
+	// then it dies after ten seconds instead, mid-stream all the same.
+	timer := time.AfterFunc(10*time.Second, kill)
+	defer timer.Stop()
 	sc := bufio.NewScanner(stdout)
 	for sc.Scan() {
 		var a ack
@@ -142,15 +159,13 @@ func runCrashChild(t *testing.T, path string, killAfter int, extra time.Duration
 			continue
 		}
 		acks = append(acks, a)
-		if !killed && len(acks) >= killAfter {
-			time.Sleep(extra)
-			if err := cmd.Process.Kill(); err != nil { // SIGKILL
-				t.Fatal(err)
-			}
-			killed = true
+		if len(acks) == killAfter {
+			time.AfterFunc(extra, kill)
 		}
 	}
 	err = cmd.Wait()
+	killMu.Lock()
+	defer killMu.Unlock()
 	if !killed {
 		t.Fatalf("child ended before it was killed (%d acks): %v", len(acks), err)
 	}
