@@ -84,8 +84,8 @@ func readConfig(getenv func(string) string) (config, error) {
 	if c.apiBase == "" {
 		c.apiBase = "https://discord.com"
 	}
-	if !strings.HasPrefix(c.apiBase, "http://") && !strings.HasPrefix(c.apiBase, "https://") {
-		problems = append(problems, fmt.Sprintf("DISCORD_API_BASE %q: want an http(s) URL such as https://discord.com", c.apiBase))
+	if err := bot.CheckAPIBase(c.apiBase); err != nil {
+		problems = append(problems, err.Error())
 	}
 	if c.guildID != "" && strings.Trim(c.guildID, "0123456789") != "" {
 		problems = append(problems, fmt.Sprintf("DISCORD_GUILD_ID %q: want a server ID (digits only)", c.guildID))

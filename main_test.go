@@ -27,8 +27,8 @@ func TestConfigErrors(t *testing.T) {
 		want     []string
 	}{
 		{"no token", map[string]string{}, 2, []string{"DISCORD_TOKEN is not set", "README.md", "bot applications.commands"}},
-		{"bad base and guild", map[string]string{"DISCORD_TOKEN": "x", "DISCORD_API_BASE": "discord.com", "DISCORD_GUILD_ID": "abc"},
-			2, []string{"DISCORD_API_BASE \"discord.com\"", "DISCORD_GUILD_ID \"abc\""}},
+		{"bad base and guild", map[string]string{"DISCORD_TOKEN": "x", "DISCORD_API_BASE": "http://", "DISCORD_GUILD_ID": "abc"},
+			2, []string{"DISCORD_API_BASE \"http://\"", "DISCORD_GUILD_ID \"abc\""}},
 		{"bad log level", map[string]string{"DISCORD_TOKEN": "x", "QUIZHOST_LOG_LEVEL": "loud"}, 2, []string{"QUIZHOST_LOG_LEVEL"}},
 	}
 	for _, tt := range tests {

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +10,6 @@ import (
 	"net/url"
 	"path"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -21,302 +21,84 @@ import (
 // MaxImportSize is the largest bank file /quizadmin import accepts.
 const MaxImportSize = 1 << 20
 
-var clockTime = regexp.MustCompile(`^([01]?\d|2[0-3]):([0-5]\d)$`)
-
-// parseClock reads "HH:MM" (24 h) into hours and minutes.
-func parseClock(s string) (h, m int, ok bool) {
-	g := clockTime.FindStringSubmatch(strings.TrimSpace(s))
-	if g == nil {
-		return 0, 0, false
-	}
-	h, _ = strconv.Atoi(g[1])
-	m, _ = strconv.Atoi(g[2])
-	return h, m, true
-}
-
-// loadZone accepts IANA names only ("Europe/Berlin", "UTC"), not "Local".
-func loadZone(name string) (*time.Location, error) {
-	name = strings.TrimSpace(name)
-	if name == "" || name == "Local" {
-		return nil, fmt.Errorf("empty time zone")
-	}
-	return time.LoadLocation(name)
-}
-
-// dailyAt is the moment of the daily post on the local date of day.
-// time.Date keeps the wall-clock time across daylight-saving changes (a
-// time that does not exist that day moves forward by the gap).
-func dailyAt(day time.Time, h, m int, loc *time.Location) time.Time {
-	y, mo, d := day.In(loc).Date()
-	return time.Date(y, mo, d, h, m, 0, 0, loc)
-}
-
-func localDate(t time.Time, loc *time.Location) string { return t.In(loc).Format(time.DateOnly) }
-
-// dailySet sets the daily schedule (/quizadmin daily set).
-func (b *Bot) dailySet(c *call, opts options, res *discordgo.ApplicationCommandInteractionDataResolved) error {
-	channel, ok := opts.snowflake("channel")
-	if !ok {
-		return userErr("Pick the channel to post in.")
-	}
-	if res != nil && res.Channels != nil {
-		if ch := res.Channels[formatID(channel)]; ch != nil && ch.Type != discordgo.ChannelTypeGuildText && ch.Type != discordgo.ChannelTypeGuildNews {
-			return userErr("<#%d> is not a text channel.", channel)
-		}
-	}
-	ts, _ := opts.str("time")
-	h, m, ok := parseClock(ts)
-	if !ok {
-		return userErr("%q is not a time of day. Use HH:MM on a 24-hour clock, such as 08:30 or 19:00.", truncate(ts, 40))
-	}
-	zone, _ := opts.str("timezone")
-	loc, err := loadZone(zone)
-	if err != nil {
-		return userErr("%q is not an IANA time zone. Use a name such as Europe/Berlin, America/New_York or UTC.", truncate(zone, 60))
-	}
-	bank, _ := opts.str("bank")
-	if bank != "" {
-		banks, err := b.guildBanks(c.guild)
-		if err != nil {
-			return err
-		}
-		bk := findBank(banks, bank)
-		if bk == nil {
-			return userErr("There is no bank named %q here. `/quiz banks` lists them.", truncate(bank, 100))
-		}
-		bank = bk.Name
-	}
-	count := 1
-	if n, ok := opts.int("count"); ok {
-		if n < 1 || n > 10 {
-			return userErr("count must be between 1 and 10.")
-		}
-		count = n
-	}
-	set, err := b.store.Settings(c.guild)
-	if err != nil {
-		return fmt.Errorf("daily set: %w", err)
-	}
-	now := b.clock.Now()
-	d := &questions.Daily{ChannelID: channel, Time: fmt.Sprintf("%02d:%02d", h, m), TimeZone: loc.String(),
-		Bank: bank, Count: count}
-	if set.Daily != nil {
-		d.CloseAfterHours = set.Daily.CloseAfterHours
-		d.LastPosted = set.Daily.LastPosted
-	}
-	// A time already past today starts tomorrow: setting a schedule never
-	// posts at once.
-	if !now.Before(dailyAt(now, h, m, loc)) {
-		d.LastPosted = localDate(now, loc)
-	}
-	set.Daily = d
-	set.TimeZone = loc.String()
-	if err := b.store.SaveSettings(set); err != nil {
-		return fmt.Errorf("daily set: %w", err)
-	}
-	b.poke()
-	next := nextDaily(*d, now, loc, h, m)
-	return c.reply(message{ephemeral: true, content: fmt.Sprintf(
-		"📅 Daily quiz on: %s at **%s** (%s) in <#%d>, from %s. First post %s (%s).",
-		plural(count, "question", "questions"), d.Time, d.TimeZone, channel, bankLabel(bank),
-		timestamp(next, "F"), timestamp(next, "R"))})
-}
-
-func bankLabel(bank string) string {
-	if bank == "" {
-		return "every bank"
-	}
-	return "**" + bank + "**"
-}
-
-// nextDaily is the next post time of a schedule: today's, unless today's
-// post was made (then tomorrow's). A time not after now means due now.
-func nextDaily(d questions.Daily, now time.Time, loc *time.Location, h, m int) time.Time {
-	today := dailyAt(now, h, m, loc)
-	if d.LastPosted == localDate(now, loc) {
-		return dailyAt(today.AddDate(0, 0, 1), h, m, loc)
-	}
-	return today
-}
-
-// dailyOff stops the daily quiz (/quizadmin daily off).
-func (b *Bot) dailyOff(c *call) error {
-	set, err := b.store.Settings(c.guild)
-	if err != nil {
-		return fmt.Errorf("daily off: %w", err)
-	}
-	if set.Daily == nil {
-		return c.reply(message{ephemeral: true, content: "The daily quiz is already off."})
-	}
-	set.Daily = nil
-	if err := b.store.SaveSettings(set); err != nil {
-		return fmt.Errorf("daily off: %w", err)
-	}
-	b.poke()
-	return c.reply(message{ephemeral: true, content: "📅 Daily quiz off. Open daily questions stay open until closed."})
-}
-
-// dailyStatus shows the schedule (/quizadmin daily status).
-func (b *Bot) dailyStatus(c *call) error {
-	set, err := b.store.Settings(c.guild)
-	if err != nil {
-		return fmt.Errorf("daily status: %w", err)
-	}
-	if set.Daily == nil {
-		return c.reply(message{ephemeral: true, content: "📅 The daily quiz is off. `/quizadmin daily set` turns it on."})
-	}
-	d := *set.Daily
-	loc, err := loadZone(d.TimeZone)
-	if err != nil {
-		return fmt.Errorf("daily status: stored zone %q: %w", d.TimeZone, err)
-	}
-	h, m, _ := parseClock(d.Time)
-	next := nextDaily(d, b.clock.Now(), loc, h, m)
-	closes := "when the next day's questions are posted"
-	if d.CloseAfterHours > 0 {
-		closes = "after " + plural(d.CloseAfterHours, "hour", "hours")
-	}
-	text := fmt.Sprintf("📅 **Daily quiz**\nChannel: <#%d>\nTime: **%s** (%s)\nBank: %s\nQuestions per day: %d\nQuestions close: %s\nNext post: %s (%s)",
-		d.ChannelID, d.Time, d.TimeZone, bankLabel(d.Bank), d.Count, closes,
-		next.In(loc).Format("Mon 2 Jan 2006 15:04 MST"), timestamp(next, "R"))
-	return c.reply(message{ephemeral: true, content: text})
-}
-
-// runDaily posts every daily quiz that is due at now and returns the
-// earliest next post time. A day is claimed in storage before its post, so
-// no day is ever posted twice, even across restarts.
-func (b *Bot) runDaily(ctx context.Context, now time.Time) time.Time {
-	guilds, err := b.store.DailyGuilds()
-	if err != nil {
-		b.log.Error("list daily schedules", "err", err)
-		return now.Add(time.Minute)
-	}
-	var next time.Time
-	for _, set := range guilds {
-		d := *set.Daily
-		loc, err1 := loadZone(d.TimeZone)
-		h, m, ok := parseClock(d.Time)
-		if err1 != nil || !ok {
-			b.log.Error("bad daily schedule", "guild", set.GuildID, "time", d.Time, "zone", d.TimeZone)
-			continue
-		}
-		today := localDate(now, loc)
-		at := dailyAt(now, h, m, loc)
-		if d.LastPosted != today && !now.Before(at) {
-			claimed, err := b.store.ClaimDaily(set.GuildID, today)
-			if err != nil {
-				b.log.Error("claim daily", "guild", set.GuildID, "err", err)
-				continue
-			}
-			if claimed {
-				b.postDaily(ctx, set, now)
-			}
-			d.LastPosted = today
-		}
-		t := nextDaily(d, now, loc, h, m)
-		if next.IsZero() || t.Before(next) {
-			next = t
-		}
-	}
-	return next
-}
-
-// postDaily closes the guild's previous daily questions and posts today's.
-func (b *Bot) postDaily(ctx context.Context, set questions.Settings, now time.Time) {
-	d := set.Daily
-	open, err := b.store.OpenPostsIn(set.GuildID, 0)
-	if err != nil {
-		b.log.Error("daily: open posts", "guild", set.GuildID, "err", err)
-	}
-	for _, p := range open {
-		if p.Daily {
-			if err := b.closePost(ctx, p.ID); err != nil {
-				b.log.Error("daily: close previous", "post", p.ID, "err", err)
-			}
-		}
-	}
-	var closes time.Time
-	if d.CloseAfterHours > 0 {
-		closes = now.Add(time.Duration(d.CloseAfterHours) * time.Hour)
-	}
-	streaks := b.streaksEmbed(set.GuildID, now)
-	for n := 0; n < max(1, d.Count); n++ {
-		var extra []*discordgo.MessageEmbed
-		if n == 0 && streaks != nil {
-			extra = append(extra, streaks)
-		}
-		if _, err := b.postQuestion(ctx, set.GuildID, d.ChannelID, set, d.Bank, closes, true, extra...); err != nil {
-			b.log.Error("daily post", "guild", set.GuildID, "err", err)
-			return
-		}
-	}
-}
-
-// streaksEmbed shows the server's active study streaks on the first daily
-// question; nil when nobody has one.
-func (b *Bot) streaksEmbed(guild uint64, now time.Time) *discordgo.MessageEmbed {
-	streaks, err := b.store.ActiveStreaks(guild, now, 10)
-	if err != nil {
-		b.log.Error("daily streaks", "guild", guild, "err", err)
-		return nil
-	}
-	if len(streaks) == 0 {
-		return nil
-	}
-	var lines []string
-	for _, s := range streaks {
-		lines = append(lines, fmt.Sprintf("<@%d> · 🔥 %s", s.UserID, plural(s.CurrentStreak, "day", "days")))
-	}
-	return &discordgo.MessageEmbed{Title: "🔥 Active study streaks", Color: colorClosed,
-		Description: strings.Join(lines, "\n") + "\nAnswer today to keep yours going."}
-}
-
 // settingsCmd shows or changes the server's settings (/quizadmin settings).
+// The options are checked first; the change is one storage transaction, so
+// it cannot undo a daily post claimed meanwhile.
 func (b *Bot) settingsCmd(c *call, opts options) error {
-	set, err := b.store.Settings(c.guild)
-	if err != nil {
-		return fmt.Errorf("settings: %w", err)
-	}
-	changed := false
+	var edits []func(*questions.Settings) error
 	if v, ok := opts.bool("reveal_on_answer"); ok {
-		set.RevealOnAnswer, changed = v, true
+		edits = append(edits, func(s *questions.Settings) error { s.RevealOnAnswer = v; return nil })
 	}
 	if v, ok := opts.int("ask_minutes"); ok {
 		if v < 1 || v > 10080 {
 			return userErr("ask_minutes must be between 1 and 10080 (a week).")
 		}
-		set.AskMinutes, changed = v, true
+		edits = append(edits, func(s *questions.Settings) error { s.AskMinutes = v; return nil })
 	}
 	if v, ok := opts.str("timezone"); ok {
 		loc, err := loadZone(v)
 		if err != nil {
 			return userErr("%q is not an IANA time zone. Use a name such as Europe/Berlin, America/New_York or UTC.", truncate(v, 60))
 		}
-		set.TimeZone, changed = loc.String(), true
-		if set.Daily != nil {
-			set.Daily.TimeZone = loc.String()
+		now := b.clock.Now()
+		edits = append(edits, func(s *questions.Settings) error {
+			from, err := loadZone(s.TimeZone)
+			s.TimeZone = loc.String()
+			if s.Daily != nil { // the same local time, in the new zone
+				if err == nil {
+					rezone(s.Daily, from, loc)
+				}
+				next, err := nextPost(*s.Daily, loc, now)
+				if err != nil {
+					return err
+				}
+				s.Daily.Next = next
+			}
+			return nil
+		})
+		// Scores are recounted in the new zone: that can take a moment.
+		if err := c.deferReply(true); err != nil {
+			return err
 		}
 	}
 	if v, ok := opts.int("daily_close_hours"); ok {
 		if v < 0 || v > 168 {
 			return userErr("daily_close_hours must be between 0 and 168.")
 		}
-		if set.Daily == nil {
-			return userErr("Set up the daily quiz first with `/quizadmin daily set`.")
-		}
-		set.Daily.CloseAfterHours, changed = v, true
+		edits = append(edits, func(s *questions.Settings) error {
+			if s.Daily == nil {
+				return userErr("Set up the daily quiz first with `/quizadmin daily set`.")
+			}
+			s.Daily.CloseAfterHours = v
+			return nil
+		})
 	}
 	if v, ok := opts.str("banks"); ok {
 		names, err := b.bankList(c.guild, v)
 		if err != nil {
 			return err
 		}
-		set.Banks, changed = names, true
+		edits = append(edits, func(s *questions.Settings) error { s.Banks = names; return nil })
 	}
+	var set questions.Settings
+	var err error
+	if len(edits) == 0 {
+		set, err = b.store.Settings(c.guild)
+	} else {
+		set, err = b.store.UpdateSettings(c.guild, func(s *questions.Settings) error {
+			for _, edit := range edits {
+				if err := edit(s); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	if err != nil {
+		return fmt.Errorf("settings: %w", err)
+	}
+	changed := len(edits) > 0
 	if changed {
-		if err := b.store.SaveSettings(set); err != nil {
-			return fmt.Errorf("settings: %w", err)
-		}
 		b.poke()
 	}
 	reveal := "at once, in the private answer reply"
@@ -409,7 +191,13 @@ func (b *Bot) importCmd(c *call, opts options, res *discordgo.ApplicationCommand
 	if p := questions.Validate([]questions.Bank{bk}); len(p) > 0 {
 		return c.reply(problemsMessage(name, p))
 	}
-	existing, err := b.importedNames(c.guild)
+	if p, err := b.idClashes(c.guild, name, bk); err != nil || len(p) > 0 {
+		if err != nil {
+			return err
+		}
+		return c.reply(problemsMessage(name, p))
+	}
+	replacing, err := b.isImported(c.guild, bk.Name)
 	if err != nil {
 		return err
 	}
@@ -420,11 +208,38 @@ func (b *Bot) importCmd(c *call, opts options, res *discordgo.ApplicationCommand
 	b.forgetImported(c.guild)
 	b.log.Info("bank imported", "guild", c.guild, "bank", bk.Name, "questions", len(bk.Questions))
 	verb := "Imported"
-	if existing[strings.ToLower(bk.Name)] {
+	if replacing {
 		verb = "Replaced"
 	}
 	return c.reply(message{ephemeral: true, content: fmt.Sprintf("📚 %s **%s**: %s.", verb, bk.Name,
 		plural(len(bk.Questions), "question", "questions"))})
+}
+
+// idClashes lists the questions of bk whose IDs another bank of the guild
+// already uses (the bank bk replaces aside): a shared ID would mix up
+// answers, reveals and the asked history of two questions.
+func (b *Bot) idClashes(guild uint64, path string, bk questions.Bank) (questions.Problems, error) {
+	banks, err := b.guildBanks(guild)
+	if err != nil {
+		return nil, err
+	}
+	owner := map[string]string{}
+	for _, other := range banks {
+		if sameName(other.Name, bk.Name) {
+			continue
+		}
+		for _, q := range other.Questions {
+			owner[q.ID] = other.Name
+		}
+	}
+	var ps questions.Problems
+	for _, q := range bk.Questions {
+		if o, ok := owner[q.ID]; ok {
+			ps = append(ps, questions.Problem{Path: path, Line: q.Line,
+				Msg: fmt.Sprintf("question id %q is already used by bank %q; give this question another id", q.ID, o)})
+		}
+	}
+	return ps, nil
 }
 
 // problemsMessage lists every problem of a rejected file, "line N: message".
@@ -500,16 +315,29 @@ func (b *Bot) bankRemove(c *call, opts options) error {
 	return c.reply(message{ephemeral: true, content: fmt.Sprintf("🗑️ Removed **%s**. Scores earned on it stay.", f.Name)})
 }
 
-// bankExport sends an imported bank back as its file (/quizadmin bank export).
+// bankExport sends an imported bank back as a file (/quizadmin bank export)
+// that imports again as the same bank: the file as uploaded when it names
+// the bank so, else the bank written out as YAML (after an import under
+// another name, say).
 func (b *Bot) bankExport(c *call, opts options) error {
 	name, _ := opts.str("name")
 	f, err := b.importedFile(c.guild, name)
 	if err != nil {
 		return err
 	}
-	file := &discordgo.File{Name: fileName(f.Name) + "." + string(f.Format), ContentType: "text/plain; charset=utf-8",
-		Reader: strings.NewReader(string(f.Data))}
-	return c.reply(message{ephemeral: true, content: fmt.Sprintf("📚 **%s**, as imported.", f.Name), files: []*discordgo.File{file}})
+	data, file := f.Data, fileName(f.Name)+"."+string(f.Format)
+	if banks, err := questions.Parse(file, data); err != nil || len(banks) != 1 || banks[0].Name != f.Name {
+		bk, err := parseBankFile(f)
+		if err != nil {
+			return fmt.Errorf("export %q: %w", f.Name, err)
+		}
+		if data, err = questions.MarshalYAML(*bk); err != nil {
+			return fmt.Errorf("export %q: %w", f.Name, err)
+		}
+		file = fileName(f.Name) + ".yaml"
+	}
+	return c.reply(message{ephemeral: true, content: fmt.Sprintf("📚 **%s**: import this file again to restore it.", f.Name),
+		files: []*discordgo.File{{Name: file, ContentType: "text/plain; charset=utf-8", Reader: bytes.NewReader(data)}}})
 }
 
 // importedFile finds an imported bank by name, or says why not.
@@ -519,7 +347,7 @@ func (b *Bot) importedFile(guild uint64, name string) (questions.BankFile, error
 		return questions.BankFile{}, fmt.Errorf("banks: %w", err)
 	}
 	for _, f := range files {
-		if strings.EqualFold(f.Name, strings.TrimSpace(name)) {
+		if sameName(f.Name, name) {
 			return f, nil
 		}
 	}

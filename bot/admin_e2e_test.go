@@ -393,3 +393,87 @@ func TestSettingsAndReset(t *testing.T) {
 	}
 	e.checkWire()
 }
+
+func TestTimeZoneChangeNeverPostsTwice(t *testing.T) {
+	tokyo, _ := time.LoadLocation("Asia/Tokyo")
+	la, _ := time.LoadLocation("America/Los_Angeles")
+	e := newEnv(t, time.Date(2026, 6, 11, 7, 0, 0, 0, tokyo))
+	e.start()
+	e.dailySet(alice, channelOpt(otherChan), str("time", "08:00"), str("timezone", "Asia/Tokyo"))
+	e.advance(time.Hour)
+	e.wantDailyPosts(otherChan, 1)
+	// An hour later the server moves to Los Angeles, where it is still
+	// 10 June, 17:00: past 08:00, but the 10th must not get a post now.
+	e.advance(time.Hour)
+	got := e.admin(alice, sub("settings", str("timezone", "America/Los_Angeles")))
+	if !strings.Contains(got, "Time zone: America/Los_Angeles") {
+		t.Errorf("settings reply %q", got)
+	}
+	e.advance(time.Minute)
+	e.wantDailyPosts(otherChan, 1)
+	status := e.replyText(e.srv.SlashCommand(guildID, channelID, alice, "quizadmin", group("daily", sub("status"))))
+	if want := "Thu 11 Jun 2026 08:00 PDT"; !strings.Contains(status, want) {
+		t.Errorf("daily status lacks %q:\n%s", want, status)
+	}
+	e.clk.Set(time.Date(2026, 6, 11, 7, 59, 0, 0, la))
+	e.advance(0)
+	e.wantDailyPosts(otherChan, 1)
+	e.advance(time.Minute)
+	e.wantDailyPosts(otherChan, 2)
+	e.checkWire()
+}
+
+func TestRevealRetriedAfterAFailedEdit(t *testing.T) {
+	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
+	e.start()
+	post, _ := e.ask(alice, integer("minutes", 5))
+	e.srv.FailNext("PATCH", fmt.Sprintf("/channels/%s/messages/%d", channelID, post.MessageID), 500, `{"message":"Internal Server Error","code":0}`)
+	e.advance(6 * time.Minute)
+	e.srv.WaitRequest(t, func(r discordtest.Request) bool { return r.Method == "PATCH" && r.Injected }, wait)
+	p, _ := e.db.Post(post.ID)
+	if !p.Closed || p.Revealed {
+		t.Fatalf("after a failed edit: closed %v revealed %v, want closed and not revealed", p.Closed, p.Revealed)
+	}
+	// Down and up again: the retry survives a restart.
+	e.stop()
+	e.start()
+	e.srv.WaitMessage(t, wait, func(m discordtest.Message) bool {
+		return m.ID == fmt.Sprint(post.MessageID) && strings.Contains(m.Content, "Closed")
+	})
+	deadline := time.Now().Add(wait)
+	for p, _ = e.db.Post(post.ID); !p.Revealed && time.Now().Before(deadline); p, _ = e.db.Post(post.ID) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !p.Revealed {
+		t.Error("post not marked revealed after the retry")
+	}
+	e.checkWireExcept(1)
+}
+
+func TestImportRefusesAnotherBanksQuestionID(t *testing.T) {
+	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
+	e.start()
+	clash := "bank: Mine\nquestions:\n  - id: \"Test Bank#1\"\n    question: Pick one\n    options:\n      - {text: yes, correct: true}\n      - {text: no}\n"
+	got := e.admin(alice, sub("import", attachment("mine.yaml", clash)))
+	if !strings.Contains(got, `line 3: question id "Test Bank#1" is already used by bank "Test Bank"`) || !strings.Contains(got, "Nothing was stored") {
+		t.Errorf("import with a clashing id: %q", got)
+	}
+	if files, _ := e.db.Banks(8001); len(files) != 0 {
+		t.Errorf("%d banks stored", len(files))
+	}
+	// Imported under another name, the bank exports as a file that names it so.
+	got = e.admin(alice, sub("import", attachment("net.txt", importBank), str("bank", "Networking Drill")))
+	if !strings.Contains(got, "Imported **Networking Drill**: 2 questions") {
+		t.Fatalf("renamed import reply %q", got)
+	}
+	r := e.srv.SlashCommand(guildID, channelID, alice, "quizadmin", group("bank", sub("export", str("name", "networking drill")))).WaitResponse(t, wait)
+	if len(r.Files) != 1 {
+		t.Fatalf("export sent %d files", len(r.Files))
+	}
+	again, err := questions.Parse(r.Files[0].Name, r.Files[0].Data)
+	if err != nil || len(again) != 1 || again[0].Name != "Networking Drill" || again[0].Questions[0].ID != "Networking Drill#1" ||
+		again[0].Questions[0].Explanation != "DNS maps names to addresses." {
+		t.Errorf("export of a renamed bank (%s) parses to %+v, %v", r.Files[0].Name, again, err)
+	}
+	e.checkWire()
+}

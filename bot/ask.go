@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -104,12 +103,13 @@ func (b *Bot) draw(guild uint64, set questions.Settings, bankName string) (*ques
 		pool = []*questions.Bank{bk}
 	} else {
 		for _, bk := range banks {
-			if len(set.Banks) == 0 || slices.ContainsFunc(set.Banks, func(n string) bool { return strings.EqualFold(n, bk.Name) }) {
+			if len(set.Banks) == 0 || containsName(set.Banks, bk.Name) {
 				pool = append(pool, bk)
 			}
 		}
 		if len(pool) == 0 {
-			pool = banks
+			return nil, userErr("None of the banks this server draws from (%s) exists any more. An admin can pick others with `/quizadmin settings banks:`.",
+				truncate(strings.Join(set.Banks, ", "), 300))
 		}
 	}
 	var all []*questions.Question
@@ -144,15 +144,6 @@ func (b *Bot) draw(guild uint64, set questions.Settings, bankName string) (*ques
 	return fresh[b.pick(len(fresh))], nil
 }
 
-func findBank(banks []*questions.Bank, name string) *questions.Bank {
-	for _, bk := range banks {
-		if strings.EqualFold(bk.Name, strings.TrimSpace(name)) {
-			return bk
-		}
-	}
-	return nil
-}
-
 // answer grades a member's pick on a post's select menu.
 func (b *Bot) answer(c *call, postID uint64, values []string) error {
 	post, err := b.store.Post(postID)
@@ -175,8 +166,17 @@ func (b *Bot) answer(c *call, postID uint64, values []string) error {
 		return userErr("That answer doesn't match the options offered. Pick %s from the menu.", plural(post.SelectCount, "option", "options"))
 	}
 
-	// Commit first; acknowledge only after. A slow commit gets a deferral,
-	// which is not an acknowledgement: the graded edit that follows is.
+	// Everything the reply needs is read before the commit, so that once
+	// the answer is stored only the reply itself is left to do.
+	set, err := b.store.Settings(c.guild)
+	if err != nil {
+		return fmt.Errorf("answer: %w", err)
+	}
+	q := b.questionFor(post)
+
+	// Commit first; acknowledge only after. A commit still running near
+	// Discord's 3 s deadline (counted from the interaction's arrival) gets
+	// a deferral, which is not an acknowledgement: the graded edit is.
 	type result struct {
 		a   questions.Answer
 		err error
@@ -192,7 +192,7 @@ func (b *Bot) answer(c *call, postID uint64, values []string) error {
 	var r result
 	select {
 	case r = <-done:
-	case <-time.After(answerAckWait):
+	case <-time.After(answerAckWait - time.Since(c.start)):
 		if err := c.deferReply(true); err != nil {
 			return err
 		}
@@ -205,11 +205,7 @@ func (b *Bot) answer(c *call, postID uint64, values []string) error {
 		return storeErr(r.err)
 	}
 	b.queueRefresh(postID)
-	set, err := b.store.Settings(c.guild)
-	if err != nil {
-		return fmt.Errorf("answer: %w", err)
-	}
-	return c.reply(gradeMessage(r.a, post, b.question(c.guild, post.QuestionID), set.RevealOnAnswer))
+	return c.reply(gradeMessage(r.a, post, q, set.RevealOnAnswer))
 }
 
 func mustID(s string) uint64 {
@@ -218,26 +214,29 @@ func mustID(s string) uint64 {
 }
 
 // closePost closes a post (if still open) and edits its message into the
-// reveal. It is safe to call twice: only the call that closes it edits.
+// reveal, then records that the reveal went out. It is safe to call more
+// than once: a post already revealed is left alone, and one closed but not
+// yet revealed (its edit failed) is revealed now.
 func (b *Bot) closePost(ctx context.Context, postID uint64) error {
 	mu := b.postLock(postID)
 	mu.Lock()
 	defer mu.Unlock()
-	post, closed, err := b.store.ClosePost(postID, b.clock.Now())
+	post, _, err := b.store.ClosePost(postID, b.clock.Now())
 	if err != nil {
 		return fmt.Errorf("close post %d: %w", postID, err)
 	}
-	if !closed {
+	if post.Revealed {
 		return nil
 	}
-	defer b.postMu.Delete(postID)
-	if post.MessageID == 0 {
-		return nil
+	if post.MessageID != 0 {
+		if _, err := b.sess.ChannelMessageEditComplex(closedMessage(post, b.questionFor(post)), discordgo.WithContext(ctx)); err != nil {
+			return fmt.Errorf("edit closed post %d: %w", postID, err)
+		}
 	}
-	_, err = b.sess.ChannelMessageEditComplex(closedMessage(post, b.question(post.GuildID, post.QuestionID)), discordgo.WithContext(ctx))
-	if err != nil {
-		return fmt.Errorf("edit closed post %d: %w", postID, err)
+	if err := b.store.MarkRevealed(postID); err != nil {
+		return fmt.Errorf("mark post %d revealed: %w", postID, err)
 	}
+	b.postMu.Delete(postID)
 	b.log.Info("question closed", "guild", post.GuildID, "post", postID, "answers", post.Answers)
 	return nil
 }
@@ -308,6 +307,7 @@ func (b *Bot) refreshCount(ctx context.Context, postID uint64) {
 	defer mu.Unlock()
 	post, err := b.store.Post(postID)
 	if err != nil || post.Closed || post.MessageID == 0 {
+		b.postMu.Delete(postID) // nothing more to edit here; closePost owns the rest
 		return
 	}
 	content := openContent(post)
@@ -325,7 +325,7 @@ func (b *Bot) refreshCount(ctx context.Context, postID uint64) {
 func (b *Bot) scheduler(ctx context.Context) {
 	for {
 		now := b.clock.Now()
-		next := b.runDue(context.WithoutCancel(ctx), now) // a run in progress finishes
+		next := b.runDue(ctx, now)
 		if next.IsZero() || next.Sub(now) > time.Hour {
 			next = now.Add(time.Hour) // re-read stored state at least hourly
 		}
@@ -341,7 +341,9 @@ func (b *Bot) scheduler(ctx context.Context) {
 	}
 }
 
-// runDue does what is due at now and returns the next deadline (zero if none).
+// runDue does what is due at now and returns the next deadline (zero if
+// none): it closes questions whose time is up, retries reveals that failed
+// (at most once a minute each), and posts the daily quizzes.
 func (b *Bot) runDue(ctx context.Context, now time.Time) time.Time {
 	var next time.Time
 	earliest := func(t time.Time) {
@@ -362,10 +364,33 @@ func (b *Bot) runDue(ctx context.Context, now time.Time) time.Time {
 			earliest(p.ClosesAt)
 			continue
 		}
-		if err := b.closePost(ctx, p.ID); err != nil {
-			b.log.Error("close expired post", "post", p.ID, "err", err)
+		b.tryClose(ctx, p.ID, now)
+	}
+	unrevealed, err := b.store.UnrevealedPosts()
+	if err != nil {
+		b.log.Error("list unrevealed posts", "err", err)
+	}
+	for _, p := range unrevealed {
+		if at := b.revealAt[p.ID]; at.After(now) {
+			earliest(at)
+			continue
 		}
+		b.tryClose(ctx, p.ID, now)
+		earliest(b.revealAt[p.ID])
 	}
 	earliest(b.runDaily(ctx, now))
 	return next
+}
+
+// tryClose closes and reveals a post for the scheduler, and arranges a
+// retry a minute later when the reveal fails.
+func (b *Bot) tryClose(ctx context.Context, postID uint64, now time.Time) {
+	if err := b.closePost(ctx, postID); err != nil {
+		if ctx.Err() == nil {
+			b.log.Error("close post", "post", postID, "err", err)
+		}
+		b.revealAt[postID] = now.Add(time.Minute)
+		return
+	}
+	delete(b.revealAt, postID)
 }

@@ -28,15 +28,10 @@ func (b *Bot) guildBanks(guild uint64) ([]*questions.Bank, error) {
 }
 
 func (b *Bot) imported(guild uint64) (*guildBanks, error) {
-	if v, ok := b.guildMu.Load(guild); ok {
-		return v.(*guildBanks), nil
-	}
-	// Loads and invalidations take turns, so a load that read the banks
-	// before an import cannot cache them after it.
-	b.importMu.Lock()
-	defer b.importMu.Unlock()
-	if v, ok := b.guildMu.Load(guild); ok {
-		return v.(*guildBanks), nil
+	b.importedMu.Lock()
+	defer b.importedMu.Unlock()
+	if g, ok := b.imports[guild]; ok {
+		return g, nil
 	}
 	files, err := b.store.Banks(guild)
 	if err != nil {
@@ -53,31 +48,54 @@ func (b *Bot) imported(guild uint64) (*guildBanks, error) {
 		}
 		g.banks = append(g.banks, bk)
 	}
-	b.guildMu.Store(guild, g)
+	b.imports[guild] = g
 	return g, nil
 }
 
 // forgetImported drops the guild's cached imported banks.
 func (b *Bot) forgetImported(guild uint64) {
-	b.importMu.Lock()
-	defer b.importMu.Unlock()
-	b.guildMu.Delete(guild)
+	b.importedMu.Lock()
+	defer b.importedMu.Unlock()
+	delete(b.imports, guild)
 }
 
-func (b *Bot) importedNames(guild uint64) (map[string]bool, error) {
+// isImported reports whether the guild imported a bank of that name.
+func (b *Bot) isImported(guild uint64, name string) (bool, error) {
 	g, err := b.imported(guild)
 	if err != nil {
-		return nil, err
+		return false, err
 	}
-	names := map[string]bool{}
-	for _, bk := range g.banks {
-		names[strings.ToLower(bk.Name)] = true
+	return findBank(g.banks, name) != nil, nil
+}
+
+// questionFor returns the question a post asked, as the guild's banks have
+// it now; nil if it is gone or has changed since (other options or answer),
+// in which case the post's own record is all that can be shown.
+func (b *Bot) questionFor(p questions.Post) *questions.Question {
+	q := b.question(p.GuildID, p.QuestionID)
+	if q == nil || len(q.Options) != p.OptionCount || !slices.Equal(q.Correct(), p.Correct) {
+		return nil
 	}
-	return names, nil
+	return q
+}
+
+// sameName compares bank names as members type them: case and surrounding
+// space do not matter.
+func sameName(a, b string) bool { return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b)) }
+
+// findBank finds a bank by name; nil if there is none.
+func findBank(banks []*questions.Bank, name string) *questions.Bank {
+	for _, bk := range banks {
+		if sameName(bk.Name, name) {
+			return bk
+		}
+	}
+	return nil
 }
 
 // question finds a question by its stable ID among the guild's banks; nil
-// if no bank has it any more.
+// if no bank has it any more. IDs are unique across a guild's banks:
+// Loader checks the catalogue, and imports are refused on a clash.
 func (b *Bot) question(guild uint64, id string) *questions.Question {
 	if q, ok := b.cfg.Catalogue.Question(id); ok {
 		return q

@@ -185,7 +185,7 @@ func (b *Bot) banksCmd(c *call) error {
 	if err != nil {
 		return fmt.Errorf("banks: %w", err)
 	}
-	imported, err := b.importedNames(c.guild)
+	imp, err := b.imported(c.guild)
 	if err != nil {
 		return err
 	}
@@ -198,10 +198,10 @@ func (b *Bot) banksCmd(c *call) error {
 			}
 		}
 		line := fmt.Sprintf("**%s** · %s · %d not yet asked", bk.Name, plural(len(bk.Questions), "question", "questions"), left)
-		if imported[strings.ToLower(bk.Name)] {
+		if findBank(imp.banks, bk.Name) != nil {
 			line += " · imported"
 		}
-		if len(set.Banks) > 0 && !containsFold(set.Banks, bk.Name) {
+		if len(set.Banks) > 0 && !containsName(set.Banks, bk.Name) {
 			line += " · not in the draw"
 		}
 		lines = append(lines, line)
@@ -211,9 +211,10 @@ func (b *Bot) banksCmd(c *call) error {
 	return c.reply(message{ephemeral: true, embeds: []*discordgo.MessageEmbed{e}})
 }
 
-func containsFold(list []string, s string) bool {
-	for _, x := range list {
-		if strings.EqualFold(x, s) {
+// containsName reports whether names holds name (see sameName).
+func containsName(names []string, name string) bool {
+	for _, x := range names {
+		if sameName(x, name) {
 			return true
 		}
 	}

@@ -25,9 +25,10 @@ import (
 // see there for the contract of each method.
 type Store interface {
 	Settings(guildID uint64) (questions.Settings, error)
-	SaveSettings(s questions.Settings) error
+	UpdateSettings(guildID uint64, fn func(*questions.Settings) error) (questions.Settings, error)
 	DailyGuilds() ([]questions.Settings, error)
-	ClaimDaily(guildID uint64, localDate string) (bool, error)
+	ClaimDaily(guildID uint64, due, next time.Time, localDate string) (bool, error)
+	DailyFailed(guildID uint64, msg string) error
 
 	CreatePost(p questions.Post) (questions.Post, error)
 	SetPostMessage(postID, messageID uint64) error
@@ -36,6 +37,8 @@ type Store interface {
 	OpenPosts() ([]questions.Post, error)
 	OpenPostsIn(guildID, channelID uint64) ([]questions.Post, error)
 	ClosePost(postID uint64, at time.Time) (questions.Post, bool, error)
+	MarkRevealed(postID uint64) error
+	UnrevealedPosts() ([]questions.Post, error)
 
 	RecordAnswer(a questions.Answer) (questions.Answer, error)
 	Answer(postID, userID uint64) (questions.Answer, error)
@@ -104,11 +107,14 @@ type Bot struct {
 	idle       chan struct{} // closed when inflight drops to zero
 	closing    bool
 
-	wake     chan struct{} // pokes the scheduler after a post or setting changes
-	refresh  chan uint64   // posts whose live count needs an edit
-	postMu   sync.Map      // post id → *sync.Mutex serialising its message edits
-	guildMu  sync.Map      // guild id → *guildBanks (imported banks, parsed)
-	importMu sync.Mutex    // orders loads of guildMu entries with their invalidation
+	wake    chan struct{} // pokes the scheduler after a post or setting changes
+	refresh chan uint64   // posts whose live count needs an edit
+	postMu  sync.Map      // post id → *sync.Mutex serialising its message edits
+
+	importedMu sync.Mutex
+	imports    map[uint64]*guildBanks // guild → its imported banks, parsed; loaded on first use
+
+	revealAt map[uint64]time.Time // scheduler goroutine only: when to retry a failed reveal
 }
 
 // New checks cfg and returns a bot ready to Run.
@@ -129,7 +135,7 @@ func New(cfg Config) (*Bot, error) {
 	if cfg.APIBase == "" {
 		cfg.APIBase = "https://discord.com"
 	}
-	if _, err := apiBase(cfg.APIBase); err != nil {
+	if err := CheckAPIBase(cfg.APIBase); err != nil {
 		return nil, err
 	}
 	if cfg.Logger == nil {
@@ -152,9 +158,18 @@ func New(cfg Config) (*Bot, error) {
 	}
 	return &Bot{
 		cfg: cfg, store: cfg.Store, log: cfg.Logger, clock: cfg.Clock, rand: cfg.Rand,
-		wake:    make(chan struct{}, 1),
-		refresh: make(chan uint64, 1024),
+		wake:     make(chan struct{}, 1),
+		refresh:  make(chan uint64, 1024),
+		imports:  map[uint64]*guildBanks{},
+		revealAt: map[uint64]time.Time{},
 	}, nil
+}
+
+// CheckAPIBase reports whether s can be the bot's APIBase: an http(s) URL
+// with a host, such as https://discord.com.
+func CheckAPIBase(s string) error {
+	_, err := apiBase(s)
+	return err
 }
 
 func apiBase(s string) (*url.URL, error) {
@@ -211,11 +226,17 @@ func (b *Bot) Run(ctx context.Context) error {
 	if err := s.Open(); err != nil {
 		return fmt.Errorf("connect to the Discord gateway: %w", err)
 	}
-	appID := s.State.Application.ID
-	if appID == "" && s.State.User != nil {
-		appID = s.State.User.ID
+	appID, user := "", ""
+	if s.State.Application != nil {
+		appID = s.State.Application.ID
 	}
-	b.log.Info("connected", "user", s.State.User.Username, "application", appID)
+	if s.State.User != nil {
+		user = s.State.User.Username
+		if appID == "" {
+			appID = s.State.User.ID
+		}
+	}
+	b.log.Info("connected", "user", user, "application", appID)
 
 	bg, stopBG := context.WithCancel(context.Background())
 	var wg sync.WaitGroup

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"runtime/debug"
 	"strconv"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -22,8 +24,9 @@ type call struct {
 	channel uint64
 	user    uint64
 	member  *discordgo.Member
-	acked   bool // initial response sent (deferred or final)
-	replied bool // the member has seen a reply (not just "thinking…")
+	start   time.Time // when the interaction arrived (Discord's 3 s run from about then)
+	acked   bool      // initial response sent (deferred or final)
+	replied bool      // the member has seen a reply (not just "thinking…")
 }
 
 // onInteraction is the one entry point for interactions: it tracks the
@@ -34,7 +37,7 @@ func (b *Bot) onInteraction(ctx context.Context, ic *discordgo.InteractionCreate
 		return
 	}
 	i := ic.Interaction
-	c := &call{ctx: context.WithoutCancel(ctx), s: b.sess, i: i}
+	c := &call{ctx: context.WithoutCancel(ctx), s: b.sess, i: i, start: time.Now()}
 	if closing {
 		if i.Type == discordgo.InteractionApplicationCommand || i.Type == discordgo.InteractionMessageComponent {
 			_ = c.reply(message{ephemeral: true, content: "quizhost is restarting; try again in a minute."})
@@ -56,7 +59,7 @@ func (b *Bot) onInteraction(ctx context.Context, ic *discordgo.InteractionCreate
 		c.fail(msg)
 		return
 	}
-	log.Error("interaction failed", "err", err)
+	log.Error("interaction failed", "err", redact(err))
 	c.fail("Something went wrong on our side. Try again in a moment.")
 }
 
@@ -344,6 +347,16 @@ func (c *call) fail(text string) {
 }
 
 func formatID(id uint64) string { return strconv.FormatUint(id, 10) }
+
+// tokenInURL matches the interaction token in the REST routes that carry
+// one; an *url.Error from net/http quotes the whole URL.
+var tokenInURL = regexp.MustCompile(`(/interactions/\d+/|/webhooks/\d+/)[^/?\s"]+`)
+
+// redact is err's text without interaction tokens, for logs: a token
+// answers for its interaction for 15 minutes.
+func redact(err error) string {
+	return tokenInURL.ReplaceAllString(err.Error(), "${1}<token>")
+}
 
 // storeErr turns a domain error into a message for the member, or passes
 // the error on to be logged.

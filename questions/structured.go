@@ -15,7 +15,7 @@ import (
 )
 
 // Structured banks (*.yaml, *.yml, *.json): one file is one bank. The
-// schema is documented in FORMATS.md. Both encodings are first read into
+// schema is documented in README.md ("Structured banks"). Both encodings are first read into
 // the same small tree that keeps the line of every key and value, and then
 // decoded by one strict decoder, so that every unknown field, wrong type,
 // repeated key and broken rule is reported, each with its line, in both

@@ -88,7 +88,7 @@ type textParser struct {
 	junk  bool // the previous non-blank line was reported as not fitting
 }
 
-// ParseText parses an exam text file (see the package's FORMATS.md and
+// ParseText parses an exam text file (see README.md, "Question bank formats", and
 // question-formats.md). It returns the banks in order of first appearance,
 // holding the questions that parsed without a problem, and every problem
 // found, each with its line. Question IDs are "<bank>#<number>".

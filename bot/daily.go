@@ -1,0 +1,319 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// The daily quiz. A schedule is stored state: its next post instant
+// (Daily.Next) is set when the schedule is set or changed and moved on by
+// each claim (storage's ClaimDaily, a compare-and-set), so the scheduler
+// posts a day at most once whatever restarts or settings changes happen.
+
+var clockTime = regexp.MustCompile(`^([01]?\d|2[0-3]):([0-5]\d)$`)
+
+// parseClock reads "HH:MM" (24 h) into hours and minutes.
+func parseClock(s string) (h, m int, ok bool) {
+	g := clockTime.FindStringSubmatch(strings.TrimSpace(s))
+	if g == nil {
+		return 0, 0, false
+	}
+	h, _ = strconv.Atoi(g[1])
+	m, _ = strconv.Atoi(g[2])
+	return h, m, true
+}
+
+// loadZone accepts IANA names only ("Europe/Berlin", "UTC"), not "Local".
+func loadZone(name string) (*time.Location, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || name == "Local" {
+		return nil, fmt.Errorf("empty time zone")
+	}
+	return time.LoadLocation(name)
+}
+
+// dailyAt is the moment of the daily post on the local date of day.
+// time.Date keeps the wall-clock time across daylight-saving changes (a
+// time that does not exist that day moves forward by the gap).
+func dailyAt(day time.Time, h, m int, loc *time.Location) time.Time {
+	y, mo, d := day.In(loc).Date()
+	return time.Date(y, mo, d, h, m, 0, 0, loc)
+}
+
+func localDate(t time.Time, loc *time.Location) string { return t.In(loc).Format(time.DateOnly) }
+
+// nextPost is the first post time of d strictly after t, on a local date
+// after d.LastPosted (so that changing the time or the zone never gives a
+// day a second post).
+func nextPost(d questions.Daily, loc *time.Location, t time.Time) (time.Time, error) {
+	h, m, ok := parseClock(d.Time)
+	if !ok {
+		return time.Time{}, fmt.Errorf("daily time %q", d.Time)
+	}
+	at := dailyAt(t, h, m, loc)
+	for !at.After(t) || (d.LastPosted != "" && localDate(at, loc) <= d.LastPosted) {
+		at = dailyAt(at.In(loc).AddDate(0, 0, 1), h, m, loc)
+	}
+	return at, nil
+}
+
+// rezone carries a schedule's last post date from one time zone to
+// another: the post was made at d.Time on d.LastPosted in from (or about
+// then), which may be another date in to. nextPost compares dates in the
+// schedule's zone, so without this a move west could post twice in a day.
+func rezone(d *questions.Daily, from, to *time.Location) {
+	h, m, ok := parseClock(d.Time)
+	day, err := time.ParseInLocation(time.DateOnly, d.LastPosted, from)
+	if !ok || err != nil {
+		return
+	}
+	d.LastPosted = localDate(dailyAt(day, h, m, from), to)
+}
+
+// dailySet sets the daily schedule (/quizadmin daily set).
+func (b *Bot) dailySet(c *call, opts options, res *discordgo.ApplicationCommandInteractionDataResolved) error {
+	channel, ok := opts.snowflake("channel")
+	if !ok {
+		return userErr("Pick the channel to post in.")
+	}
+	if res != nil && res.Channels != nil {
+		if ch := res.Channels[formatID(channel)]; ch != nil && ch.Type != discordgo.ChannelTypeGuildText && ch.Type != discordgo.ChannelTypeGuildNews {
+			return userErr("<#%d> is not a text channel.", channel)
+		}
+	}
+	ts, _ := opts.str("time")
+	h, m, ok := parseClock(ts)
+	if !ok {
+		return userErr("%q is not a time of day. Use HH:MM on a 24-hour clock, such as 08:30 or 19:00.", truncate(ts, 40))
+	}
+	zone, _ := opts.str("timezone")
+	loc, err := loadZone(zone)
+	if err != nil {
+		return userErr("%q is not an IANA time zone. Use a name such as Europe/Berlin, America/New_York or UTC.", truncate(zone, 60))
+	}
+	bank, _ := opts.str("bank")
+	if bank != "" {
+		banks, err := b.guildBanks(c.guild)
+		if err != nil {
+			return err
+		}
+		bk := findBank(banks, bank)
+		if bk == nil {
+			return userErr("There is no bank named %q here. `/quiz banks` lists them.", truncate(bank, 100))
+		}
+		bank = bk.Name
+	}
+	count := 1
+	if n, ok := opts.int("count"); ok {
+		if n < 1 || n > 10 {
+			return userErr("count must be between 1 and 10.")
+		}
+		count = n
+	}
+	now := b.clock.Now()
+	set, err := b.store.UpdateSettings(c.guild, func(s *questions.Settings) error {
+		d := &questions.Daily{ChannelID: channel, Time: fmt.Sprintf("%02d:%02d", h, m), Bank: bank, Count: count}
+		if old := s.Daily; old != nil {
+			if from, err := loadZone(s.TimeZone); err == nil {
+				rezone(old, from, loc)
+			}
+			d.CloseAfterHours, d.LastPosted = old.CloseAfterHours, old.LastPosted
+		}
+		next, err := nextPost(*d, loc, now)
+		if err != nil {
+			return err
+		}
+		d.Next = next
+		s.Daily, s.TimeZone = d, loc.String()
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("daily set: %w", err)
+	}
+	b.poke()
+	d := set.Daily
+	return c.reply(message{ephemeral: true, content: fmt.Sprintf(
+		"📅 Daily quiz on: %s at **%s** (%s) in <#%d>, from %s. First post %s (%s).",
+		plural(count, "question", "questions"), d.Time, set.TimeZone, channel, bankLabel(bank),
+		timestamp(d.Next, "F"), timestamp(d.Next, "R"))})
+}
+
+func bankLabel(bank string) string {
+	if bank == "" {
+		return "every bank"
+	}
+	return "**" + bank + "**"
+}
+
+// dailyOff stops the daily quiz (/quizadmin daily off).
+func (b *Bot) dailyOff(c *call) error {
+	was := false
+	_, err := b.store.UpdateSettings(c.guild, func(s *questions.Settings) error {
+		was, s.Daily = s.Daily != nil, nil
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("daily off: %w", err)
+	}
+	if !was {
+		return c.reply(message{ephemeral: true, content: "The daily quiz is already off."})
+	}
+	b.poke()
+	return c.reply(message{ephemeral: true, content: "📅 Daily quiz off. Open daily questions stay open until closed."})
+}
+
+// dailyStatus shows the schedule (/quizadmin daily status).
+func (b *Bot) dailyStatus(c *call) error {
+	set, err := b.store.Settings(c.guild)
+	if err != nil {
+		return fmt.Errorf("daily status: %w", err)
+	}
+	if set.Daily == nil {
+		return c.reply(message{ephemeral: true, content: "📅 The daily quiz is off. `/quizadmin daily set` turns it on."})
+	}
+	d := *set.Daily
+	loc, err := loadZone(set.TimeZone)
+	if err != nil {
+		return fmt.Errorf("daily status: stored zone %q: %w", set.TimeZone, err)
+	}
+	closes := "when the next day's questions are posted"
+	if d.CloseAfterHours > 0 {
+		closes = "after " + plural(d.CloseAfterHours, "hour", "hours")
+	}
+	last := "not yet"
+	if d.LastPosted != "" {
+		last = d.LastPosted
+	}
+	text := fmt.Sprintf("📅 **Daily quiz**\nChannel: <#%d>\nTime: **%s** (%s)\nBank: %s\nQuestions per day: %d\nQuestions close: %s\nLast posted: %s\nNext post: %s (%s)",
+		d.ChannelID, d.Time, set.TimeZone, bankLabel(d.Bank), d.Count, closes, last,
+		d.Next.In(loc).Format("Mon 2 Jan 2006 15:04 MST"), timestamp(d.Next, "R"))
+	if d.LastError != "" {
+		text += "\n⚠️ The last post failed: " + truncate(d.LastError, 300)
+	}
+	return c.reply(message{ephemeral: true, content: text})
+}
+
+// runDaily posts every daily quiz that is due at now and returns the
+// earliest next post time. A due post whose local day has passed (the bot
+// was down) is skipped, not posted late.
+func (b *Bot) runDaily(ctx context.Context, now time.Time) time.Time {
+	guilds, err := b.store.DailyGuilds()
+	if err != nil {
+		b.log.Error("list daily schedules", "err", err)
+		return now.Add(time.Minute)
+	}
+	var next time.Time
+	for _, set := range guilds {
+		if ctx.Err() != nil {
+			break // shutting down: claim nothing more
+		}
+		d := *set.Daily
+		loc, err1 := loadZone(set.TimeZone)
+		following, err2 := nextPost(d, loc, now)
+		if err1 != nil || err2 != nil {
+			b.log.Error("bad daily schedule", "guild", set.GuildID, "time", d.Time, "zone", set.TimeZone)
+			continue
+		}
+		if d.Next.After(now) {
+			if next.IsZero() || d.Next.Before(next) {
+				next = d.Next
+			}
+			continue
+		}
+		// Due (or never computed, for a zero Next): claim it and move on.
+		post := !d.Next.IsZero() && localDate(d.Next, loc) == localDate(now, loc)
+		day := d.LastPosted
+		if post {
+			day = localDate(now, loc)
+			d.LastPosted = day
+			if following, err2 = nextPost(d, loc, now); err2 != nil {
+				continue
+			}
+		}
+		claimed, err := b.store.ClaimDaily(set.GuildID, d.Next, following, day)
+		if err != nil {
+			b.log.Error("claim daily", "guild", set.GuildID, "err", err)
+			continue
+		}
+		if claimed && post {
+			if err := b.postDaily(ctx, set, now); err != nil {
+				b.log.Error("daily post", "guild", set.GuildID, "err", err)
+				if ferr := b.store.DailyFailed(set.GuildID, failureText(err)); ferr != nil {
+					b.log.Error("record daily failure", "guild", set.GuildID, "err", ferr)
+				}
+			}
+		} else if claimed {
+			b.log.Warn("daily post skipped: its day passed while quizhost was down", "guild", set.GuildID, "due", d.Next)
+		}
+		if next.IsZero() || following.Before(next) {
+			next = following
+		}
+	}
+	return next
+}
+
+// failureText is what daily status shows of a failed post.
+func failureText(err error) string {
+	if msg, ok := isUser(err); ok {
+		return msg
+	}
+	return redact(err)
+}
+
+// postDaily closes the guild's previous daily questions and posts today's.
+func (b *Bot) postDaily(ctx context.Context, set questions.Settings, now time.Time) error {
+	d := set.Daily
+	open, err := b.store.OpenPostsIn(set.GuildID, 0)
+	if err != nil {
+		return fmt.Errorf("open posts: %w", err)
+	}
+	for _, p := range open {
+		if p.Daily {
+			if err := b.closePost(ctx, p.ID); err != nil {
+				b.log.Error("daily: close previous", "post", p.ID, "err", err)
+			}
+		}
+	}
+	var closes time.Time
+	if d.CloseAfterHours > 0 {
+		closes = now.Add(time.Duration(d.CloseAfterHours) * time.Hour)
+	}
+	streaks := b.streaksEmbed(set.GuildID, now)
+	for n := 0; n < max(1, d.Count); n++ {
+		var extra []*discordgo.MessageEmbed
+		if n == 0 && streaks != nil {
+			extra = append(extra, streaks)
+		}
+		if _, err := b.postQuestion(ctx, set.GuildID, d.ChannelID, set, d.Bank, closes, true, extra...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// streaksEmbed shows the server's active study streaks on the first daily
+// question; nil when nobody has one.
+func (b *Bot) streaksEmbed(guild uint64, now time.Time) *discordgo.MessageEmbed {
+	streaks, err := b.store.ActiveStreaks(guild, now, 10)
+	if err != nil {
+		b.log.Error("daily streaks", "guild", guild, "err", err)
+		return nil
+	}
+	if len(streaks) == 0 {
+		return nil
+	}
+	var lines []string
+	for _, s := range streaks {
+		lines = append(lines, fmt.Sprintf("<@%d> · 🔥 %s", s.UserID, plural(s.CurrentStreak, "day", "days")))
+	}
+	return &discordgo.MessageEmbed{Title: "🔥 Active study streaks", Color: colorClosed,
+		Description: strings.Join(lines, "\n") + "\nAnswer today to keep yours going."}
+}
