@@ -3,13 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
 	"time"
 
 	"github.com/quizhost/quizhost/internal/discordtest"
@@ -125,6 +130,15 @@ func TestMain(m *testing.M) {
 
 func TestSIGTERMStopsCleanly(t *testing.T) {
 	srv := discordtest.Start(t, discordtest.Options{Token: "secret-token-123"})
+	// A slow file server keeps an import in flight while the signal comes.
+	fetching := make(chan struct{}, 1)
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fetching <- struct{}{}
+		time.Sleep(800 * time.Millisecond)
+		io.WriteString(w, "Slow Bank Question 1\nSelect 1Pick.\n- A\nyes\n- B\nno\nCorrect answer: A\n")
+	}))
+	defer slow.Close()
+
 	dir := t.TempDir()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Dir = dir
@@ -135,15 +149,28 @@ func TestSIGTERMStopsCleanly(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	srv.WaitRequest(t, func(r discordtest.Request) bool { return r.Method == "PUT" }, 10*time.Second)
 	t.Cleanup(func() { cmd.Process.Kill() })
-	// An interaction in flight when the signal comes is still answered.
-	p := srv.SlashCommand("8001", "6001", discordtest.Member{ID: "7001", Username: "alice"}, "quiz",
-		discordtest.Option{Name: "banks", Type: 1})
+	srv.WaitRequest(t, func(r discordtest.Request) bool { return r.Method == "PUT" && r.Status == 200 }, 10*time.Second)
+
+	inflight := srv.Dispatch(json.RawMessage(`{"id":"5101","application_id":"9001","type":2,"token":"tok-5101","version":1,
+	  "guild_id":"8001","channel_id":"6001","app_permissions":"2248473465835073","context":0,
+	  "member":{"user":{"id":"7001","username":"alice"},"roles":[],"joined_at":"2024-01-01T00:00:00.000000+00:00","permissions":"2248473465835105"},
+	  "data":{"id":"4001","name":"quizadmin","type":1,"options":[{"name":"import","type":1,"options":[{"name":"file","type":11,"value":"3001"}]}],
+	    "resolved":{"attachments":{"3001":{"id":"3001","filename":"slow.txt","size":80,"url":"` + slow.URL + `/slow.txt","proxy_url":"` + slow.URL + `/slow.txt"}}}}}`))
+	select {
+	case <-fetching:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the import never fetched its file; output:\n%s", stderr.String())
+	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
+	// An interaction that arrives while quizhost stops is told so.
+	time.Sleep(100 * time.Millisecond)
+	late := srv.SlashCommand("8001", "6001", discordtest.Member{ID: "7002", Username: "bob"}, "quiz",
+		discordtest.Option{Name: "banks", Type: 1}) // type 1: a subcommand
+
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
@@ -156,16 +183,23 @@ func TestSIGTERMStopsCleanly(t *testing.T) {
 		t.Fatalf("quizhost still running 5 s after SIGTERM; output:\n%s", stderr.String())
 	}
 	t.Logf("stopped %v after SIGTERM", time.Since(start).Round(time.Millisecond))
-	if _, answered := p.Responded(); !answered && p.Delivered() {
-		t.Error("an interaction delivered before the signal was never answered")
+
+	if m, ok := inflight.Original(); !ok || !strings.Contains(m.Content, "Imported **Slow Bank**") {
+		t.Errorf("the import in flight at the signal was not finished: %+v; output:\n%s", m, stderr.String())
+	}
+	if r, ok := late.Responded(); !ok || !strings.Contains(r.Content, "restarting") {
+		t.Errorf("an interaction during shutdown got %+v, want a \"restarting\" reply", r)
 	}
 	if strings.Contains(stderr.String(), "secret-token-123") {
 		t.Error("the token appears in quizhost's output")
 	}
-	// The database was closed: another process can open it at once.
+	// The database was closed with the import committed.
 	db, err := storage.Open(filepath.Join(dir, "q.db"), storage.Options{Timeout: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatalf("reopen after shutdown: %v", err)
 	}
-	db.Close()
+	defer db.Close()
+	if banks, err := db.Banks(8001); err != nil || len(banks) != 1 {
+		t.Errorf("banks after shutdown: %v, %v", banks, err)
+	}
 }
