@@ -477,3 +477,22 @@ func TestImportRefusesAnotherBanksQuestionID(t *testing.T) {
 	}
 	e.checkWire()
 }
+
+func TestDailyLateAcrossMidnight(t *testing.T) {
+	e := newEnv(t, time.Date(2026, 11, 30, 23, 0, 0, 0, time.UTC))
+	e.start()
+	e.dailySet(alice, channelOpt(otherChan), str("time", "23:59"), str("timezone", "UTC"))
+	// Down over the post time, back four minutes after midnight: still
+	// posted, as the 30th's.
+	e.stop()
+	e.clk.Set(time.Date(2026, 12, 1, 0, 3, 0, 0, time.UTC))
+	e.start()
+	e.wantDailyPosts(otherChan, 1)
+	if s, _ := e.db.Settings(8001); s.Daily.LastPosted != "2026-11-30" || !s.Daily.Next.Equal(time.Date(2026, 12, 1, 23, 59, 0, 0, time.UTC)) {
+		t.Errorf("after a late post: last %q next %v, want 2026-11-30 and 1 Dec 23:59", s.Daily.LastPosted, s.Daily.Next)
+	}
+	// The 1st still gets its own post.
+	e.advance(24 * time.Hour)
+	e.wantDailyPosts(otherChan, 2)
+	e.checkWire()
+}

@@ -18,6 +18,9 @@ import (
 // each claim (storage's ClaimDaily, a compare-and-set), so the scheduler
 // posts a day at most once whatever restarts or settings changes happen.
 
+// dailyLateness is how late past its local day a daily post may still go out.
+const dailyLateness = 10 * time.Minute
+
 var clockTime = regexp.MustCompile(`^([01]?\d|2[0-3]):([0-5]\d)$`)
 
 // parseClock reads "HH:MM" (24 h) into hours and minutes.
@@ -229,10 +232,13 @@ func (b *Bot) runDaily(ctx context.Context, now time.Time) time.Time {
 			continue
 		}
 		// Due (or never computed, for a zero Next): claim it and move on.
-		post := !d.Next.IsZero() && localDate(d.Next, loc) == localDate(now, loc)
+		// A post is made on its local day, or a little late past midnight
+		// (a 23:59 schedule and a busy minute); later than that, it is
+		// skipped rather than posted on the wrong day.
 		day := d.LastPosted
+		post := !d.Next.IsZero() && (localDate(d.Next, loc) == localDate(now, loc) || now.Sub(d.Next) < dailyLateness)
 		if post {
-			day = localDate(now, loc)
+			day = localDate(d.Next, loc)
 			d.LastPosted = day
 			if following, err2 = nextPost(d, loc, now); err2 != nil {
 				continue
