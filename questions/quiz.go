@@ -158,6 +158,9 @@ type Settings struct {
 	Banks []string
 	// Daily is the daily schedule; nil when off.
 	Daily *Daily
+	// LastDaily is the local date of the last daily post, kept while the
+	// daily quiz is off so that turning it on again cannot post that day twice.
+	LastDaily string
 }
 
 // Daily is a guild's daily quiz schedule. Its time is local to the

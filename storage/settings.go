@@ -19,6 +19,7 @@ type settingsRec struct {
 	AskMinutes     int       `json:"askMinutes"`
 	Banks          []string  `json:"banks,omitempty"`
 	Daily          *dailyRec `json:"daily,omitempty"`
+	LastDaily      string    `json:"lastDaily,omitempty"`
 }
 
 // dailyRec is the stored daily schedule. Files written before the guild
@@ -35,7 +36,8 @@ type dailyRec struct {
 }
 
 func encodeSettings(s questions.Settings) ([]byte, error) {
-	r := settingsRec{TimeZone: s.TimeZone, RevealOnAnswer: s.RevealOnAnswer, AskMinutes: s.AskMinutes, Banks: s.Banks}
+	r := settingsRec{TimeZone: s.TimeZone, RevealOnAnswer: s.RevealOnAnswer, AskMinutes: s.AskMinutes, Banks: s.Banks,
+		LastDaily: s.LastDaily}
 	if d := s.Daily; d != nil {
 		r.Daily = &dailyRec{ChannelID: d.ChannelID, Time: d.Time, Bank: d.Bank, Count: d.Count,
 			CloseAfterHours: d.CloseAfterHours, Next: utc(d.Next), LastPosted: d.LastPosted, LastError: d.LastError}
@@ -49,7 +51,7 @@ func decodeSettings(guildID uint64, v []byte) (questions.Settings, error) {
 		return questions.Settings{}, fmt.Errorf("settings of guild %d: %w", guildID, err)
 	}
 	s := questions.Settings{GuildID: guildID, TimeZone: r.TimeZone, RevealOnAnswer: r.RevealOnAnswer,
-		AskMinutes: r.AskMinutes, Banks: r.Banks}
+		AskMinutes: r.AskMinutes, Banks: r.Banks, LastDaily: r.LastDaily}
 	if d := r.Daily; d != nil {
 		s.Daily = &questions.Daily{ChannelID: d.ChannelID, Time: d.Time, Bank: d.Bank, Count: d.Count,
 			CloseAfterHours: d.CloseAfterHours, Next: utc(d.Next), LastPosted: d.LastPosted, LastError: d.LastError}
