@@ -52,7 +52,7 @@ func (b *Bot) settingsCmd(c *call, opts options) error {
 				if err != nil {
 					return err
 				}
-				s.Daily.Next = next
+				s.Daily.Next = keepDue(s.Daily, now, next)
 			}
 			return nil
 		})

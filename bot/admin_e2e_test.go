@@ -481,18 +481,94 @@ func TestImportRefusesAnotherBanksQuestionID(t *testing.T) {
 func TestDailyLateAcrossMidnight(t *testing.T) {
 	e := newEnv(t, time.Date(2026, 11, 30, 23, 0, 0, 0, time.UTC))
 	e.start()
-	e.dailySet(alice, channelOpt(otherChan), str("time", "23:59"), str("timezone", "UTC"))
-	// Down over the post time, back four minutes after midnight: still
-	// posted, as the 30th's.
+	e.dailySet(alice, channelOpt(otherChan), str("time", "23:55"), str("timezone", "UTC"))
+	// Down over the post time, back six minutes after midnight (within
+	// ten): still posted, as the 30th's.
 	e.stop()
-	e.clk.Set(time.Date(2026, 12, 1, 0, 3, 0, 0, time.UTC))
+	e.clk.Set(time.Date(2026, 12, 1, 0, 6, 0, 0, time.UTC))
 	e.start()
 	e.wantDailyPosts(otherChan, 1)
-	if s, _ := e.db.Settings(8001); s.Daily.LastPosted != "2026-11-30" || !s.Daily.Next.Equal(time.Date(2026, 12, 1, 23, 59, 0, 0, time.UTC)) {
-		t.Errorf("after a late post: last %q next %v, want 2026-11-30 and 1 Dec 23:59", s.Daily.LastPosted, s.Daily.Next)
+	if s, _ := e.db.Settings(8001); s.Daily.LastPosted != "2026-11-30" || !s.Daily.Next.Equal(time.Date(2026, 12, 1, 23, 55, 0, 0, time.UTC)) {
+		t.Errorf("after a late post: last %q next %v, want 2026-11-30 and 1 Dec 23:55", s.Daily.LastPosted, s.Daily.Next)
 	}
 	// The 1st still gets its own post.
 	e.advance(24 * time.Hour)
 	e.wantDailyPosts(otherChan, 2)
 	e.checkWire()
+}
+
+func TestDailyOffAndOnPostsOncePerDay(t *testing.T) {
+	e := newEnv(t, time.Date(2026, 11, 30, 7, 0, 0, 0, time.UTC))
+	e.start()
+	e.dailySet(alice, channelOpt(otherChan), str("time", "08:00"), str("timezone", "UTC"))
+	e.advance(time.Hour)
+	e.wantDailyPosts(otherChan, 1)
+	e.admin(alice, group("daily", sub("off")))
+	got := e.dailySet(alice, channelOpt(otherChan), str("time", "18:00"), str("timezone", "UTC"))
+	if !strings.Contains(got, fmt.Sprintf("<t:%d:F>", time.Date(2026, 12, 1, 18, 0, 0, 0, time.UTC).Unix())) {
+		t.Errorf("daily set after off/on the same day: %q, want the first post tomorrow at 18:00", got)
+	}
+	e.advance(11 * time.Hour) // 19:00
+	e.wantDailyPosts(otherChan, 1)
+	e.checkWire()
+}
+
+func TestDailyPostRetriedAfterAFailure(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		status     int
+	}{
+		{"server error", `{"message":"Internal Server Error","code":0}`, 500},
+		{"rate limited", `{"message":"You are being rate limited.","retry_after":7,"global":false}`, 429},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, time.Date(2026, 11, 30, 7, 0, 0, 0, time.UTC))
+			e.start()
+			e.dailySet(alice, channelOpt(otherChan), str("time", "08:00"), str("timezone", "UTC"))
+			e.srv.FailNext("POST", "/channels/"+otherChan+"/messages", tc.status, tc.body)
+			e.advance(time.Hour)
+			e.srv.WaitRequest(t, func(r discordtest.Request) bool { return r.Method == "POST" && r.Injected }, wait)
+			e.wantDailyPosts(otherChan, 0)
+			status := e.replyText(e.srv.SlashCommand(guildID, channelID, alice, "quizadmin", group("daily", sub("status"))))
+			if !strings.Contains(status, "The last post failed") || !strings.Contains(status, "trying again") {
+				t.Errorf("daily status after a failed post:\n%s", status)
+			}
+			if posts, _ := e.db.OpenPosts(); len(posts) != 0 {
+				t.Errorf("%d posts left open by the failed send", len(posts))
+			}
+			e.advance(time.Minute)
+			e.wantDailyPosts(otherChan, 1)
+			if s, _ := e.db.Settings(8001); s.Daily.LastError != "" || s.Daily.LastPosted != "2026-11-30" {
+				t.Errorf("after the retry: last error %q, last posted %q", s.Daily.LastError, s.Daily.LastPosted)
+			}
+			e.advance(24 * time.Hour)
+			e.wantDailyPosts(otherChan, 2)
+			e.checkWireExcept(1)
+		})
+	}
+}
+
+func TestRevealGivenUpOnADeletedMessage(t *testing.T) {
+	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
+	e.start()
+	post, _ := e.ask(alice, integer("minutes", 5))
+	e.srv.FailNext("PATCH", fmt.Sprintf("/channels/%s/messages/%d", channelID, post.MessageID), 404, `{"message":"Unknown Message","code":10008}`)
+	e.advance(6 * time.Minute)
+	e.srv.WaitRequest(t, func(r discordtest.Request) bool { return r.Method == "PATCH" && r.Injected }, wait)
+	deadline := time.Now().Add(wait)
+	p, _ := e.db.Post(post.ID)
+	for ; !p.Revealed && time.Now().Before(deadline); p, _ = e.db.Post(post.ID) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !p.Closed || !p.Revealed {
+		t.Fatalf("after a 404: closed %v revealed %v, want the reveal given up (marked revealed)", p.Closed, p.Revealed)
+	}
+	before := len(e.srv.Requests())
+	e.advance(2 * time.Hour)
+	for _, r := range e.srv.Requests()[before:] {
+		if r.Method == "PATCH" && strings.HasSuffix(r.Route, fmt.Sprint(post.MessageID)) {
+			t.Errorf("the bot edited the deleted message again: %s %s", r.Method, r.Route)
+		}
+	}
+	e.checkWireExcept(1)
 }

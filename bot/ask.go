@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -67,7 +68,7 @@ func (b *Bot) postQuestion(ctx context.Context, guild, channel uint64, set quest
 	if err != nil {
 		return questions.Post{}, fmt.Errorf("create post: %w", err)
 	}
-	msg, err := b.sess.ChannelMessageSendComplex(formatID(channel), openMessage(post, q, extra...), discordgo.WithContext(ctx))
+	msg, err := b.sess.ChannelMessageSendComplex(formatID(channel), openMessage(post, q, extra...), rest(ctx)...)
 	if err != nil {
 		if derr := b.store.DeletePost(post.ID); derr != nil {
 			b.log.Error("delete unsent post", "post", post.ID, "err", derr)
@@ -229,14 +230,13 @@ func (b *Bot) closePost(ctx context.Context, postID uint64) error {
 		return nil
 	}
 	if post.MessageID != 0 {
-		if _, err := b.sess.ChannelMessageEditComplex(closedMessage(post, b.questionFor(post)), discordgo.WithContext(ctx)); err != nil {
+		if _, err := b.sess.ChannelMessageEditComplex(closedMessage(post, b.questionFor(post)), rest(ctx)...); err != nil {
 			return fmt.Errorf("edit closed post %d: %w", postID, err)
 		}
 	}
 	if err := b.store.MarkRevealed(postID); err != nil {
 		return fmt.Errorf("mark post %d revealed: %w", postID, err)
 	}
-	b.postMu.Delete(postID)
 	b.log.Info("question closed", "guild", post.GuildID, "post", postID, "answers", post.Answers)
 	return nil
 }
@@ -307,13 +307,12 @@ func (b *Bot) refreshCount(ctx context.Context, postID uint64) {
 	defer mu.Unlock()
 	post, err := b.store.Post(postID)
 	if err != nil || post.Closed || post.MessageID == 0 {
-		b.postMu.Delete(postID) // nothing more to edit here; closePost owns the rest
 		return
 	}
 	content := openContent(post)
 	_, err = b.sess.ChannelMessageEditComplex(&discordgo.MessageEdit{
 		Channel: formatID(post.ChannelID), ID: formatID(post.MessageID), Content: &content, AllowedMentions: noPings(),
-	}, discordgo.WithContext(ctx))
+	}, rest(ctx)...)
 	if err != nil && ctx.Err() == nil {
 		b.log.Warn("refresh answer count", "post", postID, "err", err)
 	}
@@ -378,19 +377,41 @@ func (b *Bot) runDue(ctx context.Context, now time.Time) time.Time {
 		b.tryClose(ctx, p.ID, now)
 		earliest(b.revealAt[p.ID])
 	}
-	earliest(b.runDaily(ctx, now))
+	earliest(b.runDaily(ctx, b.clock.Now())) // the work above may have taken a while
 	return next
 }
 
-// tryClose closes and reveals a post for the scheduler, and arranges a
-// retry a minute later when the reveal fails.
+// tryClose closes and reveals a post for the scheduler. A reveal that
+// fails is retried with a growing pause (1 minute, doubling up to an
+// hour); one that cannot succeed (the message or channel is gone, or the
+// bot may no longer see it) is given up, so that no request keeps hitting
+// a 403 or 404.
 func (b *Bot) tryClose(ctx context.Context, postID uint64, now time.Time) {
-	if err := b.closePost(ctx, postID); err != nil {
-		if ctx.Err() == nil {
-			b.log.Error("close post", "post", postID, "err", err)
+	err := b.closePost(ctx, postID)
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return // shutting down: the next start retries
+	case permanent(err):
+		b.log.Warn("reveal given up: the question's message can't be edited", "post", postID, "err", err)
+		if err := b.store.MarkRevealed(postID); err != nil {
+			b.log.Error("mark post revealed", "post", postID, "err", err)
 		}
-		b.revealAt[postID] = now.Add(time.Minute)
+	default:
+		b.revealTries[postID]++
+		wait := time.Minute << min(b.revealTries[postID]-1, 6)
+		b.revealAt[postID] = now.Add(min(wait, time.Hour))
+		b.log.Error("close post", "post", postID, "err", err, "retry_in", min(wait, time.Hour))
 		return
 	}
 	delete(b.revealAt, postID)
+	delete(b.revealTries, postID)
+}
+
+// permanent reports whether a Discord error will not go away by retrying:
+// 403 (missing access or permissions) or 404 (unknown message or channel).
+func permanent(err error) bool {
+	var re *discordgo.RESTError
+	return errors.As(err, &re) && re.Response != nil &&
+		(re.Response.StatusCode == http.StatusForbidden || re.Response.StatusCode == http.StatusNotFound)
 }

@@ -89,6 +89,10 @@ type Config struct {
 	ShutdownGrace time.Duration
 }
 
+// shutdownBudget bounds Run's shutdown: the process exits within 5 s of
+// SIGTERM.
+const shutdownBudget = 4500 * time.Millisecond
+
 // Bot is a running quizhost. Create it with New and start it with Run.
 type Bot struct {
 	cfg   Config
@@ -108,14 +112,17 @@ type Bot struct {
 	idle       chan struct{} // closed when inflight drops to zero
 	closing    bool
 
-	wake    chan struct{} // pokes the scheduler after a post or setting changes
-	refresh chan uint64   // posts whose live count needs an edit
-	postMu  sync.Map      // post id → *sync.Mutex serialising its message edits
+	wake    chan struct{}  // pokes the scheduler after a post or setting changes
+	refresh chan uint64    // posts whose live count needs an edit
+	postMu  [64]sync.Mutex // striped by post id: serialise each post's message edits
 
 	importedMu sync.Mutex
 	imports    map[uint64]*guildBanks // guild → its imported banks, parsed; loaded on first use
 
-	revealAt map[uint64]time.Time // scheduler goroutine only: when to retry a failed reveal
+	// Scheduler goroutine only: when to retry a failed reveal, and how
+	// many times it failed.
+	revealAt    map[uint64]time.Time
+	revealTries map[uint64]int
 }
 
 // New checks cfg and returns a bot ready to Run.
@@ -162,7 +169,7 @@ func New(cfg Config) (*Bot, error) {
 		wake:     make(chan struct{}, 1),
 		refresh:  make(chan uint64, 1024),
 		imports:  map[uint64]*guildBanks{},
-		revealAt: map[uint64]time.Time{},
+		revealAt: map[uint64]time.Time{}, revealTries: map[uint64]int{},
 	}, nil
 }
 
@@ -243,19 +250,26 @@ func (b *Bot) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	// shutdown stops taking interactions (new ones are told the bot is
 	// restarting), waits for those in flight (up to ShutdownGrace), closes
-	// the gateway, then stops the timers. Every way out of Run after Open
-	// goes through it.
+	// the gateway, then stops the timers, all within shutdownBudget. Every
+	// way out of Run after Open goes through it.
 	shutdown := func() error {
+		deadline := time.Now().Add(shutdownBudget)
 		b.inflightMu.Lock()
 		b.closing = true
 		b.inflightMu.Unlock()
-		if !b.waitIdle(b.cfg.ShutdownGrace) {
+		if !b.waitIdle(min(b.cfg.ShutdownGrace, time.Until(deadline)-1500*time.Millisecond)) {
 			b.log.Warn("interactions still in flight at shutdown")
 		}
-		closeErr := s.Close()
-		b.waitIdle(500 * time.Millisecond) // refusals of any that arrived meanwhile
+		closeErr := s.Close()              // takes about a second
+		b.waitIdle(300 * time.Millisecond) // refusals of any that arrived meanwhile
 		stopBG()
-		wg.Wait()
+		timers := make(chan struct{})
+		go func() { wg.Wait(); close(timers) }()
+		select {
+		case <-timers:
+		case <-time.After(time.Until(deadline)):
+			b.log.Warn("scheduler still busy at shutdown")
+		}
 		if closeErr != nil {
 			return fmt.Errorf("close gateway: %w", closeErr)
 		}
@@ -272,8 +286,8 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.log.Info("commands registered", "guild", b.cfg.GuildID)
 
 	wg.Add(2)
-	go func() { defer wg.Done(); b.scheduler(bg) }()
-	go func() { defer wg.Done(); b.refresher(bg) }()
+	go func() { defer wg.Done(); b.scheduler(background(bg)) }()
+	go func() { defer wg.Done(); b.refresher(background(bg)) }()
 
 	<-ctx.Done()
 	b.log.Info("shutting down")
@@ -331,10 +345,27 @@ func (b *Bot) pick(n int) int {
 	return b.rand.IntN(n)
 }
 
-// postLock serialises the message edits of one post.
-func (b *Bot) postLock(id uint64) *sync.Mutex {
-	m, _ := b.postMu.LoadOrStore(id, &sync.Mutex{})
-	return m.(*sync.Mutex)
+// postLock serialises the message edits of one post (and of the few posts
+// that share its stripe).
+func (b *Bot) postLock(id uint64) *sync.Mutex { return &b.postMu[id%uint64(len(b.postMu))] }
+
+type backgroundKey struct{}
+
+// background marks ctx as the scheduler's or the refresher's. Their REST
+// calls do not wait out rate limits (discordgo sleeps through those, deaf
+// to the context, which could hold up shutdown): they fail, and the work is
+// retried later.
+func background(ctx context.Context) context.Context {
+	return context.WithValue(ctx, backgroundKey{}, true)
+}
+
+// rest is the request options of a REST call made under ctx.
+func rest(ctx context.Context) []discordgo.RequestOption {
+	opts := []discordgo.RequestOption{discordgo.WithContext(ctx)}
+	if ctx.Value(backgroundKey{}) != nil {
+		opts = append(opts, discordgo.WithRetryOnRatelimit(false))
+	}
+	return opts
 }
 
 // errUser is an error whose text is meant for the member.

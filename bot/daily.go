@@ -18,7 +18,8 @@ import (
 // each claim (storage's ClaimDaily, a compare-and-set), so the scheduler
 // posts a day at most once whatever restarts or settings changes happen.
 
-// dailyLateness is how late past its local day a daily post may still go out.
+// dailyLateness is how long after the midnight that ends its local day a
+// daily post may still go out (a 23:59 schedule and a busy minute).
 const dailyLateness = 10 * time.Minute
 
 var clockTime = regexp.MustCompile(`^([01]?\d|2[0-3]):([0-5]\d)$`)
@@ -81,6 +82,16 @@ func rezone(d *questions.Daily, from, to *time.Location) {
 	d.LastPosted = localDate(dailyAt(day, h, m, from), to)
 }
 
+// keepDue returns next, unless old's post is due and not yet made: then
+// its due time, so that changing the schedule at that moment does not skip
+// the day.
+func keepDue(old *questions.Daily, now, next time.Time) time.Time {
+	if old != nil && !old.Next.IsZero() && !old.Next.After(now) {
+		return old.Next
+	}
+	return next
+}
+
 // dailySet sets the daily schedule (/quizadmin daily set).
 func (b *Bot) dailySet(c *call, opts options, res *discordgo.ApplicationCommandInteractionDataResolved) error {
 	channel, ok := opts.snowflake("channel")
@@ -123,8 +134,10 @@ func (b *Bot) dailySet(c *call, opts options, res *discordgo.ApplicationCommandI
 	}
 	now := b.clock.Now()
 	set, err := b.store.UpdateSettings(c.guild, func(s *questions.Settings) error {
-		d := &questions.Daily{ChannelID: channel, Time: fmt.Sprintf("%02d:%02d", h, m), Bank: bank, Count: count}
-		if old := s.Daily; old != nil {
+		d := &questions.Daily{ChannelID: channel, Time: fmt.Sprintf("%02d:%02d", h, m), Bank: bank, Count: count,
+			LastPosted: s.LastDaily}
+		old := s.Daily
+		if old != nil {
 			if from, err := loadZone(s.TimeZone); err == nil {
 				rezone(old, from, loc)
 			}
@@ -134,7 +147,7 @@ func (b *Bot) dailySet(c *call, opts options, res *discordgo.ApplicationCommandI
 		if err != nil {
 			return err
 		}
-		d.Next = next
+		d.Next = keepDue(old, now, next)
 		s.Daily, s.TimeZone = d, loc.String()
 		return nil
 	})
@@ -160,6 +173,9 @@ func bankLabel(bank string) string {
 func (b *Bot) dailyOff(c *call) error {
 	was := false
 	_, err := b.store.UpdateSettings(c.guild, func(s *questions.Settings) error {
+		if s.Daily != nil && s.Daily.LastPosted > s.LastDaily {
+			s.LastDaily = s.Daily.LastPosted
+		}
 		was, s.Daily = s.Daily != nil, nil
 		return nil
 	})
@@ -205,8 +221,11 @@ func (b *Bot) dailyStatus(c *call) error {
 }
 
 // runDaily posts every daily quiz that is due at now and returns the
-// earliest next post time. A due post whose local day has passed (the bot
-// was down) is skipped, not posted late.
+// earliest next post time. A due post is made on its local day or up to
+// dailyLateness past that day's midnight (the bot was down, or busy);
+// later than that it is skipped, not posted on the wrong day. A post that
+// fails before anything went out is tried again a minute later, that same
+// local day.
 func (b *Bot) runDaily(ctx context.Context, now time.Time) time.Time {
 	guilds, err := b.store.DailyGuilds()
 	if err != nil {
@@ -218,52 +237,73 @@ func (b *Bot) runDaily(ctx context.Context, now time.Time) time.Time {
 		if ctx.Err() != nil {
 			break // shutting down: claim nothing more
 		}
-		d := *set.Daily
-		loc, err1 := loadZone(set.TimeZone)
-		following, err2 := nextPost(d, loc, now)
-		if err1 != nil || err2 != nil {
-			b.log.Error("bad daily schedule", "guild", set.GuildID, "time", d.Time, "zone", set.TimeZone)
-			continue
-		}
-		if d.Next.After(now) {
-			if next.IsZero() || d.Next.Before(next) {
-				next = d.Next
-			}
-			continue
-		}
-		// Due (or never computed, for a zero Next): claim it and move on.
-		// A post is made on its local day, or a little late past midnight
-		// (a 23:59 schedule and a busy minute); later than that, it is
-		// skipped rather than posted on the wrong day.
-		day := d.LastPosted
-		post := !d.Next.IsZero() && (localDate(d.Next, loc) == localDate(now, loc) || now.Sub(d.Next) < dailyLateness)
-		if post {
-			day = localDate(d.Next, loc)
-			d.LastPosted = day
-			if following, err2 = nextPost(d, loc, now); err2 != nil {
-				continue
-			}
-		}
-		claimed, err := b.store.ClaimDaily(set.GuildID, d.Next, following, day)
-		if err != nil {
-			b.log.Error("claim daily", "guild", set.GuildID, "err", err)
-			continue
-		}
-		if claimed && post {
-			if err := b.postDaily(ctx, set, now); err != nil {
-				b.log.Error("daily post", "guild", set.GuildID, "err", err)
-				if ferr := b.store.DailyFailed(set.GuildID, failureText(err)); ferr != nil {
-					b.log.Error("record daily failure", "guild", set.GuildID, "err", ferr)
-				}
-			}
-		} else if claimed {
-			b.log.Warn("daily post skipped: its day passed while quizhost was down", "guild", set.GuildID, "due", d.Next)
-		}
-		if next.IsZero() || following.Before(next) {
-			next = following
+		if t := b.runGuildDaily(ctx, set, now); !t.IsZero() && (next.IsZero() || t.Before(next)) {
+			next = t
 		}
 	}
 	return next
+}
+
+// runGuildDaily does one guild's daily post if it is due, and returns its
+// next post time (zero when the schedule is broken).
+func (b *Bot) runGuildDaily(ctx context.Context, set questions.Settings, now time.Time) time.Time {
+	d := *set.Daily
+	loc, err := loadZone(set.TimeZone)
+	if err != nil {
+		b.log.Error("bad daily schedule", "guild", set.GuildID, "zone", set.TimeZone)
+		return time.Time{}
+	}
+	if d.Next.After(now) {
+		return d.Next
+	}
+	// Due, or never computed (a zero Next): decide, claim, move on.
+	post := !d.Next.IsZero() && now.Before(dayEnd(d.Next, loc).Add(dailyLateness))
+	previous := d.LastPosted
+	if post {
+		d.LastPosted = localDate(d.Next, loc) // the scheduled day, even when late
+	}
+	following, err := nextPost(d, loc, now)
+	if err != nil {
+		b.log.Error("bad daily schedule", "guild", set.GuildID, "time", d.Time)
+		return time.Time{}
+	}
+	claimed, err := b.store.ClaimDaily(set.GuildID, d.Next, following, d.LastPosted)
+	if err != nil {
+		b.log.Error("claim daily", "guild", set.GuildID, "err", err)
+		return now.Add(time.Minute)
+	}
+	switch {
+	case !claimed:
+		return now.Add(time.Second) // the schedule changed meanwhile: look again
+	case !post:
+		if !d.Next.IsZero() {
+			b.log.Warn("daily post skipped: its day passed while quizhost was down", "guild", set.GuildID, "due", d.Next)
+		}
+		return following
+	}
+	posted, err := b.postDaily(ctx, set, now)
+	if err == nil {
+		return following
+	}
+	b.log.Error("daily post", "guild", set.GuildID, "posted", posted, "err", redact(err))
+	msg := failureText(err)
+	retry := now.Add(time.Minute)
+	if posted == 0 && localDate(retry, loc) == d.LastPosted {
+		// Nothing went out: hand the day back and try again shortly.
+		if ok, cerr := b.store.ClaimDaily(set.GuildID, following, retry, previous); cerr == nil && ok {
+			following, msg = retry, msg+" (trying again)"
+		}
+	}
+	if ferr := b.store.DailyFailed(set.GuildID, msg); ferr != nil {
+		b.log.Error("record daily failure", "guild", set.GuildID, "err", ferr)
+	}
+	return following
+}
+
+// dayEnd is the midnight that ends t's local day.
+func dayEnd(t time.Time, loc *time.Location) time.Time {
+	y, m, d := t.In(loc).Date()
+	return time.Date(y, m, d+1, 0, 0, 0, 0, loc)
 }
 
 // failureText is what daily status shows of a failed post.
@@ -274,12 +314,17 @@ func failureText(err error) string {
 	return redact(err)
 }
 
-// postDaily closes the guild's previous daily questions and posts today's.
-func (b *Bot) postDaily(ctx context.Context, set questions.Settings, now time.Time) error {
+// postDaily closes the guild's previous daily questions and posts today's,
+// returning how many it posted. It checks first that there is something
+// to post, so a failure to draw leaves yesterday's questions open.
+func (b *Bot) postDaily(ctx context.Context, set questions.Settings, now time.Time) (int, error) {
 	d := set.Daily
+	if _, err := b.draw(set.GuildID, set, d.Bank); err != nil {
+		return 0, err
+	}
 	open, err := b.store.OpenPostsIn(set.GuildID, 0)
 	if err != nil {
-		return fmt.Errorf("open posts: %w", err)
+		return 0, fmt.Errorf("open posts: %w", err)
 	}
 	for _, p := range open {
 		if p.Daily {
@@ -299,10 +344,10 @@ func (b *Bot) postDaily(ctx context.Context, set questions.Settings, now time.Ti
 			extra = append(extra, streaks)
 		}
 		if _, err := b.postQuestion(ctx, set.GuildID, d.ChannelID, set, d.Bank, closes, true, extra...); err != nil {
-			return err
+			return n, err
 		}
 	}
-	return nil
+	return max(1, d.Count), nil
 }
 
 // streaksEmbed shows the server's active study streaks on the first daily
