@@ -2,6 +2,7 @@ package storage
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"go.etcd.io/bbolt"
@@ -39,7 +40,9 @@ func (db *DB) RecordAnswer(a questions.Answer) (questions.Answer, error) {
 		a.At = db.now()
 	}
 	a.At = a.At.UTC()
-	if y := a.At.Year(); y < 1 || y > 9999 || !time.Unix(0, a.At.UnixNano()).Equal(a.At) {
+	// Times are stored as Unix nanoseconds, 0 meaning "no time": refuse what
+	// that cannot hold, and the one instant that would encode as 0.
+	if y := a.At.Year(); y < 1 || y > 9999 || !time.Unix(0, a.At.UnixNano()).Equal(a.At) || a.At.UnixNano() == math.MinInt64 {
 		return questions.Answer{}, fmt.Errorf("record answer: time %s out of range", a.At.Format(time.RFC3339))
 	}
 	var out questions.Answer

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"errors"
+	"math"
 	"reflect"
 	"sync"
 	"testing"
@@ -38,6 +39,7 @@ func TestRecordAnswerRefusals(t *testing.T) {
 		{"year 0", questions.Answer{PostID: open.ID, GuildID: guild, UserID: 1, Choice: []string{"A", "C"}, At: time.Date(0, 12, 31, 0, 0, 0, 0, time.UTC)}, errAny},
 		{"year 1500", questions.Answer{PostID: open.ID, GuildID: guild, UserID: 1, Choice: []string{"A", "C"}, At: time.Date(1500, 1, 1, 0, 0, 0, 0, time.UTC)}, errAny},
 		{"year 2300", questions.Answer{PostID: open.ID, GuildID: guild, UserID: 1, Choice: []string{"A", "C"}, At: time.Date(2300, 1, 1, 0, 0, 0, 0, time.UTC)}, errAny},
+		{"the instant stored as zero", questions.Answer{PostID: open.ID, GuildID: guild, UserID: 1, Choice: []string{"A", "C"}, At: time.Unix(0, math.MinInt64)}, errAny},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := db.RecordAnswer(tc.a)

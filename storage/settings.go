@@ -186,7 +186,8 @@ func validateSettings(s questions.Settings) error {
 	if s.GuildID == 0 {
 		return errors.New("no guild ID")
 	}
-	if _, err := time.LoadLocation(s.TimeZone); err != nil || s.TimeZone == "" {
+	// An IANA name: not "Local", which would follow the host's TZ.
+	if _, err := time.LoadLocation(s.TimeZone); err != nil || s.TimeZone == "" || s.TimeZone == "Local" {
 		return fmt.Errorf("unknown time zone %q", s.TimeZone)
 	}
 	return nil

@@ -71,6 +71,7 @@ func TestSaveSettingsRefuses(t *testing.T) {
 	}{
 		{"unknown zone", questions.Settings{GuildID: 1, TimeZone: "Mars/Olympus"}},
 		{"empty zone", questions.Settings{GuildID: 1}},
+		{"host zone", questions.Settings{GuildID: 1, TimeZone: "Local"}},
 		{"no guild", questions.Settings{TimeZone: "UTC"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
