@@ -398,10 +398,15 @@ func (b *Bot) resetConfirm(c *call, id componentID) error {
 	if id.by != c.user || !isManager(c.member) {
 		return userErr("Only the admin who asked for this reset can confirm it.")
 	}
+	if id.scope == "cancel" {
+		return c.update(message{content: "Reset cancelled. Nothing changed."})
+	}
+	// A server's whole history can take longer than Discord's 3 s.
+	if err := c.deferUpdate(); err != nil {
+		return err
+	}
 	var text string
 	switch id.scope {
-	case "cancel":
-		text = "Reset cancelled. Nothing changed."
 	case "all":
 		if err := b.store.ResetGuild(c.guild); err != nil {
 			return fmt.Errorf("reset guild: %w", err)
@@ -415,5 +420,5 @@ func (b *Bot) resetConfirm(c *call, id componentID) error {
 		b.log.Info("member reset", "guild", c.guild, "user", c.user, "member", id.member)
 		text = fmt.Sprintf("✅ Reset done for <@%d>.", id.member)
 	}
-	return c.update(message{content: text})
+	return c.reply(message{content: text})
 }

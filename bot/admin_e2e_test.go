@@ -385,8 +385,17 @@ func TestSettingsAndReset(t *testing.T) {
 	if c, _, _ := e.reply(e.srv.Component(guildID, channelID, alice, orig.ID, cancel)); !strings.Contains(c, "cancelled") {
 		t.Errorf("cancel reply %q", c)
 	}
+	// Cancelled prompts lose their buttons; a new prompt, confirmed.
+	if m, ok := e.srv.Message(channelID, orig.ID); !ok || len(m.Components) != 0 || !strings.Contains(m.Content, "cancelled") {
+		t.Errorf("cancelled prompt (found %v): %q with %d component rows, want no buttons", ok, m.Content, len(m.Components))
+	}
+	p = e.srv.SlashCommand(guildID, channelID, alice, "quizadmin", sub("reset", str("scope", "all")))
+	r = p.WaitResponse(t, wait)
+	orig, _ = p.Original()
 	confirm = r.Components[0].(*discordgo.ActionsRow).Components[0].(*discordgo.Button).CustomID
-	e.reply(e.srv.Component(guildID, channelID, alice, orig.ID, confirm))
+	if c, _, _ := e.reply(e.srv.Component(guildID, channelID, alice, orig.ID, confirm)); !strings.Contains(c, "Reset done") {
+		t.Errorf("confirm reply %q", c)
+	}
 	lb, err := e.db.Leaderboard(8001, questions.PeriodAll, questions.ByPoints, e.clk.Now(), 0, 10)
 	if err != nil || lb.Total != 0 {
 		t.Errorf("leaderboard after reset all: %+v, %v", lb, err)

@@ -281,6 +281,19 @@ func (c *call) deferReply(ephemeral bool) error {
 	return nil
 }
 
+// deferUpdate acknowledges a component now and promises an edit of its
+// message later (type 6); reply then edits that message.
+func (c *call) deferUpdate() error {
+	err := c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseDeferredMessageUpdate,
+	}, discordgo.WithContext(c.ctx))
+	if err != nil {
+		return fmt.Errorf("defer update: %w", err)
+	}
+	c.acked = true
+	return nil
+}
+
 // reply sends m as the interaction's response: the initial response, or an
 // edit of the deferred one. Ephemerality of a deferred reply was fixed when
 // it was deferred.

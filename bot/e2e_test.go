@@ -232,6 +232,9 @@ func (e *env) reply(p *discordtest.Pending) (content string, embeds []*discordgo
 	case discordgo.InteractionResponseDeferredChannelMessageWithSource:
 		m := p.WaitOriginal(e.t, wait, nil)
 		return m.Content, m.Embeds, r.Flags&discordgo.MessageFlagsEphemeral != 0
+	case discordgo.InteractionResponseDeferredMessageUpdate:
+		m := p.WaitOriginal(e.t, wait, func(m discordtest.Message) bool { return m.Edits > 0 })
+		return m.Content, m.Embeds, m.Ephemeral()
 	}
 	e.t.Fatalf("interaction answered with type %d", r.Type)
 	return
