@@ -63,7 +63,6 @@ func buildFixture(tb testing.TB, db *DB, fx fixture) {
 		tb.Fatal(err)
 	}
 
-	type member struct{ all questions.Score }
 	type answerRec struct {
 		key, val []byte
 	}

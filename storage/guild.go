@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/quizhost/quizhost/questions"
 )
@@ -137,7 +138,7 @@ func (db *DB) DeleteBank(guildID uint64, name string) error {
 // clearScores empties the guild's derived data: periods, topics, streaks.
 func clearScores(g *bbolt.Bucket) error {
 	for _, name := range [][]byte{bPeriods, bTopics, bStreaks} {
-		if err := g.DeleteBucket(name); err != nil && !errors.Is(err, bbolt.ErrBucketNotFound) {
+		if err := g.DeleteBucket(name); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
 			return err
 		}
 		if _, err := g.CreateBucket(name); err != nil {
