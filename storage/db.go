@@ -1,8 +1,10 @@
 package storage
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
@@ -221,12 +223,64 @@ func replaceChecked(path string, write func(io.Writer) error) (err error) {
 
 // checkFileAt opens a closed bbolt file read-only and runs tx.Check.
 func checkFileAt(path string) error {
+	if err := wholeFile(path); err != nil {
+		return err
+	}
 	c, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true, Timeout: DefaultTimeout})
 	if err != nil {
 		return err
 	}
 	defer c.Close()
 	return c.View(checkTx)
+}
+
+// wholeFile refuses a bbolt file shorter than its newest valid meta page
+// says it is. bbolt maps the file into memory and would fault reading a
+// page past its end: a fatal signal, not an error, so a truncated copy must
+// be caught before bbolt opens it.
+func wholeFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	// The meta of bbolt's common.Meta, after a 16-byte page header:
+	// magic, version, page size, flags (4 bytes each), root bucket (16),
+	// freelist, high-water page id, txid, checksum (8 bytes each).
+	const header, metaLen, magic, version = 16, 64, 0xED0CDAED, 2
+	pageSize := int64(os.Getpagesize())
+	var found bool
+	var bestTx, need uint64
+	for i := range int64(2) {
+		m := make([]byte, metaLen)
+		if _, err := f.ReadAt(m, i*pageSize+header); err != nil {
+			continue
+		}
+		h := fnv.New64a()
+		h.Write(m[:56])
+		le := binary.LittleEndian
+		if le.Uint32(m[0:]) != magic || le.Uint32(m[4:]) != version || le.Uint64(m[56:]) != h.Sum64() {
+			continue
+		}
+		ps, pgid, txid := int64(le.Uint32(m[8:])), le.Uint64(m[40:]), le.Uint64(m[48:])
+		if i == 0 {
+			pageSize = ps
+		}
+		if !found || txid > bestTx {
+			found, bestTx, need = true, txid, pgid*uint64(ps)
+		}
+	}
+	if !found {
+		return errors.New("not a bbolt file: no valid meta page")
+	}
+	if uint64(st.Size()) < need {
+		return fmt.Errorf("truncated: %d bytes, its meta page needs %d", st.Size(), need)
+	}
+	return nil
 }
 
 func syncDir(dir string) error {

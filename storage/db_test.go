@@ -3,6 +3,7 @@ package storage
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -390,5 +391,38 @@ func TestGroupCommitRetriesWithoutFailingCall(t *testing.T) {
 	}
 	if s, err := db.Settings(100); err != nil || s.GuildID != 100 {
 		t.Errorf("write of the good call: got %+v, %v", s, err)
+	}
+}
+
+// TestWholeFile: a copy cut short anywhere is refused before bbolt maps it
+// (mapping it could fault, which no recover catches); the whole copy passes.
+func TestWholeFile(t *testing.T) {
+	db, _ := newDB(t)
+	p := mustPost(t, db, questions.Post{})
+	for u := uint64(1); u <= 50; u++ {
+		answer(t, db, p, u, t0, "B")
+	}
+	var good bytes.Buffer
+	if _, err := db.Backup(&good); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "whole.db")
+	os.WriteFile(whole, good.Bytes(), 0o600)
+	if err := wholeFile(whole); err != nil {
+		t.Fatalf("whole copy: %v", err)
+	}
+	if err := checkFileAt(whole); err != nil {
+		t.Fatalf("check of the whole copy: %v", err)
+	}
+	for n := 0; n < good.Len(); n += 4096 {
+		cut := filepath.Join(dir, fmt.Sprintf("cut%d.db", n))
+		os.WriteFile(cut, good.Bytes()[:n+100], 0o600)
+		if n+100 >= good.Len() {
+			continue
+		}
+		if err := checkFileAt(cut); err == nil {
+			t.Errorf("a copy cut at %d of %d bytes passed the check", n+100, good.Len())
+		}
 	}
 }
