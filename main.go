@@ -110,7 +110,7 @@ func readConfig(getenv func(string) string) (config, error) {
 	return c, nil
 }
 
-// envWithDotenv reads .env from dir (a missing file is fine) under getenv:
+// envWithDotenv layers the .env file at path (a missing file is fine) under getenv:
 // real environment variables win over .env.
 func envWithDotenv(getenv func(string) string, path string) (func(string) string, error) {
 	vals, err := godotenv.Read(path)

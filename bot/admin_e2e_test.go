@@ -449,11 +449,7 @@ func TestRevealRetriedAfterAFailedEdit(t *testing.T) {
 	e.srv.WaitMessage(t, wait, func(m discordtest.Message) bool {
 		return m.ID == fmt.Sprint(post.MessageID) && strings.Contains(m.Content, "Closed")
 	})
-	deadline := time.Now().Add(wait)
-	for p, _ = e.db.Post(post.ID); !p.Revealed && time.Now().Before(deadline); p, _ = e.db.Post(post.ID) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if !p.Revealed {
+	if p = e.waitRevealed(post.ID); !p.Revealed {
 		t.Error("post not marked revealed after the retry")
 	}
 	e.checkWireExcept(1)
@@ -564,12 +560,7 @@ func TestRevealGivenUpOnADeletedMessage(t *testing.T) {
 	e.srv.FailNext("PATCH", fmt.Sprintf("/channels/%s/messages/%d", channelID, post.MessageID), 404, `{"message":"Unknown Message","code":10008}`)
 	e.advance(6 * time.Minute)
 	e.srv.WaitRequest(t, func(r discordtest.Request) bool { return r.Method == "PATCH" && r.Injected }, wait)
-	deadline := time.Now().Add(wait)
-	p, _ := e.db.Post(post.ID)
-	for ; !p.Revealed && time.Now().Before(deadline); p, _ = e.db.Post(post.ID) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if !p.Closed || !p.Revealed {
+	if p := e.waitRevealed(post.ID); !p.Closed || !p.Revealed {
 		t.Fatalf("after a 404: closed %v revealed %v, want the reveal given up (marked revealed)", p.Closed, p.Revealed)
 	}
 	before := len(e.srv.Requests())
@@ -580,4 +571,17 @@ func TestRevealGivenUpOnADeletedMessage(t *testing.T) {
 		}
 	}
 	e.checkWireExcept(1)
+}
+
+// waitRevealed waits (up to wait) for a post to be marked revealed and
+// returns it as stored then.
+func (e *env) waitRevealed(id uint64) questions.Post {
+	e.t.Helper()
+	deadline := time.Now().Add(wait)
+	p, _ := e.db.Post(id)
+	for !p.Revealed && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+		p, _ = e.db.Post(id)
+	}
+	return p
 }

@@ -36,30 +36,22 @@ func (b *Bot) ask(c *call, opts options) error {
 		discordgo.PermissionSendMessages|discordgo.PermissionEmbedLinks|discordgo.PermissionViewChannel {
 		return userErr("I can't post here: I need View Channel, Send Messages and Embed Links in this channel.")
 	}
-	now := b.clock.Now()
-	post, err := b.postQuestion(c.ctx, c.guild, c.channel, set, bankName, now.Add(time.Duration(minutes)*time.Minute), false)
+	q, err := b.draw(c.guild, set, bankName)
+	if err != nil {
+		return err
+	}
+	closes := b.clock.Now().Add(time.Duration(minutes) * time.Minute)
+	post, err := b.postQuestion(c.ctx, c.guild, c.channel, q, closes, false)
 	if err != nil {
 		return err
 	}
 	return c.reply(message{ephemeral: true, content: fmt.Sprintf("Posted question %d of **%s**. It closes %s.",
-		questionNumber(b, c.guild, post), post.Bank, timestamp(post.ClosesAt, "R"))})
+		q.Number, q.Bank, timestamp(post.ClosesAt, "R"))})
 }
 
-func questionNumber(b *Bot, guild uint64, p questions.Post) int {
-	if q := b.question(guild, p.QuestionID); q != nil {
-		return q.Number
-	}
-	return 0
-}
-
-// postQuestion draws the guild's next question (from bankName, or from the
-// banks its settings allow), records the post and sends the message, with
-// any extra embeds after the question's.
-func (b *Bot) postQuestion(ctx context.Context, guild, channel uint64, set questions.Settings, bankName string, closesAt time.Time, daily bool, extra ...*discordgo.MessageEmbed) (questions.Post, error) {
-	q, err := b.draw(guild, set, bankName)
-	if err != nil {
-		return questions.Post{}, err
-	}
+// postQuestion records a post of q and sends its message, with any extra
+// embeds after the question's. A message that cannot be sent leaves no post.
+func (b *Bot) postQuestion(ctx context.Context, guild, channel uint64, q *questions.Question, closesAt time.Time, daily bool, extra ...*discordgo.MessageEmbed) (questions.Post, error) {
 	post, err := b.store.CreatePost(questions.Post{
 		GuildID: guild, ChannelID: channel, QuestionID: q.ID, Bank: q.Bank, Tags: q.Tags,
 		Correct: q.Correct(), OptionCount: len(q.Options), SelectCount: q.SelectCount(),
@@ -294,28 +286,33 @@ func (b *Bot) refresher(ctx context.Context) {
 			for id := range dirty {
 				delete(dirty, id)
 				wg.Add(1)
-				go func() { defer wg.Done(); b.refreshCount(ctx, id) }()
+				go func() {
+					defer wg.Done()
+					if err := b.refreshCount(ctx, id); err != nil && ctx.Err() == nil {
+						b.log.Warn("refresh answer count", "post", id, "err", err)
+						b.queueRefresh(id) // try again next tick (a 429, say)
+					}
+				}()
 			}
 			wg.Wait()
 		}
 	}
 }
 
-func (b *Bot) refreshCount(ctx context.Context, postID uint64) {
+// refreshCount edits an open post's answer count into its message.
+func (b *Bot) refreshCount(ctx context.Context, postID uint64) error {
 	mu := b.postLock(postID)
 	mu.Lock()
 	defer mu.Unlock()
 	post, err := b.store.Post(postID)
 	if err != nil || post.Closed || post.MessageID == 0 {
-		return
+		return nil // gone or closed: the reveal shows the final count
 	}
 	content := openContent(post)
 	_, err = b.sess.ChannelMessageEditComplex(&discordgo.MessageEdit{
 		Channel: formatID(post.ChannelID), ID: formatID(post.MessageID), Content: &content, AllowedMentions: noPings(),
 	}, rest(ctx)...)
-	if err != nil && ctx.Err() == nil {
-		b.log.Warn("refresh answer count", "post", postID, "err", err)
-	}
+	return err
 }
 
 // scheduler is the one goroutine that drives time: it closes questions

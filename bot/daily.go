@@ -315,11 +315,12 @@ func failureText(err error) string {
 }
 
 // postDaily closes the guild's previous daily questions and posts today's,
-// returning how many it posted. It checks first that there is something
-// to post, so a failure to draw leaves yesterday's questions open.
+// returning how many it posted. It draws the first question before closing
+// anything, so a failure to draw leaves yesterday's questions open.
 func (b *Bot) postDaily(ctx context.Context, set questions.Settings, now time.Time) (int, error) {
 	d := set.Daily
-	if _, err := b.draw(set.GuildID, set, d.Bank); err != nil {
+	q, err := b.draw(set.GuildID, set, d.Bank)
+	if err != nil {
 		return 0, err
 	}
 	open, err := b.store.OpenPostsIn(set.GuildID, 0)
@@ -343,7 +344,12 @@ func (b *Bot) postDaily(ctx context.Context, set questions.Settings, now time.Ti
 		if n == 0 && streaks != nil {
 			extra = append(extra, streaks)
 		}
-		if _, err := b.postQuestion(ctx, set.GuildID, d.ChannelID, set, d.Bank, closes, true, extra...); err != nil {
+		if n > 0 {
+			if q, err = b.draw(set.GuildID, set, d.Bank); err != nil {
+				return n, err
+			}
+		}
+		if _, err := b.postQuestion(ctx, set.GuildID, d.ChannelID, q, closes, true, extra...); err != nil {
 			return n, err
 		}
 	}
