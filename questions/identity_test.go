@@ -154,7 +154,7 @@ func TestIdentityProblems(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, ps := parse(tt.path, tt.data)
+			_, ps := parse(tt.path, tt.data, ParseOptions{})
 			if got := problemStrings(ps); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}

@@ -39,7 +39,7 @@ func TestLineEndings(t *testing.T) {
 				if !src.asIs {
 					data = []byte(strings.ReplaceAll(src.text, "\n", e.eol))
 				}
-				_, ps := parse(src.path, data)
+				_, ps := parse(src.path, data, ParseOptions{})
 				if got := problemStrings(ps); !reflect.DeepEqual(got, src.want) {
 					t.Errorf("got %q, want %q", got, src.want)
 				}

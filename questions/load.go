@@ -36,7 +36,7 @@ func Builtin() ([]Bank, error) {
 		if err != nil {
 			return nil, fmt.Errorf("built-in banks: %w", err)
 		}
-		bs, fileProbs := parse(path.Clean(name), data)
+		bs, fileProbs := parse(path.Clean(name), data, ParseOptions{})
 		ps = append(ps, fileProbs...)
 		for _, b := range bs {
 			b.Path = ""
@@ -191,7 +191,7 @@ func parseFile(name string) fileResult {
 	if err != nil {
 		return fileResult{probs: Problems{{Path: name, Msg: err.Error()}}}
 	}
-	banks, ps := parse(name, data)
+	banks, ps := parse(name, data, ParseOptions{})
 	return fileResult{banks: banks, probs: ps}
 }
 

@@ -20,14 +20,31 @@ const (
 
 // Parse parses a bank file of any format, chosen by FormatOf(path), and
 // validates the result with Validate. The error, when not nil, is Problems
-// listing every problem of the file; the banks then still hold the
-// questions that parsed cleanly, for a caller that wants to count them.
+// listing every error of the file (warnings left out: see ParseFile); the
+// banks then still hold the questions that parsed cleanly, for a caller
+// that wants to count them.
 func Parse(path string, data []byte) ([]Bank, error) {
-	banks, ps := parse(path, data)
+	banks, ps := ParseFile(path, data, ParseOptions{})
 	return banks, ps.Err()
 }
 
-func parse(path string, data []byte) ([]Bank, Problems) {
+// ParseOptions are the choices a caller makes about a file beyond its
+// contents.
+type ParseOptions struct {
+	// DefaultBank names the bank of questions whose file does not name one
+	// (an exam text title "Question 12" with no exam name before it). ""
+	// leaves the parser's own rule.
+	DefaultBank string
+}
+
+// ParseFile is Parse returning every problem, warnings included (see
+// Problem.Warning); the file is usable when ps.Err() is nil.
+func ParseFile(path string, data []byte, opt ParseOptions) (banks []Bank, ps Problems) {
+	return parse(path, data, opt)
+}
+
+func parse(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
+	_ = opt // TODO(issue 8): used by the exam text parser
 	f, ok := FormatOf(path)
 	if !ok {
 		return nil, Problems{{Path: path, Msg: "not a bank file (want .txt, .yaml, .yml, .json or .gift)"}}

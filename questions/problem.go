@@ -16,14 +16,23 @@ type Problem struct {
 	Line int
 	// Msg says what is wrong, in lower case, without the position.
 	Msg string
+	// Warning marks a problem that does not stop the file from loading:
+	// something skipped (a GIFT essay question, say) that its author should
+	// know about. A file with only warnings loads.
+	Warning bool
 }
 
-// Error returns "path:line: message", or "path: message" when Line is 0.
+// Error returns "path:line: message", or "path: message" when Line is 0;
+// a warning's message starts with "warning: ".
 func (p Problem) Error() string {
-	if p.Line == 0 {
-		return fmt.Sprintf("%s: %s", p.Path, p.Msg)
+	msg := p.Msg
+	if p.Warning {
+		msg = "warning: " + msg
 	}
-	return fmt.Sprintf("%s:%d: %s", p.Path, p.Line, p.Msg)
+	if p.Line == 0 {
+		return fmt.Sprintf("%s: %s", p.Path, msg)
+	}
+	return fmt.Sprintf("%s:%d: %s", p.Path, p.Line, msg)
 }
 
 // Problems is every problem found in one or more files. It is an error so
@@ -43,18 +52,41 @@ func (ps Problems) Error() string {
 	return b.String()
 }
 
-// Err returns ps as an error, or nil when there are no problems. Returning
-// a nil Problems as an error directly would give a non-nil error.
+// Err returns the errors of ps (its problems that are not warnings) as an
+// error, or nil when there are none. Returning a nil Problems as an error
+// directly would give a non-nil error.
 func (ps Problems) Err() error {
-	if len(ps) == 0 {
+	errs := ps.Errors()
+	if len(errs) == 0 {
 		return nil
 	}
-	return ps
+	return errs
+}
+
+// Errors returns the problems of ps that are not warnings, in order.
+func (ps Problems) Errors() Problems { return ps.filter(false) }
+
+// Warnings returns the problems of ps that are warnings, in order.
+func (ps Problems) Warnings() Problems { return ps.filter(true) }
+
+func (ps Problems) filter(warning bool) Problems {
+	var out Problems
+	for _, p := range ps {
+		if p.Warning == warning {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // add appends a problem at a line.
 func (ps *Problems) add(path string, line int, format string, args ...any) {
 	*ps = append(*ps, Problem{Path: path, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// warn appends a warning at a line.
+func (ps *Problems) warn(path string, line int, format string, args ...any) {
+	*ps = append(*ps, Problem{Path: path, Line: line, Msg: fmt.Sprintf(format, args...), Warning: true})
 }
 
 // sortByLine orders problems by path, then line, keeping the order of
