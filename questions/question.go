@@ -1,7 +1,9 @@
 // Package questions is quizhost's domain: question banks, questions and
 // their options, grading, and the quiz state (posts, answers, scores,
 // settings) that storage keeps and the bot shows. It uses the standard
-// library only; no Discord or database code belongs here.
+// library and go.yaml.in/yaml/v3 (for YAML banks) only; no Discord or
+// database code belongs here. The bank formats are documented in README.md,
+// "Question bank formats".
 package questions
 
 import (

@@ -1,0 +1,151 @@
+package questions
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Reading a JSON bank into the tree (see structured.go).
+
+func jsonTree(path string, data []byte) (*snode, Problems) {
+	var ps Problems
+	lines := newLineIndex(data)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	t := &jsonTokens{dec: dec, data: data, lines: lines}
+	if len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\uFEFF")))) == 0 {
+		ps.add(path, 0, "the file is empty")
+		return nil, ps
+	}
+	if bytes.HasPrefix(data, []byte("\uFEFF")) {
+		// encoding/json refuses a byte-order mark; skip it, keeping offsets.
+		dec = json.NewDecoder(bytes.NewReader(data[3:]))
+		dec.UseNumber()
+		t.dec, t.base = dec, 3
+	}
+	root, err := t.value(1)
+	if err == nil {
+		if _, err2 := dec.Token(); err2 != io.EOF {
+			err = fmt.Errorf("unexpected data after the top-level value")
+			if err2 != nil {
+				err = err2
+			}
+		}
+	}
+	if err != nil {
+		var deep *tooDeepError
+		if errors.As(err, &deep) {
+			ps.add(path, deep.line, "nesting too deep")
+			return nil, ps
+		}
+		var syn *json.SyntaxError
+		line := t.lines.line(t.base + dec.InputOffset())
+		if errors.As(err, &syn) {
+			line = t.lines.line(t.base + syn.Offset)
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			err = errors.New("unexpected end of the file")
+			line = len(lines)
+		}
+		ps.add(path, line, "JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+		return nil, ps
+	}
+	return root, ps
+}
+
+// maxDepth is the deepest nesting of lists and mappings a structured bank
+// may have. The schema needs 5 (bank, questions, question, options,
+// option); the limit keeps a hostile file from exhausting the stack (the
+// readers recurse once per level) or building a deep tree for nothing.
+const maxDepth = 32
+
+// tooDeepError reports a list or mapping nested deeper than maxDepth.
+type tooDeepError struct{ line int }
+
+func (e *tooDeepError) Error() string { return "nesting too deep" }
+
+type jsonTokens struct {
+	dec   *json.Decoder
+	data  []byte
+	base  int64
+	lines lineIndex
+}
+
+// start returns the line of the next token: the decoder's offset is the
+// end of the previous token, before separators and white space.
+func (t *jsonTokens) start() int {
+	off := t.base + t.dec.InputOffset()
+	for off < int64(len(t.data)) {
+		switch t.data[off] {
+		case ' ', '\t', '\r', '\n', ',', ':':
+			off++
+			continue
+		}
+		break
+	}
+	return t.lines.line(off)
+}
+
+// value reads the value at nesting level depth (1 for the top level).
+func (t *jsonTokens) value(depth int) (*snode, error) {
+	line := t.start()
+	tok, err := t.dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	n := &snode{line: line}
+	switch v := tok.(type) {
+	case json.Delim:
+		if depth > maxDepth {
+			return nil, &tooDeepError{line: line}
+		}
+		switch v {
+		case '{':
+			n.kind = snMap
+			for t.dec.More() {
+				kline := t.start()
+				k, err := t.dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				name, _ := k.(string)
+				val, err := t.value(depth + 1)
+				if err != nil {
+					return nil, err
+				}
+				n.keys = append(n.keys, skey{name: name, line: kline, val: val})
+			}
+		case '[':
+			n.kind = snList
+			for t.dec.More() {
+				val, err := t.value(depth + 1)
+				if err != nil {
+					return nil, err
+				}
+				n.items = append(n.items, val)
+			}
+		}
+		if _, err := t.dec.Token(); err != nil { // the closing delimiter
+			return nil, err
+		}
+	case string:
+		n.kind, n.value = snString, v
+	case bool:
+		n.kind, n.value = snBool, strconv.FormatBool(v)
+	case json.Number:
+		n.kind, n.value = snFloat, v.String()
+		if _, err := strconv.ParseInt(v.String(), 10, 64); err == nil {
+			n.kind = snInt
+		}
+	case nil:
+		n.kind = snNull
+	}
+	return n, nil
+}
+
+// sdecoder decodes the tree into a bank, collecting problems.
