@@ -25,36 +25,24 @@ const MaxImportSize = 1 << 20
 // The options are checked first; the change is one storage transaction, so
 // it cannot undo a daily post claimed meanwhile.
 func (b *Bot) settingsCmd(c *call, opts options) error {
-	var edits []func(*questions.Settings) error
+	var edits []func(s *questions.Settings, zone *time.Location) error
 	if v, ok := opts.bool("reveal_on_answer"); ok {
-		edits = append(edits, func(s *questions.Settings) error { s.RevealOnAnswer = v; return nil })
+		edits = append(edits, func(s *questions.Settings, _ *time.Location) error { s.RevealOnAnswer = v; return nil })
 	}
 	if v, ok := opts.int("ask_minutes"); ok {
 		if v < 1 || v > 10080 {
 			return userErr("ask_minutes must be between 1 and 10080 (a week).")
 		}
-		edits = append(edits, func(s *questions.Settings) error { s.AskMinutes = v; return nil })
+		edits = append(edits, func(s *questions.Settings, _ *time.Location) error { s.AskMinutes = v; return nil })
 	}
 	if v, ok := opts.str("timezone"); ok {
-		loc, err := loadZone(v)
+		loc, err := questions.LoadZone(v)
 		if err != nil {
 			return userErr("%q is not an IANA time zone. Use a name such as Europe/Berlin, America/New_York or UTC.", truncate(v, 60))
 		}
 		now := b.clock.Now()
-		edits = append(edits, func(s *questions.Settings) error {
-			from, err := loadZone(s.TimeZone)
-			s.TimeZone = loc.String()
-			if s.Daily != nil { // the same local time, in the new zone
-				if err == nil {
-					rezone(s.Daily, from, loc)
-				}
-				next, err := nextPost(*s.Daily, loc, now)
-				if err != nil {
-					return err
-				}
-				s.Daily.Next = keepDue(s.Daily, now, next)
-			}
-			return nil
+		edits = append(edits, func(s *questions.Settings, from *time.Location) error {
+			return s.SetTimeZone(from, loc, now)
 		})
 		// Scores are recounted in the new zone: that can take a moment.
 		if err := c.deferReply(true); err != nil {
@@ -65,7 +53,7 @@ func (b *Bot) settingsCmd(c *call, opts options) error {
 		if v < 0 || v > 168 {
 			return userErr("daily_close_hours must be between 0 and 168.")
 		}
-		edits = append(edits, func(s *questions.Settings) error {
+		edits = append(edits, func(s *questions.Settings, _ *time.Location) error {
 			if s.Daily == nil {
 				return userErr("Set up the daily quiz first with `/quizadmin daily set`.")
 			}
@@ -78,16 +66,16 @@ func (b *Bot) settingsCmd(c *call, opts options) error {
 		if err != nil {
 			return err
 		}
-		edits = append(edits, func(s *questions.Settings) error { s.Banks = names; return nil })
+		edits = append(edits, func(s *questions.Settings, _ *time.Location) error { s.Banks = names; return nil })
 	}
 	var set questions.Settings
 	var err error
 	if len(edits) == 0 {
 		set, err = b.store.Settings(c.guild)
 	} else {
-		set, err = b.store.UpdateSettings(c.guild, func(s *questions.Settings) error {
+		set, err = b.updateSettings(c.guild, func(s *questions.Settings, zone *time.Location) error {
 			for _, edit := range edits {
-				if err := edit(s); err != nil {
+				if err := edit(s, zone); err != nil {
 					return err
 				}
 			}

@@ -3,8 +3,6 @@ package bot
 import (
 	"context"
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -18,80 +16,6 @@ import (
 // each claim (storage's ClaimDaily, a compare-and-set), so the scheduler
 // posts a day at most once whatever restarts or settings changes happen.
 
-// dailyLateness is how long after the midnight that ends its local day a
-// daily post may still go out (a 23:59 schedule and a busy minute).
-const dailyLateness = 10 * time.Minute
-
-var clockTime = regexp.MustCompile(`^([01]?\d|2[0-3]):([0-5]\d)$`)
-
-// parseClock reads "HH:MM" (24 h) into hours and minutes.
-func parseClock(s string) (h, m int, ok bool) {
-	g := clockTime.FindStringSubmatch(strings.TrimSpace(s))
-	if g == nil {
-		return 0, 0, false
-	}
-	h, _ = strconv.Atoi(g[1])
-	m, _ = strconv.Atoi(g[2])
-	return h, m, true
-}
-
-// loadZone accepts IANA names only ("Europe/Berlin", "UTC"), not "Local".
-func loadZone(name string) (*time.Location, error) {
-	name = strings.TrimSpace(name)
-	if name == "" || name == "Local" {
-		return nil, fmt.Errorf("empty time zone")
-	}
-	return time.LoadLocation(name)
-}
-
-// dailyAt is the moment of the daily post on the local date of day.
-// time.Date keeps the wall-clock time across daylight-saving changes (a
-// time that does not exist that day moves forward by the gap).
-func dailyAt(day time.Time, h, m int, loc *time.Location) time.Time {
-	y, mo, d := day.In(loc).Date()
-	return time.Date(y, mo, d, h, m, 0, 0, loc)
-}
-
-func localDate(t time.Time, loc *time.Location) string { return t.In(loc).Format(time.DateOnly) }
-
-// nextPost is the first post time of d strictly after t, on a local date
-// after d.LastPosted (so that changing the time or the zone never gives a
-// day a second post).
-func nextPost(d questions.Daily, loc *time.Location, t time.Time) (time.Time, error) {
-	h, m, ok := parseClock(d.Time)
-	if !ok {
-		return time.Time{}, fmt.Errorf("daily time %q", d.Time)
-	}
-	at := dailyAt(t, h, m, loc)
-	for !at.After(t) || (d.LastPosted != "" && localDate(at, loc) <= d.LastPosted) {
-		at = dailyAt(at.In(loc).AddDate(0, 0, 1), h, m, loc)
-	}
-	return at, nil
-}
-
-// rezone carries a schedule's last post date from one time zone to
-// another: the post was made at d.Time on d.LastPosted in from (or about
-// then), which may be another date in to. nextPost compares dates in the
-// schedule's zone, so without this a move west could post twice in a day.
-func rezone(d *questions.Daily, from, to *time.Location) {
-	h, m, ok := parseClock(d.Time)
-	day, err := time.ParseInLocation(time.DateOnly, d.LastPosted, from)
-	if !ok || err != nil {
-		return
-	}
-	d.LastPosted = localDate(dailyAt(day, h, m, from), to)
-}
-
-// keepDue returns next, unless old's post is due and not yet made: then
-// its due time, so that changing the schedule at that moment does not skip
-// the day.
-func keepDue(old *questions.Daily, now, next time.Time) time.Time {
-	if old != nil && !old.Next.IsZero() && !old.Next.After(now) {
-		return old.Next
-	}
-	return next
-}
-
 // dailySet sets the daily schedule (/quizadmin daily set).
 func (b *Bot) dailySet(c *call, opts options, res *discordgo.ApplicationCommandInteractionDataResolved) error {
 	channel, ok := opts.snowflake("channel")
@@ -104,12 +28,12 @@ func (b *Bot) dailySet(c *call, opts options, res *discordgo.ApplicationCommandI
 		}
 	}
 	ts, _ := opts.str("time")
-	h, m, ok := parseClock(ts)
+	h, m, ok := questions.ParseClock(ts)
 	if !ok {
 		return userErr("%q is not a time of day. Use HH:MM on a 24-hour clock, such as 08:30 or 19:00.", truncate(ts, 40))
 	}
 	zone, _ := opts.str("timezone")
-	loc, err := loadZone(zone)
+	loc, err := questions.LoadZone(zone)
 	if err != nil {
 		return userErr("%q is not an IANA time zone. Use a name such as Europe/Berlin, America/New_York or UTC.", truncate(zone, 60))
 	}
@@ -133,23 +57,9 @@ func (b *Bot) dailySet(c *call, opts options, res *discordgo.ApplicationCommandI
 		count = n
 	}
 	now := b.clock.Now()
-	set, err := b.store.UpdateSettings(c.guild, func(s *questions.Settings) error {
-		d := &questions.Daily{ChannelID: channel, Time: fmt.Sprintf("%02d:%02d", h, m), Bank: bank, Count: count,
-			LastPosted: s.LastDaily}
-		old := s.Daily
-		if old != nil {
-			if from, err := loadZone(s.TimeZone); err == nil {
-				rezone(old, from, loc)
-			}
-			d.CloseAfterHours, d.LastPosted = old.CloseAfterHours, old.LastPosted
-		}
-		next, err := nextPost(*d, loc, now)
-		if err != nil {
-			return err
-		}
-		d.Next = keepDue(old, now, next)
-		s.Daily, s.TimeZone = d, loc.String()
-		return nil
+	set, err := b.updateSettings(c.guild, func(s *questions.Settings, from *time.Location) error {
+		return s.SetDaily(questions.Daily{ChannelID: channel, Time: fmt.Sprintf("%02d:%02d", h, m), Bank: bank, Count: count},
+			from, loc, now)
 	})
 	if err != nil {
 		return fmt.Errorf("daily set: %w", err)
@@ -173,10 +83,7 @@ func bankLabel(bank string) string {
 func (b *Bot) dailyOff(c *call) error {
 	was := false
 	_, err := b.store.UpdateSettings(c.guild, func(s *questions.Settings) error {
-		if s.Daily != nil && s.Daily.LastPosted > s.LastDaily {
-			s.LastDaily = s.Daily.LastPosted
-		}
-		was, s.Daily = s.Daily != nil, nil
+		was = s.DailyOff()
 		return nil
 	})
 	if err != nil {
@@ -199,7 +106,7 @@ func (b *Bot) dailyStatus(c *call) error {
 		return c.reply(message{ephemeral: true, content: "📅 The daily quiz is off. `/quizadmin daily set` turns it on."})
 	}
 	d := *set.Daily
-	loc, err := loadZone(set.TimeZone)
+	loc, err := questions.LoadZone(set.TimeZone)
 	if err != nil {
 		return fmt.Errorf("daily status: stored zone %q: %w", set.TimeZone, err)
 	}
@@ -222,7 +129,7 @@ func (b *Bot) dailyStatus(c *call) error {
 
 // runDaily posts every daily quiz that is due at now and returns the
 // earliest next post time. A due post is made on its local day or up to
-// dailyLateness past that day's midnight (the bot was down, or busy);
+// questions.DailyLateness past that day's midnight (the bot was down, or busy);
 // later than that it is skipped, not posted on the wrong day. A post that
 // fails before anything went out is tried again a minute later, that same
 // local day.
@@ -248,7 +155,7 @@ func (b *Bot) runDaily(ctx context.Context, now time.Time) time.Time {
 // next post time (zero when the schedule is broken).
 func (b *Bot) runGuildDaily(ctx context.Context, set questions.Settings, now time.Time) time.Time {
 	d := *set.Daily
-	loc, err := loadZone(set.TimeZone)
+	loc, err := questions.LoadZone(set.TimeZone)
 	if err != nil {
 		b.log.Error("bad daily schedule", "guild", set.GuildID, "zone", set.TimeZone)
 		return time.Time{}
@@ -257,17 +164,13 @@ func (b *Bot) runGuildDaily(ctx context.Context, set questions.Settings, now tim
 		return d.Next
 	}
 	// Due, or never computed (a zero Next): decide, claim, move on.
-	post := !d.Next.IsZero() && now.Before(dayEnd(d.Next, loc).Add(dailyLateness))
-	previous := d.LastPosted
-	if post {
-		d.LastPosted = localDate(d.Next, loc) // the scheduled day, even when late
-	}
-	following, err := nextPost(d, loc, now)
+	step, err := d.Step(loc, now)
 	if err != nil {
 		b.log.Error("bad daily schedule", "guild", set.GuildID, "time", d.Time)
 		return time.Time{}
 	}
-	claimed, err := b.store.ClaimDaily(set.GuildID, d.Next, following, d.LastPosted)
+	post, following := step.Post, step.Next
+	claimed, err := b.store.ClaimDaily(set.GuildID, d.Next, following, step.LastPosted)
 	if err != nil {
 		b.log.Error("claim daily", "guild", set.GuildID, "err", err)
 		return now.Add(time.Minute)
@@ -288,9 +191,9 @@ func (b *Bot) runGuildDaily(ctx context.Context, set questions.Settings, now tim
 	b.log.Error("daily post", "guild", set.GuildID, "posted", posted, "err", redact(err))
 	msg := failureText(err)
 	retry := now.Add(time.Minute)
-	if posted == 0 && localDate(retry, loc) == d.LastPosted {
+	if posted == 0 && questions.LocalDate(retry, loc) == step.LastPosted {
 		// Nothing went out: hand the day back and try again shortly.
-		if ok, cerr := b.store.ClaimDaily(set.GuildID, following, retry, previous); cerr == nil && ok {
+		if ok, cerr := b.store.ClaimDaily(set.GuildID, following, retry, d.LastPosted); cerr == nil && ok {
 			following, msg = retry, msg+" (trying again)"
 		}
 	}
@@ -298,12 +201,6 @@ func (b *Bot) runGuildDaily(ctx context.Context, set questions.Settings, now tim
 		b.log.Error("record daily failure", "guild", set.GuildID, "err", ferr)
 	}
 	return following
-}
-
-// dayEnd is the midnight that ends t's local day.
-func dayEnd(t time.Time, loc *time.Location) time.Time {
-	y, m, d := t.In(loc).Date()
-	return time.Date(y, m, d+1, 0, 0, 0, 0, loc)
 }
 
 // failureText is what daily status shows of a failed post.
