@@ -27,28 +27,29 @@ func (e *env) dailyPosts(channel string) []discordtest.Message {
 	return out
 }
 
+// wantDailyPosts checks that a channel holds n daily posts. Call it once
+// the scheduler is asleep (after start, advance, setClock or settled):
+// then every post it was going to make is made, and a duplicate would be
+// there already.
 func (e *env) wantDailyPosts(channel string, n int) []discordtest.Message {
 	e.t.Helper()
-	deadline := time.Now().Add(wait)
-	for {
-		got := e.dailyPosts(channel)
-		if len(got) == n {
-			// Stay a moment to catch a duplicate on its way.
-			time.Sleep(100 * time.Millisecond)
-			if got = e.dailyPosts(channel); len(got) == n {
-				return got
-			}
-		}
-		if len(got) > n || time.Now().After(deadline) {
-			e.t.Fatalf("%d daily posts in channel %s, want %d", len(got), channel, n)
-		}
-		time.Sleep(20 * time.Millisecond)
+	got := e.dailyPosts(channel)
+	if len(got) != n {
+		e.t.Fatalf("%d daily posts in channel %s, want %d", len(got), channel, n)
 	}
+	return got
 }
 
+// dailySet runs /quizadmin daily set and, when it was accepted (which
+// wakes the scheduler), waits for the scheduler to act on it.
 func (e *env) dailySet(by discordtest.Member, opts ...discordtest.Option) string {
 	e.t.Helper()
-	return e.replyText(e.srv.SlashCommand(guildID, channelID, by, "quizadmin", group("daily", sub("set", opts...))))
+	armed := e.clk.Armed()
+	got := e.replyText(e.srv.SlashCommand(guildID, channelID, by, "quizadmin", group("daily", sub("set", opts...))))
+	if strings.Contains(got, "Daily quiz on") {
+		e.waitScheduler(armed)
+	}
+	return got
 }
 
 func TestDailySchedule(t *testing.T) {
@@ -179,9 +180,11 @@ func TestDailyAcrossDaylightSaving(t *testing.T) {
 		t.Errorf("second daily post at %s, want 08:00 EST", got)
 	}
 	// Daily questions can close after a set number of hours instead.
-	if got := e.admin(alice, sub("settings", integer("daily_close_hours", 2))); !strings.Contains(got, "Settings saved") {
-		t.Errorf("settings reply %q", got)
-	}
+	e.settled(func() {
+		if got := e.admin(alice, sub("settings", integer("daily_close_hours", 2))); !strings.Contains(got, "Settings saved") {
+			t.Errorf("settings reply %q", got)
+		}
+	})
 	e.advance(24 * time.Hour)
 	third := e.wantDailyPosts(otherChan, 3)[2]
 	e.advance(2 * time.Hour)
@@ -414,18 +417,18 @@ func TestTimeZoneChangeNeverPostsTwice(t *testing.T) {
 	// An hour later the server moves to Los Angeles, where it is still
 	// 10 June, 17:00: past 08:00, but the 10th must not get a post now.
 	e.advance(time.Hour)
-	got := e.admin(alice, sub("settings", str("timezone", "America/Los_Angeles")))
-	if !strings.Contains(got, "Time zone: America/Los_Angeles") {
-		t.Errorf("settings reply %q", got)
-	}
+	e.settled(func() {
+		if got := e.admin(alice, sub("settings", str("timezone", "America/Los_Angeles"))); !strings.Contains(got, "Time zone: America/Los_Angeles") {
+			t.Errorf("settings reply %q", got)
+		}
+	})
 	e.advance(time.Minute)
 	e.wantDailyPosts(otherChan, 1)
 	status := e.replyText(e.srv.SlashCommand(guildID, channelID, alice, "quizadmin", group("daily", sub("status"))))
 	if want := "Thu 11 Jun 2026 08:00 PDT"; !strings.Contains(status, want) {
 		t.Errorf("daily status lacks %q:\n%s", want, status)
 	}
-	e.clk.Set(time.Date(2026, 6, 11, 7, 59, 0, 0, la))
-	e.advance(0)
+	e.setClock(time.Date(2026, 6, 11, 7, 59, 0, 0, la))
 	e.wantDailyPosts(otherChan, 1)
 	e.advance(time.Minute)
 	e.wantDailyPosts(otherChan, 2)
@@ -449,7 +452,7 @@ func TestRevealRetriedAfterAFailedEdit(t *testing.T) {
 	e.srv.WaitMessage(t, wait, func(m discordtest.Message) bool {
 		return m.ID == fmt.Sprint(post.MessageID) && strings.Contains(m.Content, "Closed")
 	})
-	if p = e.waitRevealed(post.ID); !p.Revealed {
+	if p = e.revealed(post.ID); !p.Revealed {
 		t.Error("post not marked revealed after the retry")
 	}
 	e.checkWireExcept(1)
@@ -560,7 +563,7 @@ func TestRevealGivenUpOnADeletedMessage(t *testing.T) {
 	e.srv.FailNext("PATCH", fmt.Sprintf("/channels/%s/messages/%d", channelID, post.MessageID), 404, `{"message":"Unknown Message","code":10008}`)
 	e.advance(6 * time.Minute)
 	e.srv.WaitRequest(t, func(r discordtest.Request) bool { return r.Method == "PATCH" && r.Injected }, wait)
-	if p := e.waitRevealed(post.ID); !p.Closed || !p.Revealed {
+	if p := e.revealed(post.ID); !p.Closed || !p.Revealed {
 		t.Fatalf("after a 404: closed %v revealed %v, want the reveal given up (marked revealed)", p.Closed, p.Revealed)
 	}
 	before := len(e.srv.Requests())
@@ -573,15 +576,14 @@ func TestRevealGivenUpOnADeletedMessage(t *testing.T) {
 	e.checkWireExcept(1)
 }
 
-// waitRevealed waits (up to wait) for a post to be marked revealed and
-// returns it as stored then.
-func (e *env) waitRevealed(id uint64) questions.Post {
+// revealed returns a post as stored. Call it when the scheduler is asleep
+// (after start or advance): a reveal it was going to do, or give up, is
+// done.
+func (e *env) revealed(id uint64) questions.Post {
 	e.t.Helper()
-	deadline := time.Now().Add(wait)
-	p, _ := e.db.Post(id)
-	for !p.Revealed && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-		p, _ = e.db.Post(id)
+	p, err := e.db.Post(id)
+	if err != nil {
+		e.t.Fatalf("post %d: %v", id, err)
 	}
 	return p
 }

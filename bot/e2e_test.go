@@ -167,11 +167,32 @@ func (e *env) start() {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	e.db, e.cancel, e.done = db, cancel, make(chan error, 1)
+	armed := e.clk.Armed()
 	go func() { e.done <- b.Run(ctx) }()
 	e.srv.WaitRequest(e.t, func(r discordtest.Request) bool {
 		return r.Index >= before && r.Method == "PUT" && r.Route == "/applications/9001/commands"
 	}, wait)
-	e.clk.WaitTimer(wait) // the scheduler has run once and gone to sleep
+	e.waitScheduler(armed) // it has run once and gone to sleep
+}
+
+// waitScheduler waits for the bot's scheduler to arm its next timer, which
+// it does each time it has done what was due: the first arming after
+// Armed() returned armed.
+func (e *env) waitScheduler(armed int) {
+	e.t.Helper()
+	if !e.clk.WaitArmed(armed, wait) {
+		e.t.Fatalf("the scheduler did not go back to sleep within %v", wait)
+	}
+}
+
+// settled runs f, an action that wakes the scheduler (a command that
+// pokes it), and waits until the scheduler has acted on it and gone back
+// to sleep.
+func (e *env) settled(f func()) {
+	e.t.Helper()
+	armed := e.clk.Armed()
+	f()
+	e.waitScheduler(armed)
 }
 
 // stop cancels the bot, checks it stopped cleanly and closes the database.
@@ -197,12 +218,21 @@ func (e *env) stop() {
 	e.cancel = nil
 }
 
-// advance moves the fake clock and waits for the scheduler to act and sleep again.
+// advance moves the fake clock and, when that fires the scheduler's
+// timer, waits for the scheduler to act and sleep again. Nothing else is
+// waiting on the clock, so when no timer fires nothing is due.
 func (e *env) advance(d time.Duration) {
 	e.t.Helper()
-	e.clk.Advance(d)
-	time.Sleep(20 * time.Millisecond) // let the scheduler pick up the fired timer
-	e.clk.WaitTimer(wait)
+	e.setClock(e.clk.Now().Add(d))
+}
+
+// setClock is advance to an instant.
+func (e *env) setClock(t time.Time) {
+	e.t.Helper()
+	armed := e.clk.Armed()
+	if e.clk.Set(t) > 0 {
+		e.waitScheduler(armed)
+	}
 }
 
 func sub(name string, opts ...discordtest.Option) discordtest.Option {
@@ -264,11 +294,13 @@ func embedsText(embeds []*discordgo.MessageEmbed) string {
 // ask posts a question with /quiz ask and returns its post and message.
 func (e *env) ask(by discordtest.Member, opts ...discordtest.Option) (questions.Post, discordtest.Message) {
 	e.t.Helper()
+	armed := e.clk.Armed()
 	p := e.srv.SlashCommand(guildID, channelID, by, "quiz", sub("ask", opts...))
 	content, _, eph := e.reply(p)
 	if !eph || !strings.Contains(content, "Posted question") {
 		e.t.Fatalf("ask reply %q (ephemeral %v), want a private \"Posted question\"", content, eph)
 	}
+	e.waitScheduler(armed) // a new post wakes it: it arms the post's close
 	posts, err := e.db.OpenPostsIn(8001, 6001)
 	if err != nil || len(posts) == 0 {
 		e.t.Fatalf("open posts after ask: %v, %v", posts, err)
@@ -698,8 +730,7 @@ func TestGarbledInputAndResume(t *testing.T) {
 	}
 
 	// The gateway drops; discordgo resumes, and the bot carries on.
-	e.srv.Disconnect()
-	time.Sleep(50 * time.Millisecond)
+	e.srv.Disconnect() // synchronous: the server has no ready session now
 	e.srv.WaitConnected(t, wait)
 	if got := e.choose(bob, post, post.Correct...); !strings.Contains(got, "Right!") {
 		t.Errorf("answer after a resume: %q", got)

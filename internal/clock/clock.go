@@ -38,6 +38,7 @@ type Fake struct {
 	mu      sync.Mutex
 	now     time.Time
 	timers  []*fakeTimer
+	armed   int           // timers made so far
 	changed chan struct{} // closed and replaced whenever a timer is added
 }
 
@@ -61,6 +62,7 @@ func (f *Fake) TimerAt(at time.Time) (<-chan time.Time, func()) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	t := &fakeTimer{at: at, c: make(chan time.Time, 1)}
+	f.armed++
 	if !at.After(f.now) {
 		t.c <- f.now
 	} else {
@@ -82,11 +84,13 @@ func (f *Fake) stop(t *fakeTimer) {
 	}
 }
 
-// Advance moves the clock forward by d, firing the timers that fall due.
-func (f *Fake) Advance(d time.Duration) { f.Set(f.Now().Add(d)) }
+// Advance moves the clock forward by d, firing the timers that fall due,
+// and returns how many fired.
+func (f *Fake) Advance(d time.Duration) int { return f.Set(f.Now().Add(d)) }
 
-// Set moves the clock to t (never backwards), firing the timers that fall due.
-func (f *Fake) Set(t time.Time) {
+// Set moves the clock to t (never backwards), firing the timers that fall
+// due, and returns how many fired.
+func (f *Fake) Set(t time.Time) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if t.After(f.now) {
@@ -94,14 +98,45 @@ func (f *Fake) Set(t time.Time) {
 	}
 	sort.Slice(f.timers, func(i, j int) bool { return f.timers[i].at.Before(f.timers[j].at) })
 	keep := f.timers[:0]
+	fired := 0
 	for _, x := range f.timers {
 		if !x.at.After(f.now) {
 			x.c <- f.now
+			fired++
 		} else {
 			keep = append(keep, x)
 		}
 	}
 	f.timers = keep
+	return fired
+}
+
+// Armed returns how many timers TimerAt has made so far. With WaitArmed it
+// lets a test wait for a goroutine that arms a timer each time it finishes
+// its work (the bot's scheduler) to have finished the work after an event.
+func (f *Fake) Armed() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.armed
+}
+
+// WaitArmed blocks until more than n timers have been made (see Armed) or
+// the timeout passes, and reports whether they have.
+func (f *Fake) WaitArmed(n int, timeout time.Duration) bool {
+	deadline := time.After(timeout)
+	for {
+		f.mu.Lock()
+		armed, ch := f.armed, f.changed
+		f.mu.Unlock()
+		if armed > n {
+			return true
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			return false
+		}
+	}
 }
 
 // Pending reports how many timers are waiting.

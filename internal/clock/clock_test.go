@@ -27,13 +27,11 @@ func TestFakeFiresInOrderAtDeadline(t *testing.T) {
 	if f.Pending() != 3 {
 		t.Fatalf("pending %d, want 3", f.Pending())
 	}
-	f.Advance(59 * time.Second)
-	if fired(a) {
+	if n := f.Advance(59 * time.Second); n != 0 || fired(a) {
 		t.Error("timer fired before its deadline")
 	}
 	stopB()
-	f.Advance(2 * time.Minute) // now start+2m59s
-	if !fired(a) || fired(b) || fired(c) {
+	if n := f.Advance(2 * time.Minute); n != 1 || !fired(a) || fired(b) || fired(c) { // now start+2m59s
 		t.Error("want a fired, stopped b silent, c waiting")
 	}
 	f.Set(start) // never backwards
@@ -51,11 +49,45 @@ func TestFakeWaitTimer(t *testing.T) {
 	if f.WaitTimer(10 * time.Millisecond) {
 		t.Fatal("WaitTimer true with no timer")
 	}
+	armed := make(chan struct{})
 	go func() {
-		time.Sleep(10 * time.Millisecond)
+		<-armed
 		f.TimerAt(time.Unix(60, 0))
 	}()
+	close(armed)
 	if !f.WaitTimer(5 * time.Second) {
 		t.Fatal("WaitTimer missed a timer armed later")
+	}
+}
+
+func TestFakeWaitArmed(t *testing.T) {
+	f := NewFake(time.Unix(0, 0))
+	n := f.Armed()
+	if f.WaitArmed(n, 10*time.Millisecond) {
+		t.Fatal("WaitArmed true with no new timer")
+	}
+	// A goroutine that, like the bot's scheduler, works each time its timer
+	// fires and then arms the next one.
+	work := make(chan time.Time, 1)
+	c, _ := f.TimerAt(time.Unix(60, 0))
+	go func() {
+		now := <-c
+		work <- now
+		f.TimerAt(now.Add(time.Minute))
+	}()
+	n = f.Armed()
+	if fired := f.Advance(time.Minute); fired != 1 {
+		t.Fatalf("Advance fired %d timers, want 1", fired)
+	}
+	if !f.WaitArmed(n, 5*time.Second) {
+		t.Fatal("WaitArmed missed the timer armed after the work")
+	}
+	select {
+	case <-work:
+	default:
+		t.Fatal("WaitArmed returned before the work was done")
+	}
+	if f.Armed() != n+1 || f.Pending() != 1 {
+		t.Errorf("armed %d pending %d, want %d and 1", f.Armed(), f.Pending(), n+1)
 	}
 }
