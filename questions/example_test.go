@@ -69,9 +69,9 @@ questions:
 		log.Fatal(err)
 	}
 
-	catalogue, err := questions.Loader{Path: dir}.Load()
-	if err != nil {
-		log.Fatal(err) // every problem of every file, one per line
+	catalogue, problems := questions.Loader{Paths: []string{dir}}.Load()
+	if err := problems.Err(); err != nil {
+		log.Fatal(err) // every error of every file, one per line
 	}
 	bank, _ := catalogue.Bank("security basics")
 	fmt.Println(bank.Name, len(bank.Questions))
