@@ -44,7 +44,6 @@ func ParseFile(path string, data []byte, opt ParseOptions) (banks []Bank, ps Pro
 }
 
 func parse(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
-	_ = opt // TODO(issue 8): used by the exam text parser
 	f, ok := FormatOf(path)
 	if !ok {
 		return nil, Problems{{Path: path, Msg: "not a bank file (want .txt, .yaml, .yml, .json or .gift)"}}
@@ -53,7 +52,7 @@ func parse(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
 	var ps Problems
 	switch f {
 	case FormatText:
-		banks, ps = ParseText(path, data)
+		banks, ps = parseText(path, data, opt)
 	case FormatYAML, FormatJSON:
 		banks, ps = ParseStructured(path, data, f)
 	case FormatGIFT:
