@@ -211,14 +211,14 @@ func (p *textParser) line(i int, raw string) {
 		t, ok := parseTitle(s)
 		if !ok || !p.selectNext(i) {
 			p.text(raw)
-			if fenceToggle(s) {
+			if fenceClose(s) {
 				p.fence = 0
 			}
 			return
 		}
 		// A title and its Select line: the block ends here.
 		prefix, bank, glued := p.splitTitle(t)
-		if strings.HasPrefix(strings.TrimSpace(prefix), "```") {
+		if fenceClose(strings.TrimSpace(prefix)) {
 			p.text(prefix) // the closing fence, glued to the title
 		} else {
 			p.problem(p.fence, "the code block opened here with ``` is not closed before the next question (close it with a line ```)")
@@ -276,6 +276,7 @@ func (p *textParser) element(ln int, raw, s string) {
 		p.state = stStem
 		if digits, rest, ok := parseSelect(n); ok {
 			p.q.selectLine, p.q.digits, p.q.rest = ln, digits, rest
+			p.openFence(ln, strings.TrimSpace(rest))
 			return
 		}
 		p.problem(ln, "want a line \"Select N\" after the title, got %q", clip(s))
@@ -345,12 +346,6 @@ func (p *textParser) openFence(ln int, s string) {
 	if fenceToggle(s) {
 		p.fence = ln
 	}
-}
-
-// fenceToggle reports whether a trimmed line opens or closes a fenced code
-// block: it starts with ``` and holds no other ```.
-func fenceToggle(s string) bool {
-	return strings.HasPrefix(s, "```") && !strings.Contains(s[3:], "```")
 }
 
 // another reports a line that looks like the start of another question
@@ -434,35 +429,39 @@ func (p *textParser) splitTitle(t titleMatch) (prefix, bank string, glued bool) 
 	if best != "" {
 		return t.bank[:len(t.bank)-len(best)], best, false
 	}
-	return "", t.bank, looksGlued(t.bank)
+	// A title glued to an element ("Correct answer: AAzure Fundamentals")
+	// splits where the element ends.
+	if n := elementPrefix(t.bank); n > 0 && n < len(t.bank) {
+		return t.bank[:n], strings.TrimLeft(t.bank[n:], titleSeparators), false
+	}
+	// Glued text can only come after a question's answer or in a code
+	// block; a file's first title may be "Node.JS Basics Question 1".
+	after := p.state == stAnswered || p.state == stExplain || p.state == stRationale || p.fence > 0
+	if after && gluedAt(t.bank) >= 0 {
+		return "", t.bank, true
+	}
+	return "", t.bank, false
 }
 
-// looksGlued reports whether a bank name read from a title is rather the
-// end of another element with a title glued to it.
-func looksGlued(bank string) bool {
+// gluedAt reports whether a bank name read from a title after a
+// question's answer is rather the end of another element with a title
+// glued to it: it starts with a code fence or a dash, or holds a sentence
+// ending glued to a capital ("...near the user.AWS Cloud"). at is where
+// the title seems to start, 0 if unknown, -1 if the bank looks sound.
+func gluedAt(bank string) int {
 	if strings.HasPrefix(bank, "```") || strings.HasPrefix(bank, "-") {
-		return true
+		return 0
 	}
-	if _, ok := parseAnswer(bank); ok {
-		return true
+	if elementPrefix(bank) > 0 {
+		return 0
 	}
-	if _, _, ok := parseSelect(bank); ok {
-		return true
-	}
-	for _, m := range []string{"Explanation", noiseLine} {
-		if len(bank) >= len(m) && strings.EqualFold(bank[:len(m)], m) {
-			return true
+	for i := len(bank) - 2; i >= 1; i-- {
+		if c, after := bank[i], bank[i+1]; strings.IndexByte(".?!:;)]\"'", c) >= 0 && bank[i-1] != ' ' &&
+			after >= 'A' && after <= 'Z' {
+			return i + 1
 		}
 	}
-	// A sentence ending glued to a capital: "...near the user.AWS Cloud".
-	for i := 1; i+1 < len(bank); i++ {
-		c := bank[i]
-		if (c == '.' || c == '?' || c == '!') && bank[i-1] >= 'a' && bank[i-1] <= 'z' &&
-			bank[i+1] >= 'A' && bank[i+1] <= 'Z' && strings.Count(bank[:i], " ") >= 3 {
-			return true
-		}
-	}
-	return false
+	return -1
 }
 
 func (p *textParser) start(ln int, t titleMatch, bank string, glued bool) {
@@ -471,7 +470,11 @@ func (p *textParser) start(ln int, t titleMatch, bank string, glued bool) {
 	p.state = stTitle
 	switch {
 	case glued:
-		p.problem(ln, "this line looks like a question title glued to the end of the line before it (a file that did not end with a newline?): put the title \"<Exam> Question %s\" on a line of its own", t.number)
+		title := "<Exam> Question " + t.number
+		if at := gluedAt(bank); at > 0 {
+			title = bank[at:] + " Question " + t.number
+		}
+		p.problem(ln, "this line looks like a question title glued to the end of the line before it (a file that did not end with a newline?): put the title %q on a line of its own", clip(title))
 	case bank == "" && p.last != "":
 		p.q.bank = p.last
 	case bank == "" && p.opt.DefaultBank != "":

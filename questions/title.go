@@ -24,7 +24,9 @@ const titleSeparators = " :-–—|"
 // "<Exam> Question 12 of 65" and a bare "Question 12", with "Question" in
 // any letter case and any Unicode space (non-breaking spaces included) as
 // a space. "Question" must not follow a letter or digit ("AWSQuestion 1"
-// is not a title). The last "Question" that ends the line so is the one.
+// is not a title) unless what is before it is a whole element a title may
+// be glued to (see elementPrefix). The last "Question" that ends the line
+// so is the one.
 func parseTitle(s string) (titleMatch, bool) {
 	n := collapseSpaces(normSpaces(strings.TrimSpace(s)))
 	const word = "question"
@@ -32,8 +34,8 @@ func parseTitle(s string) (titleMatch, bool) {
 		if !strings.EqualFold(n[i:i+len(word)], word) {
 			continue
 		}
-		if i > 0 && isWordRune(lastRune(n[:i])) {
-			continue
+		if i > 0 && isWordRune(lastRune(n[:i])) && elementPrefix(n[:i]) != i {
+			continue // "AWSQuestion 1"; but "Correct answer: BQuestion 40" is glued
 		}
 		number, ok := titleNumber(n[i+len(word):])
 		if !ok {
@@ -110,3 +112,56 @@ func lastRune(s string) rune {
 }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// elementPrefix returns the length of the element that starts s when a
+// title may be glued to its end (a file without a final newline,
+// concatenated with the next): an answer line "Correct answer: A" (its
+// letters end at the first letter followed by another letter),
+// "Explanation", "Show answer and explanation", a bare rationale header
+// "- B. Incorrect." or a closing code fence, each followed by the end of s
+// or directly by a title (no space). It returns 0 when s starts with none
+// of these.
+func elementPrefix(s string) int {
+	glued := func(n int) bool { return n == len(s) || s[n] != ' ' }
+	for _, m := range []string{noiseLine, "Explanation"} {
+		if len(s) >= len(m) && strings.EqualFold(s[:len(m)], m) && glued(len(m)) {
+			return len(m)
+		}
+	}
+	if n := len(s) - len(strings.TrimLeft(s, "`")); n >= 3 {
+		return n
+	}
+	for _, m := range []string{"Correct answers:", "Correct answer:"} {
+		if len(s) < len(m) || !strings.EqualFold(s[:len(m)], m) {
+			continue
+		}
+		i := len(m)
+		for i < len(s) {
+			switch c := s[i]; {
+			case c == ' ' || c == ',':
+				i++
+			case c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z':
+				i++
+				if i < len(s) && isWordRune(rune(s[i])) {
+					return i // the letter, then the glued title
+				}
+			default:
+				return 0
+			}
+		}
+		return i
+	}
+	if l, _, text, ok := parseRationaleHeader(s); ok && l != "" && text == "" {
+		return len(s)
+	}
+	for _, v := range []string{". Correct.", ". Incorrect."} {
+		if len(s) > 3 && s[0] == '-' {
+			if j := strings.Index(s, v); j >= 0 && j <= 4 {
+				if _, _, text, ok := parseRationaleHeader(s[:j+len(v)]); ok && text == "" && glued(j+len(v)) {
+					return j + len(v)
+				}
+			}
+		}
+	}
+	return 0
+}
