@@ -101,7 +101,7 @@ func TestLoaderRefusesBrokenFiles(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"a.txt":      "Net Question 1\nSelect 2Which?\n- A\na\n- B\nb\nCorrect answer: C\n",
 		"b/c.yaml":   "bank: Sec\nquestions:\n- question: Q?\n  colour: red\n  options: [{text: a, correct: true}, {text: b}]\n",
-		"b/d.gift":   "::x::Q?{#3}\n",
+		"b/d.gift":   "::x::Q?{~a ~b}\n",
 		"e.json":     `{"bank": "net", "questions": [{"question": "Q?", "options": [{"text": "a", "correct": true}, {"text": "b"}]}]}`,
 		"z/ok.txt":   goodText,
 		"z/ok2.yaml": goodYAML,
@@ -117,7 +117,7 @@ func TestLoaderRefusesBrokenFiles(t *testing.T) {
 		`a.txt:2: "Select 2" disagrees with the answer line, which lists 1 letter(s)`,
 		`a.txt:7: answer letter C is not an option (options are A–B)`,
 		`b/c.yaml:4: unknown field "colour" in a question (want id, number, select, question, options, explanation, tags, source)`,
-		`b/d.gift:1: unsupported GIFT question type (numerical)`,
+		`b/d.gift:1: no right answer (mark it with = or a positive weight ~%50%)`,
 		`z/ok.txt:1: bank "Net" is also defined in e.json`,
 	}, "\n")
 	if got != want {

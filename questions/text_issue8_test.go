@@ -1,6 +1,7 @@
 package questions
 
 import (
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -353,5 +354,70 @@ func TestParseTextNotABank(t *testing.T) {
 		if err := ps.Err(); err != nil {
 			t.Errorf("%q: got error %v, want only a warning", data, err)
 		}
+	}
+}
+
+// testdata/aws-practice is a study group's folder: one question per file,
+// titles pasted with variations (NBSP, " - ", "#", "of 65", a bare lower
+// case "question 8"), CRLF, a byte-order mark, files with and without a
+// final newline, a fenced code block, and a notes.txt. Read file by file
+// (the folder's name as the default bank) or concatenated in any order as
+// `cat` does, it gives the same four questions.
+func TestParseTextStudyGroupFolder(t *testing.T) {
+	const dir = "testdata/aws-practice/"
+	read := func(name string) []byte {
+		data, err := os.ReadFile(dir + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	const exam = "AWS Cloud Practitioner"
+	want := []string{exam + "#12", exam + "#40", exam + "#7", exam + "#8"}
+	var got []string
+	var all []Question
+	for _, name := range []string{"q12.txt", "q40.txt", "q7.txt", "q8.txt"} {
+		banks, ps := ParseFile(dir+name, read(name), ParseOptions{DefaultBank: exam})
+		checkProblems(t, ps, nil)
+		got = append(got, ids(banks)...)
+		for _, b := range banks {
+			all = append(all, b.Questions...)
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("file by file: got %q, want %q", got, want)
+	}
+	q7 := all[2]
+	if wantStem := "What does this Lambda handler return for an empty event?\n```python\ndef handler(event, context):\n    if not event:\n        return {\"statusCode\": 400}\n\n    return {\"statusCode\": 200}\n```"; q7.Stem != wantStem {
+		t.Errorf("got stem %q, want %q", q7.Stem, wantStem)
+	}
+	if wantExpl := "The empty dict is falsy, so the first branch returns:\n```\n    return {\"statusCode\": 400}\n```"; q7.Explanation != wantExpl {
+		t.Errorf("got explanation %q, want %q", q7.Explanation, wantExpl)
+	}
+	if r := all[0].Options[1].Rationale; r != "RDS is a managed database; it does not shorten the round trip." {
+		t.Errorf("got rationale %q", r)
+	}
+	for _, order := range [][]string{
+		{"q12.txt", "q40.txt", "q7.txt", "q8.txt"},
+		{"q8.txt", "q7.txt", "q12.txt", "q40.txt"},
+		{"q40.txt", "q12.txt", "q8.txt", "q7.txt"},
+	} {
+		var data []byte
+		for _, name := range order {
+			data = append(data, read(name)...)
+		}
+		banks, ps := ParseFile("all.txt", data, ParseOptions{DefaultBank: exam})
+		checkProblems(t, ps, nil)
+		var cat []Question
+		for _, b := range banks {
+			cat = append(cat, b.Questions...)
+		}
+		if diff := diffQuestions(cat, all); diff != "" {
+			t.Errorf("cat %v: %s", order, diff)
+		}
+	}
+	banks, ps := ParseFile(dir+"notes.txt", read("notes.txt"), ParseOptions{DefaultBank: exam})
+	if len(banks) != 0 || len(ps) != 1 || !ps[0].Warning {
+		t.Errorf("notes.txt: got %d banks and %v, want one warning", len(banks), ps)
 	}
 }
