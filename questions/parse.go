@@ -31,9 +31,10 @@ func Parse(path string, data []byte) ([]Bank, error) {
 // ParseOptions are the choices a caller makes about a file beyond its
 // contents.
 type ParseOptions struct {
-	// DefaultBank names the bank of questions whose file does not name one
-	// (an exam text title "Question 12" with no exam name before it). ""
-	// leaves the parser's own rule.
+	// DefaultBank names the bank of questions whose file does not name one.
+	// In exam text, a bare title "Question 12" takes the bank of the title
+	// before it in the file; DefaultBank is the bank of a bare title that
+	// comes first. With "" such a title is an error.
 	DefaultBank string
 }
 
