@@ -146,7 +146,7 @@ func TestValidateCommand(t *testing.T) {
 	os.WriteFile(bad, []byte("B Question 1\nSelect 2Pick.\n- A\nyes\n- B\nno\nCorrect answer: A\n"), 0o600)
 	os.WriteFile(dup, []byte("AWS Cloud Practitioner Question 40\nSelect 1Pick.\n- A\nyes\n- B\nno\nCorrect answer: A"), 0o600)
 	os.WriteFile(sample, []byte("bank: quizhost sample\nquestions:\n- question: Q?\n  options: [{text: a, correct: true}, {text: b}]\n"), 0o600)
-	note := filepath.Join(folder, "notes.txt") + `: warning: skipped: no question title`
+	note := filepath.Join(folder, "notes.txt") + `: warning: not a question bank: no line is a question title`
 	tests := []struct {
 		name     string
 		args     []string
@@ -158,7 +158,7 @@ func TestValidateCommand(t *testing.T) {
 			[]string{"G: 1 question from " + good + "\n", "ok: 1 bank, 1 question\n"}, nil},
 		{"a folder of one-question files", []string{"validate", "banks"}, 0,
 			[]string{"AWS Cloud Practitioner: 4 questions from 4 files: 4 in banks/AWS Cloud Practitioner/\n"},
-			[]string{"banks/AWS Cloud Practitioner/notes.txt: warning: skipped", "0 errors, 1 warning\n"}},
+			[]string{"banks/AWS Cloud Practitioner/notes.txt: warning: not a question bank", "0 errors, 1 warning\n"}},
 		{"--strict fails on a warning", []string{"validate", "--strict", folder}, 1,
 			[]string{"AWS Cloud Practitioner: 4 questions"}, []string{note, "0 errors, 1 warning (--strict: warnings fail too)"}},
 		{"--strict after the paths", []string{"validate", folder, "-strict"}, 1, nil, []string{note}},
@@ -391,7 +391,7 @@ func TestStartupLogsBankWarnings(t *testing.T) {
 		t.Fatalf("run = %v, want the bot to start and fail to reach Discord", err)
 	}
 	log := stderr.String()
-	if !strings.Contains(log, "level=WARN msg=\"question banks\" problem=\"banks/AWS Cloud Practitioner/notes.txt: warning: skipped") ||
+	if !strings.Contains(log, "level=WARN msg=\"question banks\" problem=\"banks/AWS Cloud Practitioner/notes.txt: warning: not a question bank") ||
 		!strings.Contains(log, "msg=\"question banks loaded\" banks=2 questions=46") {
 		t.Errorf("got log\n%s\nwant the warning logged and the banks loaded", log)
 	}

@@ -76,9 +76,9 @@ const BankFileTypes = "*.txt, *.yaml, *.yml, *.json, *.gift"
 // ps is every problem found: each file's errors and warnings, a question
 // ID defined twice (both places), a bank named like the built-in bank
 // (refused, see CheckBankName), a path that cannot be read (an error), a
-// directory with no bank file (a warning), and a *.txt file found in a
-// directory that has no question title at all (skipped with a warning: a
-// stray note). The load is good when ps.Err() is nil; otherwise the
+// directory with no bank file (a warning), and a *.txt file that has no
+// question title at all (skipped with a warning by the parser: a stray
+// note). The load is good when ps.Err() is nil; otherwise the
 // catalogue holds only what loaded cleanly, for reporting, and must not be
 // served. The catalogue is never nil. Load is safe to call from several
 // goroutines.
@@ -110,11 +110,9 @@ func (l Loader) Load() (c *Catalogue, ps Problems) {
 	return c, append(ps, cps...)
 }
 
-// bankFile is a file to read: its path as reached, and whether it was
-// found by searching a directory (rather than named).
+// bankFile is a file to read, its path as reached.
 type bankFile struct {
-	path  string
-	found bool
+	path string
 }
 
 // bankFiles expands paths into the bank files to read, each once, in
@@ -124,7 +122,7 @@ func bankFiles(paths []string) ([]bankFile, Problems) {
 	var files []bankFile
 	var ps Problems
 	seen := map[string]bool{} // the real path of each file
-	addFile := func(name string, found bool) {
+	addFile := func(name string) {
 		key, err := filepath.Abs(name)
 		if err == nil {
 			if real, err := filepath.EvalSymlinks(key); err == nil {
@@ -135,7 +133,7 @@ func bankFiles(paths []string) ([]bankFile, Problems) {
 			return
 		}
 		seen[key] = true
-		files = append(files, bankFile{path: name, found: found})
+		files = append(files, bankFile{path: name})
 	}
 	for _, p := range paths {
 		info, err := os.Stat(p)
@@ -144,7 +142,7 @@ func bankFiles(paths []string) ([]bankFile, Problems) {
 			continue
 		}
 		if !info.IsDir() {
-			addFile(p, false)
+			addFile(p)
 			continue
 		}
 		n, errs := 0, len(ps)
@@ -174,7 +172,7 @@ func bankFiles(paths []string) ([]bankFile, Problems) {
 				return nil
 			}
 			n++
-			addFile(name, true)
+			addFile(name)
 			return nil
 		})
 		if err != nil {
@@ -249,23 +247,7 @@ func parseFile(f bankFile) fileResult {
 		opt.DefaultBank = folderBank(f.path)
 	}
 	banks, ps := parse(f.path, data, opt)
-	if f.found && format == FormatText && len(banks) == 0 && !hasTitle(data) {
-		return fileResult{probs: Problems{{Path: f.path, Warning: true,
-			Msg: `skipped: no question title ("<bank> Question <number>") in this file, so it is not read as a bank`}}}
-	}
 	return fileResult{banks: banks, probs: ps}
-}
-
-// hasTitle reports whether any line of an exam text file is a question
-// title.
-func hasTitle(data []byte) bool {
-	data, _ = prepare("", data)
-	for _, l := range splitLines(data) {
-		if _, _, ok := parseTitle(strings.TrimSpace(l)); ok {
-			return true
-		}
-	}
-	return false
 }
 
 func readFile(name string) ([]byte, error) {

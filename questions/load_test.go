@@ -102,7 +102,7 @@ func TestLoaderReportsEveryFile(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"a.txt":      "Net Question 1\nSelect 2Which?\n- A\na\n- B\nb\nCorrect answer: C\n",
 		"b/c.yaml":   "bank: Sec\nquestions:\n- question: Q?\n  colour: red\n  options: [{text: a, correct: true}, {text: b}]\n",
-		"b/d.gift":   "::x::Q?{#3}\n",
+		"b/d.gift":   "::x::Q?{~a ~b}\n",
 		"e.json":     `{"bank": "net", "questions": [{"question": "Q?", "options": [{"text": "a", "correct": true}, {"text": "b"}]}]}`,
 		"z/ok.txt":   goodText,
 		"z/ok2.yaml": goodYAML,
@@ -113,7 +113,7 @@ func TestLoaderReportsEveryFile(t *testing.T) {
 		`a.txt:2: "Select 2" disagrees with the answer line, which lists 1 letter(s)`,
 		`a.txt:7: answer letter C is not an option (options are A–B)`,
 		`b/c.yaml:4: unknown field "colour" in a question (want id, number, select, question, options, explanation, tags, source)`,
-		`b/d.gift:1: unsupported GIFT question type (numerical)`,
+		`b/d.gift:1: no right answer (mark it with = or a positive weight ~%50%)`,
 		`z/ok.txt:1: warning: bank "Net" is spelled "net" in e.json; its questions join that bank under that name`,
 	}, "\n")
 	if got != want {
@@ -157,7 +157,7 @@ func TestLoaderOneBankAcrossFiles(t *testing.T) {
 		t.Fatalf("got %v, want no errors", err)
 	}
 	got := strings.ReplaceAll(ps.Error(), folder+string(filepath.Separator), "")
-	if want := `notes.txt: warning: skipped: no question title ("<bank> Question <number>") in this file, so it is not read as a bank`; got != want {
+	if want := `notes.txt: warning: not a question bank: no line is a question title such as "<Exam> Question 12"; if it holds notes, rename it (notes.md) or move it out of the bank folder`; got != want {
 		t.Errorf("got problems\n%s\nwant\n%s", got, want)
 	}
 	b, ok := c.Bank(aws)
@@ -250,8 +250,8 @@ func TestLoaderProblems(t *testing.T) {
 		{"a folder with no bank file", []string{at("empty")}, 0,
 			[]string{`empty: warning: no bank files (*.txt, *.yaml, *.yml, *.json, *.gift) in this folder`}},
 		{"a missing path", []string{at("missing")}, 0, []string{`missing: no such file or directory`}},
-		{"a note named directly is not skipped", []string{at("notes/notes.txt")}, 0,
-			[]string{`notes/notes.txt:1: text before the first question title: "just notes"`}},
+		{"a note named directly is skipped too, with the same warning", []string{at("notes/notes.txt")}, 0,
+			[]string{`notes/notes.txt: warning: not a question bank: no line is a question title such as "<Exam> Question 12"; if it holds notes, rename it (notes.md) or move it out of the bank folder`}},
 		{"a file of another type named directly", []string{at("empty/README.md")}, 0,
 			[]string{`empty/README.md: not a bank file (want .txt, .yaml, .yml, .json or .gift)`}},
 	}
