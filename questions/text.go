@@ -7,7 +7,7 @@ import (
 )
 
 // Exam text: the format study groups paste from practice-exam pages
-// (question-formats.md, section 1). The parser is a line-driven state
+// (README.md, "Exam text"). The parser is a line-driven state
 // machine; each line is trimmed (and its white space, non-breaking spaces
 // included, normalised for recognising elements), blank lines are skipped
 // wherever they are (inside a text element they separate paragraphs), and
@@ -125,7 +125,7 @@ type textParser struct {
 }
 
 // ParseText parses an exam text file (see README.md, "Question bank
-// formats", and question-formats.md) with no default bank: a title without
+// formats") with no default bank: a title without
 // an exam name ("Question 12") before any titled question is an error. See
 // ParseFile for the options.
 func ParseText(path string, data []byte) ([]Bank, Problems) {

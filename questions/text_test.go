@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// docExample is the example of question-formats.md, section 1.
+// docExample is the exam text example of README.md (and of the formats reference it came from).
 var docExample = []string{
 	"Cloud Networking Practice Question 7", // 1
 	"Select 2Which of the following reduce latency for users far from the origin region?",
