@@ -336,7 +336,7 @@ func (e *env) checkWireExcept(n int) {
 		}
 		isMsg := strings.HasPrefix(r.Route, "/channels/") || strings.HasPrefix(r.Route, "/webhooks/")
 		if strings.HasPrefix(r.Route, "/interactions/") {
-			if data, ok := body["data"].(map[string]any); ok && body["type"] != float64(8) {
+			if data, ok := body["data"].(map[string]any); ok && body["type"] != float64(8) && body["type"] != float64(9) { // not autocomplete or modal: a message
 				body, isMsg = data, true
 			}
 		}
