@@ -9,6 +9,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/questions"
+	"github.com/quizhost/quizhost/storage"
 )
 
 // examQuestion is one question as copied from a practice page: CRLF line
@@ -131,6 +133,40 @@ func TestImportMerges(t *testing.T) {
 	}
 	if got := e.bankQuestions(bank); got != 2 {
 		t.Errorf("after refusals: %d questions, want 2", got)
+	}
+	e.checkWire()
+}
+
+// TestImportMergesIntoAnOldRecord: a bank stored by an older version (the
+// uploaded exam text as is) keeps loading, and an import merges into it.
+func TestImportMergesIntoAnOldRecord(t *testing.T) {
+	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
+	e.start()
+	e.stop()
+	db, err := storage.Open(e.path, storage.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SaveBank(8001, questions.BankFile{Name: "Cloud Networking", Format: questions.FormatText, Data: []byte(importBank)}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	e.start()
+	if got := e.bankQuestions("Cloud Networking"); got != 2 {
+		t.Fatalf("old record loads with %d questions, want 2", got)
+	}
+	got := e.admin(alice, sub("import", fileOpt("file", "q3.txt", examQuestion("Cloud Networking", 3, "Which port does HTTPS use?"))))
+	if !strings.Contains(got, "**Cloud Networking**: added 1, updated 0, unchanged 0 · 3 questions") {
+		t.Errorf("merge into an old record: %q", got)
+	}
+	r := e.srv.SlashCommand(guildID, channelID, alice, "quizadmin", group("bank", sub("export", str("name", "Cloud Networking")))).WaitResponse(t, wait)
+	if len(r.Files) != 1 {
+		t.Fatalf("export sent %d files", len(r.Files))
+	}
+	banks, err := questions.Parse(r.Files[0].Name, r.Files[0].Data)
+	if err != nil || len(banks) != 1 || len(banks[0].Questions) != 3 || banks[0].Questions[0].ID != "Cloud Networking#1" ||
+		banks[0].Questions[0].Explanation != "DNS maps names to addresses." || banks[0].Questions[2].ID != "Cloud Networking#3" {
+		t.Errorf("export parses to %+v, %v", banks, err)
 	}
 	e.checkWire()
 }

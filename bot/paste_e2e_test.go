@@ -161,11 +161,18 @@ func TestPasteQuestions(t *testing.T) {
 	if got := e.admin(alice, group("question", sub("show", str("id", bank+"#2")))); strings.Contains(got, "content delivery network") {
 		t.Error("a cancelled paste changed the question")
 	}
+	// A paste left a day expires.
+	id, _ = e.openModal(e.srv.SlashCommand(guildID, channelID, alice, "quizadmin", sub("add")))
+	e.advance(25 * time.Hour)
+	p := e.srv.ModalSubmit(guildID, channelID, alice, "", id, map[string]string{"text": examQuestion(bank, 3, "Three?")})
+	if c, _, _ := e.reply(p); !strings.Contains(c, "is gone") {
+		t.Errorf("submit after a day: %q", c)
+	}
 	// An admin who lost Manage Server can't add.
 	id, _ = e.openModal(e.srv.SlashCommand(guildID, channelID, alice, "quizadmin", sub("add")))
 	demoted := alice
 	demoted.Permissions = discordtest.DefaultPermissions
-	p := e.srv.ModalSubmit(guildID, channelID, demoted, "", id, map[string]string{"text": examQuestion(bank, 3, "Three?")})
+	p = e.srv.ModalSubmit(guildID, channelID, demoted, "", id, map[string]string{"text": examQuestion(bank, 3, "Three?")})
 	if c, _, _ := e.reply(p); !strings.Contains(c, "Manage Server") {
 		t.Errorf("submit without Manage Server: %q", c)
 	}
