@@ -230,19 +230,14 @@ func (b *Bot) importCmd(c *call, opts options, res *discordgo.ApplicationCommand
 		what = fmt.Sprintf("The %d files", len(ups))
 	}
 	if errs := ps.Errors(); len(errs) > 0 {
-		return c.reply(problemsMessage(what, errs, true))
+		return c.reply(problemsMessage(what, len(ups) > 1, errs))
 	}
-	b.editMu.Lock()
-	defer b.editMu.Unlock()
-	ch, refused, err := b.planBanks(c.guild, c.user, parts, replace)
+	ch, refused, err := b.applyChange(c.guild, c.user, parts, replace, 0)
 	if err != nil {
-		return err
+		return fmt.Errorf("import: %w", err)
 	}
 	if len(refused) > 0 {
-		return c.reply(problemsMessage(what, refused, true))
-	}
-	if err := b.saveChange(c.guild, ch, 0); err != nil {
-		return fmt.Errorf("import: %w", err)
+		return c.reply(problemsMessage(what, len(ups) > 1, refused))
 	}
 	for _, r := range ch.results {
 		b.log.Info("bank imported", "guild", c.guild, "bank", r.name, "added", r.count.Added,
@@ -277,16 +272,16 @@ func problemList(ps questions.Problems, withPath bool) string {
 	return desc
 }
 
-// problemsMessage refuses an import: every problem, and that nothing was
-// stored.
-func problemsMessage(what string, ps questions.Problems, withPath bool) message {
+// problemsMessage refuses an import of what (a file, or several files):
+// every problem as file:line: message, and that nothing was stored.
+func problemsMessage(what string, several bool, ps questions.Problems) message {
 	verb := "was"
-	if strings.HasPrefix(what, "The ") {
+	if several {
 		verb = "were"
 	}
 	return message{ephemeral: true, content: fmt.Sprintf("❌ **%s** %s not imported: %s. Nothing was stored.",
 		what, verb, plural(len(ps), "problem", "problems")),
-		embeds: []*discordgo.MessageEmbed{{Title: "Problems", Description: problemList(ps, withPath), Color: colorWrong}}}
+		embeds: []*discordgo.MessageEmbed{{Title: "Problems", Description: problemList(ps, true), Color: colorWrong}}}
 }
 
 // download fetches an attachment with a timeout and a size cap.

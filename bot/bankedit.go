@@ -158,6 +158,23 @@ func firstPath(parts []questions.Bank, name string) string {
 	return ""
 }
 
+// applyChange plans a change (see planBanks) and, when nothing refuses it,
+// stores it, consuming the draft when draftID is not 0 (an error wrapping
+// questions.ErrNotFound if that draft is gone). Changes are applied one at
+// a time; no Discord call is made meanwhile.
+func (b *Bot) applyChange(guild, user uint64, parts []questions.Bank, replace bool, draftID uint64) (bankChange, questions.Problems, error) {
+	b.editMu.Lock()
+	defer b.editMu.Unlock()
+	ch, refused, err := b.planBanks(guild, user, parts, replace)
+	if err != nil || len(refused) > 0 {
+		return ch, refused, err
+	}
+	if err := b.saveChange(guild, ch, draftID); err != nil {
+		return bankChange{}, nil, err
+	}
+	return ch, nil, nil
+}
+
 // saveChange stores a planned change (consuming the draft when draftID is
 // not 0) and drops the guild's cached banks.
 func (b *Bot) saveChange(guild uint64, ch bankChange, draftID uint64) error {

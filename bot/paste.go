@@ -245,20 +245,15 @@ func (b *Bot) draftButton(c *call, id componentID) error {
 	if errs := ps.Errors(); len(errs) > 0 {
 		return c.update(draftProblemsMessage(d, errs))
 	}
-	b.editMu.Lock()
-	defer b.editMu.Unlock()
-	ch, refused, err := b.planBanks(c.guild, c.user, parts, false)
+	ch, refused, err := b.applyChange(c.guild, c.user, parts, false, d.ID)
+	if errors.Is(err, questions.ErrNotFound) {
+		return userErr("This paste is gone: it was added, cancelled or has expired.")
+	}
 	if err != nil {
-		return err
+		return fmt.Errorf("add paste: %w", err)
 	}
 	if len(refused) > 0 {
 		return c.update(draftProblemsMessage(d, refused))
-	}
-	if err := b.saveChange(c.guild, ch, d.ID); err != nil {
-		if errors.Is(err, questions.ErrNotFound) {
-			return userErr("This paste is gone: it was added, cancelled or has expired.")
-		}
-		return fmt.Errorf("add paste: %w", err)
 	}
 	b.log.Info("paste added", "guild", c.guild, "user", c.user, "draft", d.ID)
 	return c.update(message{content: "✅ Added.\n" + changeSummary(ch.results)})

@@ -49,11 +49,27 @@ func (b *Bot) questionRemove(c *call, opts options) error {
 	if q, ok := b.cfg.Catalogue.Question(id); ok {
 		return userErr("Question `%s` is in **%s**, which comes with this quizhost: it can't be removed here. Edit the bank file instead.", truncate(q.ID, 200), q.Bank)
 	}
-	b.editMu.Lock()
-	defer b.editMu.Unlock()
-	g, err := b.imported(c.guild)
+	bank, left, err := b.removeQuestion(c.guild, c.user, id)
 	if err != nil {
 		return err
+	}
+	if left == 0 {
+		return c.reply(message{ephemeral: true, content: fmt.Sprintf(
+			"🗑️ Removed `%s`. It was the last question of **%s**, so the bank is gone too. Scores earned on it stay.", id, bank)})
+	}
+	return c.reply(message{ephemeral: true, content: fmt.Sprintf(
+		"🗑️ Removed `%s` from **%s** (%s left). Scores earned on it stay.", id, bank, plural(left, "question", "questions"))})
+}
+
+// removeQuestion removes the question of that ID from the imported bank
+// that has it, removing the bank with its last question. It returns the
+// bank's name and how many questions it has left.
+func (b *Bot) removeQuestion(guild, user uint64, id string) (string, int, error) {
+	b.editMu.Lock()
+	defer b.editMu.Unlock()
+	g, err := b.imported(guild)
+	if err != nil {
+		return "", 0, err
 	}
 	var bank *questions.Bank
 	for _, bk := range g.banks {
@@ -64,29 +80,27 @@ func (b *Bot) questionRemove(c *call, opts options) error {
 		}
 	}
 	if bank == nil {
-		return userErr("There is no question with id %q here. Type part of its text and pick it from the list.", truncate(id, 100))
+		return "", 0, userErr("There is no question with id %q here. Type part of its text and pick it from the list.", truncate(id, 100))
 	}
 	rest, _ := questions.Without(*bank, id)
 	if len(rest.Questions) == 0 {
-		if err := b.store.DeleteBank(c.guild, bank.Name); err != nil {
-			return storeErr(err)
+		if err := b.store.DeleteBank(guild, bank.Name); err != nil {
+			return "", 0, storeErr(err)
 		}
-		b.forgetImported(c.guild)
-		b.log.Info("question removed with its bank", "guild", c.guild, "user", c.user, "bank", bank.Name)
-		return c.reply(message{ephemeral: true, content: fmt.Sprintf(
-			"🗑️ Removed `%s`. It was the last question of **%s**, so the bank is gone too. Scores earned on it stay.", id, bank.Name)})
+		b.forgetImported(guild)
+		b.log.Info("question removed with its bank", "guild", guild, "user", user, "bank", bank.Name)
+		return bank.Name, 0, nil
 	}
 	data, err := questions.MarshalYAML(rest)
 	if err != nil {
-		return fmt.Errorf("remove question: %w", err)
+		return "", 0, fmt.Errorf("remove question: %w", err)
 	}
-	f := questions.BankFile{Name: rest.Name, Format: questions.FormatYAML, Data: data, ImportedAt: b.clock.Now(), ImportedBy: c.user}
-	if err := b.saveChange(c.guild, bankChange{files: []questions.BankFile{f}}, 0); err != nil {
-		return fmt.Errorf("remove question: %w", err)
+	f := questions.BankFile{Name: rest.Name, Format: questions.FormatYAML, Data: data, ImportedAt: b.clock.Now(), ImportedBy: user}
+	if err := b.saveChange(guild, bankChange{files: []questions.BankFile{f}}, 0); err != nil {
+		return "", 0, fmt.Errorf("remove question: %w", err)
 	}
-	b.log.Info("question removed", "guild", c.guild, "user", c.user, "bank", bank.Name)
-	return c.reply(message{ephemeral: true, content: fmt.Sprintf(
-		"🗑️ Removed `%s` from **%s** (%s left). Scores earned on it stay.", id, bank.Name, plural(len(rest.Questions), "question", "questions"))})
+	b.log.Info("question removed", "guild", guild, "user", user, "bank", bank.Name)
+	return bank.Name, len(rest.Questions), nil
 }
 
 // questionChoices are the autocomplete choices for a question ID: the

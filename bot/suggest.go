@@ -103,7 +103,7 @@ func (b *Bot) reviewButton(c *call, id componentID) error {
 	if err != nil {
 		return fmt.Errorf("suggestion: %w", err)
 	}
-	parts, _ := parsePaste(d)
+	parts, ps := parsePaste(d)
 	names := bankNames(parts, d.Bank)
 	var note, dm string
 	if id.action == "reject" {
@@ -114,7 +114,7 @@ func (b *Bot) reviewButton(c *call, id componentID) error {
 		note = fmt.Sprintf("🗑️ Rejected <@%d>'s suggestion for %s.", d.UserID, names)
 		dm = fmt.Sprintf("Your suggestion for %s on **%s** was not added this time. Thank you for contributing!", names, b.guildName(c.guild))
 	} else {
-		ch, err := b.approve(c, d, parts)
+		ch, err := b.approve(c, d, parts, ps)
 		if err != nil {
 			return err
 		}
@@ -133,25 +133,19 @@ func (b *Bot) reviewButton(c *call, id componentID) error {
 }
 
 // approve merges a queued suggestion into its banks, consuming it.
-func (b *Bot) approve(c *call, d questions.Draft, parts []questions.Bank) (bankChange, error) {
-	_, ps := parsePaste(d)
+func (b *Bot) approve(c *call, d questions.Draft, parts []questions.Bank, ps questions.Problems) (bankChange, error) {
 	if errs := ps.Errors(); len(errs) > 0 {
 		return bankChange{}, userErr("This suggestion can't be added as it stands (%s). Reject it.", truncate(errs[0].Error(), 300))
 	}
-	b.editMu.Lock()
-	defer b.editMu.Unlock()
-	ch, refused, err := b.planBanks(c.guild, c.user, parts, false)
+	ch, refused, err := b.applyChange(c.guild, c.user, parts, false, d.ID)
+	if errors.Is(err, questions.ErrNotFound) {
+		return bankChange{}, userErr("That suggestion was handled already.")
+	}
 	if err != nil {
-		return bankChange{}, err
+		return bankChange{}, fmt.Errorf("approve suggestion: %w", err)
 	}
 	if len(refused) > 0 {
 		return bankChange{}, userErr("This suggestion can't be added as it stands (%s). Reject it.", truncate(refused[0].Error(), 300))
-	}
-	if err := b.saveChange(c.guild, ch, d.ID); err != nil {
-		if errors.Is(err, questions.ErrNotFound) {
-			return bankChange{}, userErr("That suggestion was handled already.")
-		}
-		return bankChange{}, fmt.Errorf("approve suggestion: %w", err)
 	}
 	b.log.Info("suggestion approved", "guild", c.guild, "user", c.user, "draft", d.ID)
 	return ch, nil
