@@ -243,7 +243,7 @@ func (b *Bot) importCmd(c *call, opts options, res *discordgo.ApplicationCommand
 		b.log.Info("bank imported", "guild", c.guild, "bank", r.name, "added", r.count.Added,
 			"updated", r.count.Updated, "unchanged", r.count.Unchanged, "replace", replace)
 	}
-	m := message{ephemeral: true, content: changeSummary(ch.results)}
+	m := message{ephemeral: true, content: changeSummary("Imported", ch.results)}
 	if w := ps.Warnings(); len(w) > 0 {
 		m.embeds = []*discordgo.MessageEmbed{{Title: "Warnings", Description: problemList(w, true), Color: colorOpen}}
 	}

@@ -185,9 +185,9 @@ func (b *Bot) saveChange(guild uint64, ch bankChange, draftID uint64) error {
 	return nil
 }
 
-// changeSummary says what a change did, one line per bank:
-// "added N, updated M, unchanged K".
-func changeSummary(results []bankResult) string {
+// changeSummary says what a change did, one line per bank, each starting
+// with verb ("Imported", "Added to"): "added N, updated M, unchanged K".
+func changeSummary(verb string, results []bankResult) string {
 	var lines []string
 	for _, r := range results {
 		how := ""
@@ -197,8 +197,8 @@ func changeSummary(results []bankResult) string {
 		case r.replaced:
 			how = " (replaced)"
 		}
-		lines = append(lines, fmt.Sprintf("📚 **%s**%s: added %d, updated %d, unchanged %d · %s in the bank now",
-			r.name, how, r.count.Added, r.count.Updated, r.count.Unchanged, plural(r.total, "question", "questions")))
+		lines = append(lines, fmt.Sprintf("📚 %s **%s**%s: added %d, updated %d, unchanged %d · %s in the bank now",
+			verb, r.name, how, r.count.Added, r.count.Updated, r.count.Unchanged, plural(r.total, "question", "questions")))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -256,7 +256,7 @@ func (b *Bot) draftButton(c *call, id componentID) error {
 		return c.update(draftProblemsMessage(d, refused))
 	}
 	b.log.Info("paste added", "guild", c.guild, "user", c.user, "draft", d.ID)
-	return c.update(message{content: "✅ Added.\n" + changeSummary(ch.results)})
+	return c.update(message{content: changeSummary("Added to", ch.results)})
 }
 
 // Rendering: pure functions of the draft and what it would do.

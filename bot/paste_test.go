@@ -132,14 +132,14 @@ func TestReviewMessage(t *testing.T) {
 }
 
 func TestChangeSummary(t *testing.T) {
-	got := changeSummary([]bankResult{
+	got := changeSummary("Imported", []bankResult{
 		{name: "Net", isNew: true, count: questions.MergeCount{Added: 2}, total: 2},
 		{name: "Data", replaced: true, count: questions.MergeCount{Added: 1}, total: 1},
 		{name: "Ops", count: questions.MergeCount{Added: 1, Updated: 2, Unchanged: 3}, total: 9},
 	})
-	want := "📚 **Net** (new bank): added 2, updated 0, unchanged 0 · 2 questions in the bank now\n" +
-		"📚 **Data** (replaced): added 1, updated 0, unchanged 0 · 1 question in the bank now\n" +
-		"📚 **Ops**: added 1, updated 2, unchanged 3 · 9 questions in the bank now"
+	want := "📚 Imported **Net** (new bank): added 2, updated 0, unchanged 0 · 2 questions in the bank now\n" +
+		"📚 Imported **Data** (replaced): added 1, updated 0, unchanged 0 · 1 question in the bank now\n" +
+		"📚 Imported **Ops**: added 1, updated 2, unchanged 3 · 9 questions in the bank now"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}

@@ -118,7 +118,7 @@ func (b *Bot) reviewButton(c *call, id componentID) error {
 		if err != nil {
 			return err
 		}
-		note = fmt.Sprintf("✅ Approved <@%d>'s suggestion.\n%s", d.UserID, changeSummary(ch.results))
+		note = fmt.Sprintf("✅ Approved <@%d>'s suggestion.\n%s", d.UserID, changeSummary("Added to", ch.results))
 		dm = fmt.Sprintf("✅ Your suggestion for %s on **%s** was approved: %s. Thank you!", names, b.guildName(c.guild), addedText(ch.results))
 	}
 	m, err := b.reviewPage(c.guild, d.ID, note)
