@@ -273,8 +273,14 @@ func TestImportExportRemove(t *testing.T) {
 	if got := e.admin(alice, sub("import", big)); !strings.Contains(got, "at most 1 MiB") {
 		t.Errorf("oversized import reply %q", got)
 	}
-	if got := e.admin(alice, sub("import", attachment("s.txt", strings.ReplaceAll(importBank, "Cloud Networking", "quizhost Sample")))); !strings.Contains(got, "comes with this quizhost and can't be changed") {
+	// The built-in bank's name: the same rule, and words, as start-up and
+	// "quizhost validate"; a bank from QUIZHOST_QUESTIONS can't be changed
+	// here either.
+	if got := e.admin(alice, sub("import", attachment("s.txt", strings.ReplaceAll(importBank, "Cloud Networking", "quizhost sample")))); !strings.Contains(got, `bank "quizhost sample" is the built-in bank's name; give your bank another name`) {
 		t.Errorf("import over the built-in bank: %q", got)
+	}
+	if got := e.admin(alice, sub("import", attachment("t.txt", strings.ReplaceAll(importBank, "Cloud Networking", "Test Bank")))); !strings.Contains(got, "comes with this quizhost and can't be changed") {
+		t.Errorf("import over a bank of QUIZHOST_QUESTIONS: %q", got)
 	}
 
 	// The imported bank is usable at once.

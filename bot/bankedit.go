@@ -51,6 +51,13 @@ func (b *Bot) planBanks(guild, user uint64, parts []questions.Bank, replace bool
 		if len(part.Questions) == 0 {
 			continue
 		}
+		// The one rule for the built-in bank's name, as at start-up and in
+		// "quizhost validate"; then the banks of QUIZHOST_QUESTIONS, which
+		// live in files on the bot's disk.
+		if err := questions.CheckBankName(part.Name); err != nil {
+			ps = append(ps, questions.Problem{Path: part.Path, Line: part.Questions[0].Line, Msg: err.Error()})
+			continue
+		}
 		if cat, ok := b.cfg.Catalogue.Bank(part.Name); ok {
 			ps = append(ps, questions.Problem{Path: part.Path, Line: part.Questions[0].Line,
 				Msg: fmt.Sprintf("bank %q comes with this quizhost and can't be changed here; put the questions in a bank of the server's own with the bank option", cat.Name)})
