@@ -176,6 +176,21 @@ func TestPasteQuestions(t *testing.T) {
 	if c, _, _ := e.reply(p); !strings.Contains(c, "Manage Server") {
 		t.Errorf("submit without Manage Server: %q", c)
 	}
+	// A question pasted as a practice page shows it, titled "Question 3"
+	// with no exam name: it joins the bank the command names.
+	id, _ = e.openModal(e.srv.SlashCommand(guildID, channelID, alice, "quizadmin", sub("add", str("bank", bank))))
+	bare := strings.Replace(examQuestion(bank, 3, "Which service is serverless?"), bank+" Question 3", "Question 3", 1)
+	m = e.submit(alice, "", id, bare)
+	if text := m.Content + "\n" + embedsText(m.Embeds); !strings.Contains(text, "→ **AWS Practice**: add 1, update 0, leave 0 unchanged") ||
+		!strings.Contains(text, "AWS Practice · Question 3") {
+		t.Errorf("preview of a bare-titled paste:\n%s", text)
+	}
+	if _, after := e.click(alice, m, buttons(m.Components)["Add"].CustomID); !strings.Contains(after.Content, "added 1") {
+		t.Errorf("after adding the bare-titled paste: %q", after.Content)
+	}
+	if got := e.bankQuestions(bank); got != 3 {
+		t.Errorf("after the bare-titled paste, %s has %d questions, want 3", bank, got)
+	}
 	e.checkWire()
 }
 
