@@ -317,11 +317,18 @@ func (b *Bot) refreshCount(ctx context.Context, postID uint64) error {
 
 // scheduler is the one goroutine that drives time: it closes questions
 // whose time is up and posts the daily quizzes, then sleeps until the next
-// deadline that stored state names (or until poked).
+// deadline that stored state names (or until poked). It arms its timer
+// only once nothing poked it while it worked, so one armed timer means it
+// is idle (tests wait for that).
 func (b *Bot) scheduler(ctx context.Context) {
 	for {
 		now := b.clock.Now()
 		next := b.runDue(ctx, now)
+		select {
+		case <-b.wake:
+			continue // poked while working (a post it made, a command): look again first
+		default:
+		}
 		if next.IsZero() || next.Sub(now) > time.Hour {
 			next = now.Add(time.Hour) // re-read stored state at least hourly
 		}

@@ -270,9 +270,6 @@ func TestSuggestions(t *testing.T) {
 	if got := e.bankQuestions(bank); got != 2 {
 		t.Errorf("after Reject: %d questions, want 2", got)
 	}
-	if !strings.Contains(e.logs.String(), "direct messages are closed") {
-		t.Error("the closed DMs were not logged")
-	}
 
 	// A rejection DM reaches a member whose DMs are open.
 	id, _ = e.openModal(e.srv.SlashCommand(guildID, channelID, bob, "quiz", sub("suggest")))
@@ -288,6 +285,11 @@ func TestSuggestions(t *testing.T) {
 		t.Errorf("after the second Reject: %d questions, want 2", got)
 	}
 	e.checkWire()
+	// The bot logged the closed DMs; after stop every handler has finished.
+	e.stop()
+	if !strings.Contains(e.logs.String(), "direct messages are closed") {
+		t.Error("the closed DMs were not logged")
+	}
 }
 
 func TestQuestionShowRemove(t *testing.T) {
