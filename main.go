@@ -3,6 +3,7 @@
 //	quizhost                  run the bot (configuration from the environment and .env)
 //	quizhost validate PATH... check question bank files or directories
 //	quizhost backup DEST      copy the database (the bot must be stopped; while it runs, send it SIGUSR1)
+//	quizhost sandbox          try the bot in a browser, without Discord ([--addr 127.0.0.1:8080] [--db PATH])
 //
 // See README.md for setup and configuration.
 package main
@@ -23,6 +24,7 @@ import (
 	"github.com/joho/godotenv"
 
 	"github.com/quizhost/quizhost/bot"
+	"github.com/quizhost/quizhost/internal/sandbox"
 	"github.com/quizhost/quizhost/questions"
 	"github.com/quizhost/quizhost/storage"
 )
@@ -136,6 +138,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return validate(args[1:], stdout, stderr)
 		case "backup":
 			return backup(args[1:], getenv, stdout)
+		case "sandbox":
+			ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			getenv, err := envWithDotenv(getenv, ".env")
+			if err != nil {
+				return err
+			}
+			return sandbox.Run(ctx, args[1:], getenv, stdout, stderr)
 		case "help", "-h", "-help", "--help":
 			fmt.Fprintln(stdout, "usage: quizhost [validate PATH... | backup DEST]")
 			return nil
