@@ -34,6 +34,12 @@ func startBrowser(t *testing.T) context.Context {
 			t.Skipf("browser tests skipped: Chromium not found at %s (apt-get install chromium)", chromium)
 		}
 	}
+	// Chromium's helpers may still write to the profile as the browser
+	// exits, so it is removed after the browser, errors ignored.
+	profile, err := os.MkdirTemp("", "quizhost-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
 		chromedp.NoSandbox,
@@ -43,12 +49,12 @@ func startBrowser(t *testing.T) context.Context {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1280, 860),
 	)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	browser, cancelBrowser := chromedp.NewContext(alloc)
-	t.Cleanup(func() { cancelBrowser(); cancelAlloc() })
+	t.Cleanup(func() { cancelBrowser(); cancelAlloc(); _ = os.RemoveAll(profile) })
 	if err := chromedp.Run(browser); err != nil {
 		t.Fatalf("start Chromium: %v", err)
 	}
@@ -93,7 +99,7 @@ func slash(command string, options ...[2]string) chromedp.Tasks {
 	tasks := chromedp.Tasks{
 		chromedp.WaitVisible(`#composer-input`),
 		chromedp.SendKeys(`#composer-input`, command),
-		waitText(`#popup .popup-name`, command),
+		waitText(`#popup[data-query=`+jsString(command)+`] .popup-name`, command),
 		chromedp.Click(fmt.Sprintf(`//div[@id="popup"]//span[@class="popup-name" and text()=%s]/..`, jsString(command)), chromedp.BySearch),
 		chromedp.WaitVisible(`#cmd-chip`),
 	}
@@ -150,11 +156,11 @@ func TestBrowser(t *testing.T) {
 		)
 		run(t, ctx, "/quiz ask with the bank from autocomplete",
 			chromedp.SendKeys(`#composer-input`, "/quiz ask"),
-			waitText(`#popup .popup-name`, "/quiz ask"),
+			waitText(`#popup[data-query="/quiz ask"] .popup-name`, "/quiz ask"),
 			chromedp.Click(`//div[@id="popup"]//span[text()="/quiz ask"]/..`, chromedp.BySearch),
 			chromedp.WaitVisible(`#opt-bank`),
 			chromedp.SendKeys(`#opt-bank`, "Test"),
-			waitText(`#popup .popup-name`, "Test Bank"),
+			waitText(`#popup[data-query="Test"] .popup-name`, "Test Bank"),
 			chromedp.Click(`//div[@id="popup"]//span[text()="Test Bank"]/..`, chromedp.BySearch),
 			chromedp.SetValue(`#opt-minutes`, "30"),
 			chromedp.Click(`#send`),

@@ -47,6 +47,7 @@ type messageView struct {
 	Key string
 	// Caller and Command head a reply to a command: "Alice used /quiz ask".
 	Caller, Command string
+	CallerColor     string
 	Time, Full      string
 	Ephemeral       bool
 	Loading         bool
@@ -141,13 +142,13 @@ func (sb *Sandbox) pageData(channel string, as discordtest.Member, now time.Time
 			d.Channel = cv
 		}
 	}
-	names := map[string]string{}
+	names, colors := map[string]string{}, map[string]string{}
 	for i, m := range simulatedMembers() {
 		mv := memberView{ID: m.ID, Name: m.GlobalName, Username: m.Username, Href: pageURL(channel, m.ID),
 			Initial: m.GlobalName[:1], Color: avatarColor(i),
 			Manager: m.Permissions&(1<<5) != 0, Active: m.ID == as.ID}
 		d.Members = append(d.Members, mv)
-		names[m.ID] = m.GlobalName
+		names[m.ID], colors[m.ID] = m.GlobalName, mv.Color
 		if mv.Active {
 			d.As = mv
 		}
@@ -172,7 +173,7 @@ func (sb *Sandbox) pageData(channel string, as discordtest.Member, now time.Time
 			Time: clockTime(m.CreatedAt, now), Full: m.CreatedAt.Format("Monday, 2 January 2006 15:04"),
 			Content: md.render(m.Content)}
 		if c, ok := calls[m.InteractionID]; ok && m.Original && c.command != "" {
-			mv.Caller, mv.Command = names[c.userID], c.command
+			mv.Caller, mv.Command, mv.CallerColor = names[c.userID], c.command, colors[c.userID]
 		}
 		for _, e := range m.Embeds {
 			ev := embedView{Color: fmt.Sprintf("#%06x", e.Color), Title: md.inline(e.Title), Description: md.render(e.Description)}

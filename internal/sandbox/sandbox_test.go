@@ -109,7 +109,9 @@ func TestRunStopsOnCancel(t *testing.T) {
 	lines := make(lineWriter, 8)
 	done := make(chan error, 1)
 	var errOut bytes.Buffer
-	go func() { done <- Run(ctx, []string{"--addr", "127.0.0.1:0"}, func(string) string { return "" }, lines, &errOut) }()
+	go func() {
+		done <- Run(ctx, []string{"--addr", "127.0.0.1:0"}, func(string) string { return "" }, lines, &errOut)
+	}()
 	line := lines.next(t)
 	const prefix = "quizhost sandbox: open "
 	if !strings.HasPrefix(line, prefix) {

@@ -205,8 +205,11 @@
 
   function showError(msg) { const el = $("#composer-error"); el.textContent = msg; el.hidden = !msg; }
   function hidePopup() { popup.hidden = true; popupItems = []; popupPick = null; }
-  function showPopup(title, items, pick) {
+  // showPopup lists items above the composer; query (what they answer)
+  // is kept in data-query, so a test can wait for the list it typed for.
+  function showPopup(title, items, pick, query) {
     popup.textContent = "";
+    popup.dataset.query = query;
     if (!items.length) { hidePopup(); return; }
     const h = document.createElement("div");
     h.className = "popup-title";
@@ -239,7 +242,7 @@
     const q = v.slice(1).trim().toLowerCase();
     const items = commands.filter(c => c.label.slice(1).startsWith(q) || c.label.includes(q))
       .map(c => ({name: c.label, desc: c.description, cmd: c}));
-    showPopup("Commands matching /" + q, items, it => selectCommand(it.cmd));
+    showPopup("Commands matching /" + q, items, it => selectCommand(it.cmd), v);
   });
   document.addEventListener("keydown", e => {
     if (popup.hidden || !popupItems.length) return;
@@ -329,10 +332,11 @@
   let suggestSeq = 0;
   async function suggest(o, el) {
     const seq = ++suggestSeq;
+    const typed = el.value;
     const out = await post("/api/autocomplete", {name: current.name, path: current.path, options: await values(), focused: o.name});
-    if (seq !== suggestSeq || document.activeElement !== el) return;
+    if (seq !== suggestSeq || document.activeElement !== el || el.value !== typed) return;
     showPopup(o.name, (out.choices || []).map(c => ({name: c.name, desc: c.name === String(c.value) ? "" : String(c.value), value: String(c.value)})),
-      it => { el.value = it.value; hidePopup(); });
+      it => { el.value = it.value; hidePopup(); }, typed);
   }
   $("#composer").addEventListener("submit", async e => {
     e.preventDefault();
