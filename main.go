@@ -1,9 +1,12 @@
 // Command quizhost is a Discord bot that hosts quizzes for study groups.
 //
-//	quizhost                  run the bot (configuration from the environment and .env)
-//	quizhost validate PATH... check question bank files or directories
-//	quizhost backup DEST      copy the database (the bot must be stopped; while it runs, send it SIGUSR1)
-//	quizhost sandbox          try the bot in a browser, without Discord ([--addr 127.0.0.1:8080] [--db PATH])
+//	quizhost                              run the bot (configuration from the environment and .env)
+//	quizhost help                         every command and environment variable
+//	quizhost version                      the version, source revision and Go version
+//	quizhost validate [--strict] [PATH...] check bank files as start-up would
+//	quizhost preview [PATH...]            print questions as posted and revealed
+//	quizhost backup DEST                  copy the database (the bot must be stopped; while it runs, send it SIGUSR1)
+//	quizhost sandbox [--addr A] [--db P]  try the bot in a browser, without Discord
 //
 // See README.md for setup and configuration.
 package main
@@ -11,12 +14,15 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -84,7 +90,7 @@ func readConfig(getenv func(string) string) (config, error) {
 	c.token = strings.TrimPrefix(c.token, "Bot ")
 	var problems []string
 	if c.apiBase == "" {
-		c.apiBase = "https://discord.com"
+		c.apiBase = defaultAPIBase
 	}
 	if err := bot.CheckAPIBase(c.apiBase); err != nil {
 		problems = append(problems, err.Error())
@@ -93,7 +99,7 @@ func readConfig(getenv func(string) string) (config, error) {
 		problems = append(problems, fmt.Sprintf("DISCORD_GUILD_ID %q: want a server ID (digits only)", c.guildID))
 	}
 	if c.dbPath == "" {
-		c.dbPath = "quizhost.db"
+		c.dbPath = defaultDB
 	}
 	switch strings.ToLower(strings.TrimSpace(getenv("QUIZHOST_LOG_LEVEL"))) {
 	case "", "info":
@@ -130,29 +136,25 @@ func envWithDotenv(getenv func(string) string, path string) (func(string) string
 	}, nil
 }
 
-// run is quizhost: it returns when the bot stops or the subcommand is done.
+// run is quizhost: it returns when the bot stops or the command is done.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	if len(args) > 0 {
-		switch args[0] {
-		case "validate":
-			return validate(args[1:], stdout, stderr)
-		case "backup":
-			return backup(args[1:], getenv, stdout)
-		case "sandbox":
-			ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			getenv, err := envWithDotenv(getenv, ".env")
-			if err != nil {
-				return err
-			}
-			return sandbox.Run(ctx, args[1:], getenv, stdout, stderr)
-		case "help", "-h", "-help", "--help":
-			fmt.Fprintln(stdout, "usage: quizhost [validate PATH... | backup DEST]")
-			return nil
-		default:
-			return exitCode{2, fmt.Sprintf("quizhost: unknown command %q (usage: quizhost [validate PATH... | backup DEST])", args[0])}
+	if len(args) == 0 {
+		return serve(ctx, getenv, stderr)
+	}
+	name := args[0]
+	if name == "-h" || name == "-help" || name == "--help" {
+		name = "help"
+	}
+	for _, c := range commands() {
+		if c.name == name {
+			return c.run(args[1:], getenv, stdout, stderr)
 		}
 	}
+	return exitCode{2, fmt.Sprintf("quizhost: unknown command %q\n%s", args[0], commandList())}
+}
+
+// serve runs the bot until ctx ends or SIGINT or SIGTERM comes.
+func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) error {
 	getenv, err := envWithDotenv(getenv, ".env")
 	if err != nil {
 		return err
@@ -166,9 +168,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	cat, err := questions.Loader{Path: cfg.questions}.Load()
-	if err != nil {
-		return exitCode{1, "quizhost: question banks:\n" + err.Error()}
+	cat, ps := questions.Loader{Paths: bankPaths(cfg.questions)}.Load()
+	for _, w := range ps.Warnings() {
+		log.Warn("question banks", "problem", w.Error())
+	}
+	if errs := ps.Errors(); len(errs) > 0 {
+		return exitCode{1, "quizhost: question banks:\n" + errs.Error()}
 	}
 	log.Info("question banks loaded", "banks", len(cat.Banks()), "questions", cat.Len())
 
@@ -195,6 +200,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	return nil
 }
 
+// bankPaths is the Loader's paths for QUIZHOST_QUESTIONS.
+func bankPaths(env string) []string {
+	if env == "" {
+		return nil
+	}
+	return []string{env}
+}
+
 // backupOnSignal writes a hot backup of the running bot's database to dest
 // on SIGUSR1.
 func backupOnSignal(ctx context.Context, db *storage.DB, dest string, log *slog.Logger) {
@@ -215,18 +228,263 @@ func backupOnSignal(ctx context.Context, db *storage.DB, dest string, log *slog.
 	}
 }
 
-// backup copies the database of a stopped bot to a file.
-func backup(args []string, getenv func(string) string, stdout io.Writer) error {
-	if len(args) != 1 {
-		return exitCode{2, "usage: quizhost backup DEST"}
+// command is a quizhost subcommand: its name, its arguments as usage shows
+// them, what it does, and how it runs. commands() is the one list that
+// dispatch and help read.
+type command struct {
+	name, args, summary string
+	run                 func(args []string, getenv func(string) string, stdout, stderr io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"help", "", "show this help: every command and every environment variable", help},
+		{"version", "", "show the version, the source revision and the Go version it was built with", version},
+		{"validate", "[--strict] [PATH...]", "check bank files or folders as start-up would (no PATH: what the bot would load); exit 1 on an error", validate},
+		{"preview", "[PATH...]", "print each question as it will be posted and as revealed (no PATH: what the bot would load)", preview},
+		{"backup", "DEST", "copy the database to DEST (the bot must be stopped; while it runs, send it SIGUSR1)", backup},
+		{"sandbox", "[flags]", "try the bot in a browser without Discord (--addr 127.0.0.1:8080, --db PATH)", sandboxCmd},
 	}
+}
+
+// sandboxCmd runs `quizhost sandbox` until SIGINT or SIGTERM.
+func sandboxCmd(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	getenv, err := envWithDotenv(getenv, ".env")
 	if err != nil {
 		return err
 	}
-	path := getenv("QUIZHOST_DB")
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err = sandbox.Run(ctx, args, getenv, stdout, stderr)
+	if errors.Is(err, sandbox.ErrUsage) {
+		return exitCode{2, err.Error()}
+	}
+	return helpShown(err)
+}
+
+// commandList is the usage line of every command.
+func commandList() string {
+	var b strings.Builder
+	b.WriteString("usage:\n")
+	fmt.Fprintf(&b, "  %-38s %s\n", "quizhost", "run the bot (configuration from the environment and .env)")
+	for _, c := range commands() {
+		fmt.Fprintf(&b, "  %-38s %s\n", strings.TrimSpace("quizhost "+c.name+" "+c.args), c.summary)
+	}
+	fmt.Fprintf(&b, "  %-38s %s\n", "quizhost COMMAND -h", "a command's usage")
+	return b.String()
+}
+
+const (
+	defaultAPIBase = "https://discord.com"
+	defaultDB      = "quizhost.db"
+)
+
+// envVars lists every environment variable quizhost reads, for help.
+func envVars() []struct{ name, def, meaning string } {
+	return []struct{ name, def, meaning string }{
+		{"DISCORD_TOKEN", "(required)", "the bot token from the Discord developer portal"},
+		{"DISCORD_GUILD_ID", "(empty)", "register the commands in this server only (instant); empty: globally"},
+		{"DISCORD_API_BASE", defaultAPIBase, "where Discord's API is; changed only for a local test server"},
+		{"QUIZHOST_DB", defaultDB, "the database file"},
+		{"QUIZHOST_QUESTIONS", "(empty)", "a bank file or a folder of them (" + questions.BankFileTypes + "), besides the built-in bank"},
+		{"QUIZHOST_LOG_LEVEL", "info", "debug, info, warn or error"},
+	}
+}
+
+// help prints every command and every environment variable.
+func help(args []string, _ func(string) string, stdout, _ io.Writer) error {
+	fs := flagSet("help", "", "Show every command and every environment variable.")
+	if _, err := parseFlags(fs, args, 0, stdout); err != nil {
+		return helpShown(err)
+	}
+	fmt.Fprintf(stdout, "quizhost hosts quizzes for study groups on Discord (see README.md).\n\n%s\n", commandList())
+	fmt.Fprintln(stdout, "environment (also read from .env in the working directory; real environment variables win):")
+	for _, v := range envVars() {
+		fmt.Fprintf(stdout, "  %-20s %-22s %s\n", v.name, v.def, v.meaning)
+	}
+	return nil
+}
+
+// version prints the build's version, source revision and Go version.
+func version(args []string, _ func(string) string, stdout, _ io.Writer) error {
+	fs := flagSet("version", "", "Show the version, the source revision and the Go version quizhost was built with.")
+	if _, err := parseFlags(fs, args, 0, stdout); err != nil {
+		return helpShown(err)
+	}
+	info, ok := debug.ReadBuildInfo()
+	fmt.Fprint(stdout, versionText(info, ok))
+	return nil
+}
+
+// versionText describes a build: the module version, the version-control
+// revision, time and modified flag when the build recorded them, and the
+// Go version.
+func versionText(info *debug.BuildInfo, ok bool) string {
+	if !ok || info == nil {
+		return "quizhost (no build information)\n"
+	}
+	v := info.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "quizhost %s\n", v)
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision", "vcs.time", "vcs.modified":
+			fmt.Fprintf(&b, "%-13s %s\n", s.Key, s.Value)
+		}
+	}
+	fmt.Fprintf(&b, "%-13s %s\n", "go", info.GoVersion)
+	return b.String()
+}
+
+// validate checks bank files as start-up would and prints, per bank, its
+// name, question count and files, then every warning, then every error.
+func validate(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flagSet("validate", "[--strict] [PATH...]",
+		"Check bank files and folders exactly as start-up does: each file, the banks named by several files,\n"+
+			"questions defined twice, the built-in bank's name. With no PATH, check what the bot would load\n"+
+			"(QUIZHOST_QUESTIONS from the environment and .env, and the built-in bank).\n"+
+			"Exit status: 0 when the banks load (warnings included), 1 on any error, 2 on bad usage.")
+	strict := fs.Bool("strict", false, "fail (exit 1) on warnings too")
+	paths, err := parseFlags(fs, args, -1, stdout)
+	if err != nil {
+		return helpShown(err)
+	}
+	cat, ps, explicit, err := loadBanks(paths, getenv)
+	if err != nil {
+		return err
+	}
+	nb, nq := 0, 0
+	for _, b := range cat.Banks() {
+		if explicit && len(b.Files()) == 0 {
+			continue // the built-in bank, when checking named files
+		}
+		nb++
+		nq += len(b.Questions)
+		fmt.Fprintf(stdout, "%s: %s %s\n", b.Name, plural(len(b.Questions), "question", "questions"), describeFiles(b.Files()))
+	}
+	warns, errs := ps.Warnings(), ps.Errors()
+	for _, p := range append(warns, errs...) {
+		fmt.Fprintln(stderr, p.Error())
+	}
+	if len(warns)+len(errs) == 0 {
+		fmt.Fprintf(stdout, "ok: %s, %s\n", plural(nb, "bank", "banks"), plural(nq, "question", "questions"))
+		return nil
+	}
+	summary := plural(len(errs), "error", "errors") + ", " + plural(len(warns), "warning", "warnings")
+	if *strict && len(warns) > 0 {
+		summary += " (--strict: warnings fail too)"
+	}
+	fmt.Fprintln(stderr, summary)
+	if len(errs) > 0 || *strict && len(warns) > 0 {
+		return exitCode{1, ""}
+	}
+	return nil
+}
+
+// preview prints each question as it will be posted and as revealed.
+func preview(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flagSet("preview", "[PATH...]",
+		"Print each question of the bank files and folders as the bot will post it and then as revealed,\n"+
+			"to proofread a bank without Discord. With no PATH, preview what the bot would load.\n"+
+			"Problems are printed as \"quizhost validate\" prints them; exit 1 on any error.")
+	paths, err := parseFlags(fs, args, -1, stdout)
+	if err != nil {
+		return helpShown(err)
+	}
+	cat, ps, explicit, err := loadBanks(paths, getenv)
+	if err != nil {
+		return err
+	}
+	for _, b := range cat.Banks() {
+		if explicit && len(b.Files()) == 0 {
+			continue
+		}
+		for i := range b.Questions {
+			q := &b.Questions[i]
+			where := "built in"
+			if q.Path != "" {
+				where = fmt.Sprintf("%s:%d", q.Path, q.Line)
+			}
+			fmt.Fprintf(stdout, "######## %s (%s)\n%s\n", q.ID, where, bot.PreviewText(q))
+		}
+	}
+	for _, p := range append(ps.Warnings(), ps.Errors()...) {
+		fmt.Fprintln(stderr, p.Error())
+	}
+	if len(ps.Errors()) > 0 {
+		return exitCode{1, ""}
+	}
+	return nil
+}
+
+// loadBanks loads paths as start-up would, or, with none, what the bot
+// would load: QUIZHOST_QUESTIONS from the environment and .env. explicit
+// says paths were given.
+func loadBanks(paths []string, getenv func(string) string) (cat *questions.Catalogue, ps questions.Problems, explicit bool, err error) {
+	if len(paths) == 0 {
+		getenv, err = envWithDotenv(getenv, ".env")
+		if err != nil {
+			return nil, nil, false, err
+		}
+		paths = bankPaths(strings.TrimSpace(getenv("QUIZHOST_QUESTIONS")))
+	} else {
+		explicit = true
+	}
+	cat, ps = questions.Loader{Paths: paths}.Load()
+	return cat, ps, explicit, nil
+}
+
+// describeFiles names the files a bank came from: all of them when few,
+// else per folder.
+func describeFiles(files []string) string {
+	if len(files) == 0 {
+		return "(built in)"
+	}
+	if len(files) <= 3 {
+		return "from " + strings.Join(files, ", ")
+	}
+	var dirs []string
+	count := map[string]int{}
+	first := map[string]string{}
+	for _, f := range files {
+		d := filepath.Dir(f)
+		if count[d] == 0 {
+			dirs = append(dirs, d)
+			first[d] = f
+		}
+		count[d]++
+	}
+	parts := make([]string, 0, len(dirs))
+	for _, d := range dirs {
+		if count[d] == 1 {
+			parts = append(parts, first[d])
+		} else {
+			parts = append(parts, fmt.Sprintf("%d in %s%c", count[d], d, filepath.Separator))
+		}
+	}
+	return fmt.Sprintf("from %d files: %s", len(files), strings.Join(parts, ", "))
+}
+
+// backup copies the database of a stopped bot to a file.
+func backup(args []string, getenv func(string) string, stdout, _ io.Writer) error {
+	fs := flagSet("backup", "DEST",
+		"Copy the database (QUIZHOST_DB, default "+defaultDB+") to DEST. The bot must be stopped;\n"+
+			"while it runs, send it SIGUSR1 to write QUIZHOST_DB.bak instead.")
+	rest, err := parseFlags(fs, args, 1, stdout)
+	if err != nil {
+		return helpShown(err)
+	}
+	dest := rest[0]
+	getenv, err = envWithDotenv(getenv, ".env")
+	if err != nil {
+		return err
+	}
+	path := strings.TrimSpace(getenv("QUIZHOST_DB"))
 	if path == "" {
-		path = "quizhost.db"
+		path = defaultDB
 	}
 	if _, err := os.Stat(path); err != nil {
 		return fmt.Errorf("backup: %w", err)
@@ -239,40 +497,91 @@ func backup(args []string, getenv func(string) string, stdout io.Writer) error {
 		return err
 	}
 	defer db.Close()
-	if err := db.BackupFile(args[0]); err != nil {
+	if err := db.BackupFile(dest); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "backed up %s to %s\n", path, args[0])
+	fmt.Fprintf(stdout, "backed up %s to %s\n", path, dest)
 	return nil
 }
 
-// validate checks bank files: per file, its banks and question counts; on
-// any problem, every path:line: message and exit status 1.
-func validate(paths []string, stdout, stderr io.Writer) error {
-	if len(paths) == 0 {
-		builtin, err := questions.Builtin()
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return exitCode{1, ""}
+// flagSet is a subcommand's flag set, its usage the command line and what
+// the command does, then its flags.
+func flagSet(name, args, about string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: %s\n\n%s\n", strings.TrimSpace("quizhost "+name+" "+args), about)
+		n := 0
+		fs.VisitAll(func(*flag.Flag) { n++ })
+		if n > 0 {
+			fmt.Fprintln(fs.Output(), "\nflags:")
+			fs.PrintDefaults()
 		}
-		printBanks(stdout, builtin)
+	}
+	return fs
+}
+
+// usageOf is fs's usage text, without its final newline.
+func usageOf(fs *flag.FlagSet) string {
+	var b strings.Builder
+	out := fs.Output()
+	fs.SetOutput(&b)
+	fs.Usage()
+	fs.SetOutput(out)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// parseFlags parses a subcommand's arguments, flags before, between or
+// after its operands ("--" ends the flags), and checks it has want
+// operands (-1: any number). -h or --help prints the usage to stdout and
+// returns flag.ErrHelp (see helpShown); a bad flag or the wrong number of
+// operands is exit status 2 with the usage.
+func parseFlags(fs *flag.FlagSet, args []string, want int, stdout io.Writer) ([]string, error) {
+	var operands []string
+	for {
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stdout, usageOf(fs))
+			return nil, flag.ErrHelp
+		}
+		if err != nil {
+			return nil, exitCode{2, fmt.Sprintf("quizhost %s: %v\n%s", fs.Name(), err, usageOf(fs))}
+		}
+		used := len(args) - fs.NArg()
+		ended := used > 0 && args[used-1] == "--"
+		args = fs.Args()
+		if ended {
+			operands = append(operands, args...)
+			break
+		}
+		if len(args) == 0 {
+			break
+		}
+		operands = append(operands, args[0])
+		args = args[1:]
+	}
+	if want >= 0 && len(operands) != want {
+		msg := fmt.Sprintf("want %s, got %d", plural(want, "argument", "arguments"), len(operands))
+		if want == 0 {
+			msg = fmt.Sprintf("unexpected argument %q", operands[0])
+		}
+		return nil, exitCode{2, fmt.Sprintf("quizhost %s: %s\n%s", fs.Name(), msg, usageOf(fs))}
+	}
+	return operands, nil
+}
+
+// helpShown turns the flag.ErrHelp of a -h into success.
+func helpShown(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	}
-	banks, err := questions.LoadFiles(paths...)
-	printBanks(stdout, banks)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitCode{1, ""}
-	}
-	return nil
+	return err
 }
 
-func printBanks(w io.Writer, banks []questions.Bank) {
-	for _, b := range banks {
-		src := b.Path
-		if src == "" {
-			src = "(built in)"
-		}
-		fmt.Fprintf(w, "%s: %s: %d questions\n", src, b.Name, len(b.Questions))
+// plural is "1 question" or "2 questions".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
 	}
+	return fmt.Sprintf("%d %s", n, many)
 }

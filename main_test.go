@@ -5,12 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
@@ -72,34 +75,326 @@ func TestDotenvRealEnvironmentWins(t *testing.T) {
 	}
 }
 
+// awsFolder writes a study group's collection under dir/banks: one exam
+// text file per question, titled "AWS Cloud Practitioner Question N", no
+// final newline, one with CRLF endings, a stray note, and a YAML file
+// adding to the same bank. It returns the folder.
+func awsFolder(t *testing.T, dir string) string {
+	t.Helper()
+	folder := filepath.Join(dir, "banks", "AWS Cloud Practitioner")
+	if err := os.MkdirAll(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	exam := func(n int, eol string) string {
+		return strings.Join([]string{
+			fmt.Sprintf("AWS Cloud Practitioner Question %d", n),
+			fmt.Sprintf("Select 1Which AWS service stores objects (question %d)?", n),
+			"- A", "Amazon S3", "- B", "Amazon EC2",
+			"Show answer and explanation", "Correct answer: A",
+			"Explanation", "S3 is the object store.",
+			"- A. Correct.", "S3 stores objects in buckets.",
+			"- B. Incorrect.", "EC2 runs virtual machines.",
+		}, eol)
+	}
+	files := map[string]string{
+		"q12.txt":   exam(12, "\n"),
+		"q40.txt":   exam(40, "\r\n"),
+		"q7.txt":    exam(7, "\n"),
+		"notes.txt": "Plan: two questions a day before the exam.\n",
+		"more.yaml": "bank: AWS Cloud Practitioner\nquestions:\n- id: s3-classes\n  question: Which S3 storage class is cheapest?\n" +
+			"  options:\n  - {text: Glacier Deep Archive, correct: true, why: Made for rarely read archives.}\n  - {text: Standard, why: The most expensive to store.}\n",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(folder, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return folder
+}
+
+// runCLI runs quizhost with args and returns its exit status (0, or the
+// exitCode's), standard output and standard error (with an exitCode's
+// message).
+func runCLI(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), args, envMap(env), &out, &errOut)
+	var ec exitCode
+	switch {
+	case err == nil:
+	case errors.As(err, &ec):
+		code = ec.code
+		errOut.WriteString(ec.msg)
+	default:
+		t.Fatalf("run %q = %v, want nil or an exit status", args, err)
+	}
+	return code, out.String(), errOut.String()
+}
+
 func TestValidateCommand(t *testing.T) {
 	dir := t.TempDir()
+	t.Chdir(dir) // no .env here
+	folder := awsFolder(t, dir)
 	good := filepath.Join(dir, "good.txt")
-	bad := filepath.Join(dir, "bad.txt")
+	bad := filepath.Join(dir, "bad", "bad.txt")
+	dup := filepath.Join(dir, "dup", "q40b.txt")
+	sample := filepath.Join(dir, "sample.yaml")
+	os.MkdirAll(filepath.Dir(bad), 0o755)
+	os.MkdirAll(filepath.Dir(dup), 0o755)
+	os.MkdirAll(filepath.Join(dir, "empty"), 0o755)
 	os.WriteFile(good, []byte("G Question 1\nSelect 1Pick.\n- A\nyes\n- B\nno\nCorrect answer: A\n"), 0o600)
 	os.WriteFile(bad, []byte("B Question 1\nSelect 2Pick.\n- A\nyes\n- B\nno\nCorrect answer: A\n"), 0o600)
+	os.WriteFile(dup, []byte("AWS Cloud Practitioner Question 40\nSelect 1Pick.\n- A\nyes\n- B\nno\nCorrect answer: A"), 0o600)
+	os.WriteFile(sample, []byte("bank: quizhost sample\nquestions:\n- question: Q?\n  options: [{text: a, correct: true}, {text: b}]\n"), 0o600)
+	note := filepath.Join(folder, "notes.txt") + `: warning: not a question bank: no line is a question title`
 	tests := []struct {
 		name     string
 		args     []string
-		wantErr  bool
-		wantOut  string
-		wantErrs string
+		wantCode int
+		wantOut  []string
+		wantErr  []string
 	}{
-		{"built-in", []string{"validate"}, false, "(built in): quizhost Sample: 42 questions", ""},
-		{"good file", []string{"validate", good}, false, good + ": G: 1 questions", ""},
-		{"bad file", []string{"validate", dir}, true, "", bad + ":2: "},
+		{"one file", []string{"validate", good}, 0,
+			[]string{"G: 1 question from " + good + "\n", "ok: 1 bank, 1 question\n"}, nil},
+		{"a folder of one-question files", []string{"validate", "banks"}, 0,
+			[]string{"AWS Cloud Practitioner: 4 questions from 4 files: 4 in banks/AWS Cloud Practitioner/\n"},
+			[]string{"banks/AWS Cloud Practitioner/notes.txt: warning: not a question bank", "0 errors, 1 warning\n"}},
+		{"--strict fails on a warning", []string{"validate", "--strict", folder}, 1,
+			[]string{"AWS Cloud Practitioner: 4 questions"}, []string{note, "0 errors, 1 warning (--strict: warnings fail too)"}},
+		{"--strict after the paths", []string{"validate", folder, "-strict"}, 1, nil, []string{note}},
+		{"a file's errors", []string{"validate", filepath.Join(dir, "bad")}, 1, nil, []string{bad + ":2: ", "1 error, 0 warnings"}},
+		{"a question defined twice", []string{"validate", folder, filepath.Join(dir, "dup")}, 1, nil,
+			[]string{dup + `:1: question "AWS Cloud Practitioner#40" is also defined at ` + filepath.Join(folder, "q40.txt") + ":1"}},
+		{"the built-in bank's name", []string{"validate", sample}, 1, nil,
+			[]string{sample + `:3: bank "quizhost sample" is the built-in bank's name; give your bank another name`}},
+		{"a folder with no bank file", []string{"validate", "empty/"}, 0, nil,
+			[]string{"empty/: warning: no bank files (*.txt, *.yaml, *.yml, *.json, *.gift) in this folder"}},
+		{"a missing path", []string{"validate", "missing"}, 1, nil, []string{"missing: no such file or directory"}},
+		{"no arguments, no .env: the built-in bank", []string{"validate"}, 0,
+			[]string{"quizhost Sample: 42 questions (built in)\n", "ok: 1 bank, 42 questions\n"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var out, errOut bytes.Buffer
-			err := run(context.Background(), tt.args, envMap(nil), &out, &errOut)
-			if (err != nil) != tt.wantErr {
-				t.Fatalf("run = %v, want error %v (stderr %s)", err, tt.wantErr, errOut.String())
+			code, out, errOut := runCLI(t, nil, tt.args...)
+			if code != tt.wantCode {
+				t.Errorf("got exit %d, want %d (stdout %q, stderr %q)", code, tt.wantCode, out, errOut)
 			}
-			if !strings.Contains(out.String(), tt.wantOut) || !strings.Contains(errOut.String(), tt.wantErrs) {
-				t.Errorf("stdout %q stderr %q, want %q and %q", out.String(), errOut.String(), tt.wantOut, tt.wantErrs)
+			for _, w := range tt.wantOut {
+				if !strings.Contains(out, w) {
+					t.Errorf("got stdout %q, want it to contain %q", out, w)
+				}
+			}
+			for _, w := range tt.wantErr {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("got stderr %q, want it to contain %q", errOut, w)
+				}
+			}
+			if strings.Contains(out+errOut, " 1 questions") {
+				t.Errorf("got %q, want \"1 question\"", out+errOut)
 			}
 		})
+	}
+}
+
+// With no arguments, validate and preview check what the bot would load:
+// QUIZHOST_QUESTIONS from the environment or .env, and the built-in bank.
+func TestNoArgumentsLoadWhatTheBotWould(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	awsFolder(t, dir)
+	if err := os.WriteFile(".env", []byte("QUIZHOST_QUESTIONS=banks\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, nil, "validate")
+	if code != 0 {
+		t.Fatalf("got exit %d, want 0; stderr %q", code, errOut)
+	}
+	want := "AWS Cloud Practitioner: 4 questions from 4 files: 4 in banks/AWS Cloud Practitioner/\n" +
+		"quizhost Sample: 42 questions (built in)\n"
+	if !strings.HasPrefix(out, want) {
+		t.Errorf("got stdout\n%s\nwant it to start\n%s", out, want)
+	}
+	if !strings.Contains(errOut, "notes.txt: warning:") {
+		t.Errorf("got stderr %q, want the stray note's warning", errOut)
+	}
+	// The real environment wins over .env.
+	code, out, _ = runCLI(t, map[string]string{"QUIZHOST_QUESTIONS": filepath.Join("banks", "AWS Cloud Practitioner", "q7.txt")}, "validate")
+	if code != 0 || !strings.HasPrefix(out, "AWS Cloud Practitioner: 1 question from banks/AWS Cloud Practitioner/q7.txt\n") {
+		t.Errorf("got exit %d, stdout %q, want q7.txt's bank", code, out)
+	}
+	code, out, errOut = runCLI(t, nil, "preview")
+	if code != 0 || !strings.Contains(out, "######## AWS Cloud Practitioner#40 (banks/AWS Cloud Practitioner/q40.txt:1)") ||
+		!strings.Contains(out, "######## quizhost Sample#1 (built in)") {
+		t.Errorf("got exit %d, stdout %.300q…, stderr %q, want the folder's and the built-in questions", code, out, errOut)
+	}
+}
+
+func TestPreviewCommand(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	folder := awsFolder(t, dir)
+	code, out, errOut := runCLI(t, nil, "preview", folder)
+	if code != 0 {
+		t.Fatalf("got exit %d, want 0; stderr %q", code, errOut)
+	}
+	for _, w := range []string{
+		"######## AWS Cloud Practitioner#12 (" + filepath.Join(folder, "q12.txt") + ":1)\nPOSTED\n",
+		"== AWS Cloud Practitioner · Question 40 ==\nWhich AWS service stores objects (question 40)?\n\n**A.** Amazon S3\n**B.** Amazon EC2\n",
+		"[menu: Choose your answer]\n  A · Amazon S3\n  B · Amazon EC2\n",
+		"REVEALED\n== Answer: A ==\nS3 is the object store.\n-- ✅ A --\nS3 stores objects in buckets.\n-- ❌ B --\nEC2 runs virtual machines.\n",
+		"Which S3 storage class is cheapest?",
+		"-- ✅ A --\nMade for rarely read archives.\n-- ❌ B --\nThe most expensive to store.\n",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("got preview\n%s\nwant it to contain\n%s", out, w)
+		}
+	}
+	if n := strings.Count(out, "\nPOSTED\n"); n != 4 {
+		t.Errorf("got %d questions previewed, want 4", n)
+	}
+	if strings.Contains(out, "quizhost Sample") {
+		t.Error("got the built-in bank previewed, want only the named folder's questions")
+	}
+	if !strings.Contains(errOut, "notes.txt: warning:") {
+		t.Errorf("got stderr %q, want the stray note's warning", errOut)
+	}
+	// Errors are reported and fail.
+	os.WriteFile(filepath.Join(folder, "broken.txt"), []byte("AWS Cloud Practitioner Question 1\nSelect 1Pick.\n- A\nyes\nCorrect answer: A\n"), 0o600)
+	if code, _, errOut := runCLI(t, nil, "preview", folder); code != 1 || !strings.Contains(errOut, "broken.txt:") {
+		t.Errorf("got exit %d, stderr %q, want 1 naming broken.txt", code, errOut)
+	}
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	t.Chdir(t.TempDir())
+	_, help, _ := runCLI(t, nil, "help")
+	for _, w := range []string{"quizhost help", "quizhost version", "quizhost validate [--strict] [PATH...]", "quizhost preview [PATH...]",
+		"quizhost backup DEST"} {
+		if !strings.Contains(help, w) {
+			t.Errorf("got help\n%s\nwant it to contain %q", help, w)
+		}
+	}
+	vars := map[string]string{"DISCORD_TOKEN": "(required)", "DISCORD_GUILD_ID": "(empty)", "DISCORD_API_BASE": "https://discord.com",
+		"QUIZHOST_DB": "quizhost.db", "QUIZHOST_QUESTIONS": "(empty)", "QUIZHOST_LOG_LEVEL": "info"}
+	for name, def := range vars {
+		_, line, ok := strings.Cut(help, "\n  "+name+" ")
+		if line, _, _ = strings.Cut(line, "\n"); !ok || !strings.HasPrefix(strings.TrimSpace(line), def+" ") {
+			t.Errorf("got help line %q for %s, want its default %q and meaning", line, name, def)
+		}
+	}
+	for _, arg := range []string{"-h", "--help", "-help"} {
+		if code, out, _ := runCLI(t, nil, arg); code != 0 || out != help {
+			t.Errorf("quizhost %s: got exit %d and\n%s\nwant exit 0 and the help", arg, code, out)
+		}
+	}
+	code, out, _ := runCLI(t, nil, "version")
+	if code != 0 || !strings.HasPrefix(out, "quizhost ") || !strings.Contains(out, "\ngo            "+runtime.Version()+"\n") {
+		t.Errorf("got exit %d, version %q, want quizhost's version and %s", code, out, runtime.Version())
+	}
+	if code, _, errOut := runCLI(t, nil, "frobnicate"); code != 2 || !strings.Contains(errOut, `unknown command "frobnicate"`) || !strings.Contains(errOut, "quizhost validate") {
+		t.Errorf("got exit %d, stderr %q, want 2 with the commands", code, errOut)
+	}
+}
+
+func TestVersionText(t *testing.T) {
+	tests := []struct {
+		name string
+		info *debug.BuildInfo
+		ok   bool
+		want string
+	}{
+		{"a release", &debug.BuildInfo{GoVersion: "go1.26.1", Main: debug.Module{Version: "v1.4.0"}, Settings: []debug.BuildSetting{
+			{Key: "-trimpath", Value: "true"}, {Key: "vcs.revision", Value: "0a1b2c3"}, {Key: "vcs.time", Value: "2025-06-01T10:00:00Z"}, {Key: "vcs.modified", Value: "false"}}},
+			true, "quizhost v1.4.0\nvcs.revision  0a1b2c3\nvcs.time      2025-06-01T10:00:00Z\nvcs.modified  false\ngo            go1.26.1\n"},
+		{"a local build without version control", &debug.BuildInfo{GoVersion: "go1.26.1"}, true, "quizhost (devel)\ngo            go1.26.1\n"},
+		{"no build information", nil, false, "quizhost (no build information)\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := versionText(tt.info, tt.ok); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// Every command takes -h and --help (usage on stdout, exit 0) and refuses a
+// bad flag or argument with exit 2 and its usage.
+func TestCommandUsage(t *testing.T) {
+	t.Chdir(t.TempDir())
+	bad := map[string][]string{ // arguments each command refuses
+		"help":     {"extra"},
+		"version":  {"--verbose"},
+		"validate": {"--strickt"},
+		"preview":  {"-x", "banks"},
+		"backup":   {},
+		"sandbox":  {"--bogus"},
+	}
+	for _, c := range commands() {
+		t.Run(c.name, func(t *testing.T) {
+			for _, h := range []string{"-h", "--help"} {
+				code, out, errOut := runCLI(t, nil, c.name, h)
+				if code != 0 || !strings.HasPrefix(out, "usage: quizhost "+c.name) || errOut != "" {
+					t.Errorf("%s %s: got exit %d, stdout %q, stderr %q, want exit 0 and the usage", c.name, h, code, out, errOut)
+				}
+			}
+			args, ok := bad[c.name]
+			if !ok {
+				t.Fatalf("no bad arguments for %s", c.name)
+			}
+			code, out, errOut := runCLI(t, nil, append([]string{c.name}, args...)...)
+			if code != 2 || !strings.Contains(errOut, "usage: quizhost "+c.name) || out != "" {
+				t.Errorf("%s %q: got exit %d, stdout %q, stderr %q, want exit 2 and the usage", c.name, args, code, out, errOut)
+			}
+		})
+	}
+}
+
+// backup -h prints the usage and writes nothing, not even a file named -h.
+func TestBackupHelpWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	db, err := storage.Open("quizhost.db", storage.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	for _, args := range [][]string{{"backup", "-h"}, {"backup", "--help"}, {"backup", "a.db", "b.db"}} {
+		runCLI(t, nil, args...)
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if fmt.Sprint(names) != "[quizhost.db]" {
+		t.Errorf("got files %v, want only quizhost.db", names)
+	}
+	if code, out, errOut := runCLI(t, nil, "backup", "copy.db"); code != 0 || out != "backed up quizhost.db to copy.db\n" {
+		t.Errorf("got exit %d, stdout %q, stderr %q, want the backup written", code, out, errOut)
+	}
+	if _, err := os.Stat("copy.db"); err != nil {
+		t.Errorf("got %v, want copy.db written", err)
+	}
+}
+
+// Start-up logs each bank warning and goes on (here to the unreachable
+// Discord the test names).
+func TestStartupLogsBankWarnings(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	awsFolder(t, dir)
+	var stderr bytes.Buffer
+	err := run(context.Background(), nil, envMap(map[string]string{"DISCORD_TOKEN": "x", "QUIZHOST_QUESTIONS": "banks",
+		"DISCORD_API_BASE": "http://127.0.0.1:1"}), &bytes.Buffer{}, &stderr)
+	var ec exitCode
+	if err == nil || errors.As(err, &ec) {
+		t.Fatalf("run = %v, want the bot to start and fail to reach Discord", err)
+	}
+	log := stderr.String()
+	if !strings.Contains(log, "level=WARN msg=\"question banks\" problem=\"banks/AWS Cloud Practitioner/notes.txt: warning: not a question bank") ||
+		!strings.Contains(log, "msg=\"question banks loaded\" banks=2 questions=46") {
+		t.Errorf("got log\n%s\nwant the warning logged and the banks loaded", log)
 	}
 }
 

@@ -3,7 +3,6 @@ package bot
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -129,134 +128,148 @@ func (b *Bot) bankList(guild uint64, v string) ([]string, error) {
 	return names, nil
 }
 
-// importCmd imports a bank file (/quizadmin import file:<attachment> [bank]).
-func (b *Bot) importCmd(c *call, opts options, res *discordgo.ApplicationCommandInteractionDataResolved) error {
-	id, ok := opts.snowflake("file")
-	var att *discordgo.MessageAttachment
-	if ok && res != nil {
-		att = res.Attachments[formatID(id)]
+// maxImportFiles is how many files one /quizadmin import takes: the
+// options file, file2 … file10.
+const maxImportFiles = 10
+
+// importFileOption names the attachment options in order: "file", "file2" …
+func importFileOption(i int) string {
+	if i == 0 {
+		return "file"
 	}
-	if att == nil {
+	return fmt.Sprintf("file%d", i+1)
+}
+
+// importCmd imports bank files (/quizadmin import file:<attachment>
+// [file2 … file10] [bank] [mode]): their questions merge into the banks of
+// their names (or the bank option's), or with mode replace replace those
+// banks. All or nothing: a problem in any file refuses the whole import.
+func (b *Bot) importCmd(c *call, opts options, res *discordgo.ApplicationCommandInteractionDataResolved) error {
+	replace := false
+	if mode, ok := opts.str("mode"); ok {
+		switch mode {
+		case "merge":
+		case "replace":
+			replace = true
+		default:
+			return userErr("mode must be merge or replace.")
+		}
+	}
+	bankOpt, _ := opts.str("bank")
+	bankOpt = strings.TrimSpace(bankOpt)
+	type upload struct {
+		name string
+		att  *discordgo.MessageAttachment
+	}
+	var ups []upload
+	var refusals []string
+	for i := range maxImportFiles {
+		id, ok := opts.snowflake(importFileOption(i))
+		if !ok {
+			continue
+		}
+		var att *discordgo.MessageAttachment
+		if res != nil {
+			att = res.Attachments[formatID(id)]
+		}
+		if att == nil {
+			continue
+		}
+		name := path.Base(strings.ReplaceAll(att.Filename, "\\", "/"))
+		if _, ok := questions.FormatOf(name); !ok {
+			refusals = append(refusals, fmt.Sprintf("%q is not a bank file: use .txt (exam text), .yaml, .yml, .json or .gift.", truncate(name, 100)))
+		} else if att.Size > MaxImportSize {
+			refusals = append(refusals, fmt.Sprintf("%q is %d KiB; a bank file may be at most 1 MiB.", truncate(name, 100), att.Size/1024))
+		}
+		ups = append(ups, upload{name, att})
+	}
+	if len(ups) == 0 {
 		return userErr("Attach the bank file to import.")
 	}
-	name := path.Base(strings.ReplaceAll(att.Filename, "\\", "/"))
-	format, ok := questions.FormatOf(name)
-	if !ok {
-		return userErr("%q is not a bank file: use .txt (exam text), .yaml, .yml, .json or .gift.", truncate(name, 100))
-	}
-	if att.Size > MaxImportSize {
-		return userErr("That file is %d KiB; a bank file may be at most 1 MiB.", att.Size/1024)
+	if len(refusals) > 0 {
+		return userErr("Nothing was imported. %s", strings.Join(refusals, " "))
 	}
 	if err := c.deferReply(true); err != nil {
 		return err
 	}
-	data, err := b.download(c.ctx, att.URL)
-	if err != nil {
-		b.log.Warn("import download", "guild", c.guild, "err", err)
-		if msg, ok := isUser(err); ok {
-			return userErr("%s", msg)
-		}
-		return userErr("I couldn't download that file. Try uploading it again.")
-	}
-	banks, err := questions.Parse(name, data)
-	if err != nil {
-		return c.reply(problemsMessage(name, err))
-	}
-	if len(banks) != 1 {
-		var names []string
-		for _, bk := range banks {
-			names = append(names, bk.Name)
-		}
-		return userErr("That file holds %d banks (%s): import one bank per file.", len(banks), truncate(strings.Join(names, ", "), 500))
-	}
-	bk := banks[0]
-	if override, ok := opts.str("bank"); ok && strings.TrimSpace(override) != "" {
-		renameBank(&bk, strings.TrimSpace(override))
-	}
-	if _, builtin := b.cfg.Catalogue.Bank(bk.Name); builtin {
-		return userErr("A bank named **%s** comes with this quizhost and can't be replaced. Give yours another name with the `bank` option.", bk.Name)
-	}
-	if p := questions.Validate([]questions.Bank{bk}); len(p) > 0 {
-		return c.reply(problemsMessage(name, p))
-	}
-	if p, err := b.idClashes(c.guild, name, bk); err != nil || len(p) > 0 {
+	var parts []questions.Bank
+	var ps questions.Problems
+	for _, u := range ups {
+		data, err := b.download(c.ctx, u.att.URL)
 		if err != nil {
-			return err
+			b.log.Warn("import download", "guild", c.guild, "err", err)
+			if msg, ok := isUser(err); ok {
+				return userErr("%s: %s Nothing was imported.", truncate(u.name, 100), msg)
+			}
+			return userErr("I couldn't download %s. Try uploading it again; nothing was imported.", truncate(u.name, 100))
 		}
-		return c.reply(problemsMessage(name, p))
+		banks, fileProblems := questions.ParseFile(u.name, data, questions.ParseOptions{DefaultBank: bankOpt})
+		ps = append(ps, fileProblems...)
+		for _, bk := range banks {
+			if bankOpt != "" {
+				questions.Rename(&bk, bankOpt)
+			}
+			bk.Path = u.name
+			parts = append(parts, bk)
+		}
 	}
-	replacing, err := b.isImported(c.guild, bk.Name)
+	what := truncate(ups[0].name, 100)
+	if len(ups) > 1 {
+		what = fmt.Sprintf("The %d files", len(ups))
+	}
+	if errs := ps.Errors(); len(errs) > 0 {
+		return c.reply(problemsMessage(what, len(ups) > 1, errs))
+	}
+	ch, refused, err := b.applyChange(c.guild, c.user, parts, replace, 0)
 	if err != nil {
-		return err
-	}
-	if err := b.store.SaveBank(c.guild, questions.BankFile{Name: bk.Name, Format: format, Data: data,
-		ImportedAt: b.clock.Now(), ImportedBy: c.user}); err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
-	b.forgetImported(c.guild)
-	b.log.Info("bank imported", "guild", c.guild, "bank", bk.Name, "questions", len(bk.Questions))
-	verb := "Imported"
-	if replacing {
-		verb = "Replaced"
+	if len(refused) > 0 {
+		return c.reply(problemsMessage(what, len(ups) > 1, refused))
 	}
-	return c.reply(message{ephemeral: true, content: fmt.Sprintf("📚 %s **%s**: %s.", verb, bk.Name,
-		plural(len(bk.Questions), "question", "questions"))})
+	for _, r := range ch.results {
+		b.log.Info("bank imported", "guild", c.guild, "bank", r.name, "added", r.count.Added,
+			"updated", r.count.Updated, "unchanged", r.count.Unchanged, "replace", replace)
+	}
+	m := message{ephemeral: true, content: changeSummary("Imported", ch.results)}
+	if w := ps.Warnings(); len(w) > 0 {
+		m.embeds = []*discordgo.MessageEmbed{{Title: "Warnings", Description: problemList(w, true), Color: colorOpen}}
+	}
+	return c.reply(m)
 }
 
-// idClashes lists the questions of bk whose IDs another bank of the guild
-// already uses (the bank bk replaces aside): a shared ID would mix up
-// answers, reveals and the asked history of two questions.
-func (b *Bot) idClashes(guild uint64, path string, bk questions.Bank) (questions.Problems, error) {
-	banks, err := b.guildBanks(guild)
-	if err != nil {
-		return nil, err
-	}
-	owner := map[string]string{}
-	for _, other := range banks {
-		if sameName(other.Name, bk.Name) {
-			continue
-		}
-		for _, q := range other.Questions {
-			owner[q.ID] = other.Name
-		}
-	}
-	var ps questions.Problems
-	for _, q := range bk.Questions {
-		if o, ok := owner[q.ID]; ok {
-			ps = append(ps, questions.Problem{Path: path, Line: q.Line,
-				Msg: fmt.Sprintf("question id %q is already used by bank %q; give this question another id", q.ID, o)})
-		}
-	}
-	return ps, nil
-}
-
-// problemsMessage lists every problem of a rejected file, "line N: message".
-func problemsMessage(name string, err error) message {
-	var ps questions.Problems
-	var lines []string
-	if errors.As(err, &ps) {
-		for _, p := range ps {
-			if p.Line > 0 {
-				lines = append(lines, fmt.Sprintf("line %d: %s", p.Line, p.Msg))
-			} else {
-				lines = append(lines, p.Msg)
-			}
-		}
-	} else {
-		lines = []string{err.Error()}
-	}
+// problemList lists problems one a line, "file:line: message" (withPath)
+// or "line N: message", within an embed description.
+func problemList(ps questions.Problems, withPath bool) string {
 	desc := ""
-	for i, l := range lines {
+	for i, p := range ps {
+		l := p.Msg
+		switch {
+		case withPath:
+			l = p.Error()
+		case p.Line > 0:
+			l = fmt.Sprintf("line %d: %s", p.Line, p.Msg)
+		}
 		next := desc + "• " + truncate(l, 300) + "\n"
 		if runes(next) > maxDesc-40 {
-			desc += fmt.Sprintf("…and %d more", len(lines)-i)
+			desc += fmt.Sprintf("…and %d more", len(ps)-i)
 			break
 		}
 		desc = next
 	}
-	return message{ephemeral: true, content: fmt.Sprintf("❌ **%s** was not imported: %s. Nothing was stored.",
-		truncate(name, 100), plural(len(lines), "problem", "problems")),
-		embeds: []*discordgo.MessageEmbed{{Title: "Problems", Description: desc, Color: colorWrong}}}
+	return desc
+}
+
+// problemsMessage refuses an import of what (a file, or several files):
+// every problem as file:line: message, and that nothing was stored.
+func problemsMessage(what string, several bool, ps questions.Problems) message {
+	verb := "was"
+	if several {
+		verb = "were"
+	}
+	return message{ephemeral: true, content: fmt.Sprintf("❌ **%s** %s not imported: %s. Nothing was stored.",
+		what, verb, plural(len(ps), "problem", "problems")),
+		embeds: []*discordgo.MessageEmbed{{Title: "Problems", Description: problemList(ps, true), Color: colorWrong}}}
 }
 
 // download fetches an attachment with a timeout and a size cap.

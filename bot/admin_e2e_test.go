@@ -245,25 +245,26 @@ func TestImportExportRemove(t *testing.T) {
 	if got := e.admin(bob, sub("import", attachment("net.txt", importBank))); !strings.Contains(got, "Manage Server") {
 		t.Errorf("member import reply %q, want a refusal", got)
 	}
-	if got := e.admin(alice, sub("import", attachment("net.txt", importBank))); !strings.Contains(got, "Imported **Cloud Networking**: 2 questions") {
+	if got := e.admin(alice, sub("import", attachment("net.txt", importBank))); !strings.Contains(got, "**Cloud Networking** (new bank): added 2, updated 0, unchanged 0 · 2 questions") {
 		t.Errorf("import reply %q", got)
 	}
-	if got := e.admin(alice, sub("import", attachment("data.yaml", importYAML))); !strings.Contains(got, "Imported **Data Basics**: 1 question") {
+	if got := e.admin(alice, sub("import", attachment("data.yaml", importYAML))); !strings.Contains(got, "**Data Basics** (new bank): added 1, updated 0, unchanged 0 · 1 question") {
 		t.Errorf("YAML import reply %q", got)
 	}
 	// A broken file: every problem with its line, and nothing stored.
 	broken := strings.Replace(importBank, "Correct answer: A\nExplanation", "Correct answer: C\nExplanation", 1)
 	broken = strings.Replace(broken, "- B\nThe origin only\n", "- B\n", 1)
 	got := e.admin(alice, sub("import", attachment("net.txt", broken)))
-	for _, want := range []string{"was not imported", "line 8: answer letter C is not an option", "line 15: option B has no text", "Nothing was stored"} {
+	for _, want := range []string{"was not imported", "net.txt:8: answer letter C is not an option", "net.txt:15: option B has no text", "Nothing was stored"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("broken import reply lacks %q:\n%s", want, got)
 		}
 	}
 	files, _ := e.db.Banks(8001)
-	if len(files) != 2 || string(files[0].Data) != importBank {
-		t.Fatalf("stored banks after a broken import: %d, first %q", len(files), files[0].Name)
+	if len(files) != 2 || files[0].Name != "Cloud Networking" || files[0].Format != questions.FormatYAML {
+		t.Fatalf("stored banks after a broken import: %+v", files)
 	}
+	stored := files[0].Data
 	if got := e.admin(alice, sub("import", attachment("notes.pdf", "x"))); !strings.Contains(got, "not a bank file") {
 		t.Errorf("pdf import reply %q", got)
 	}
@@ -272,7 +273,7 @@ func TestImportExportRemove(t *testing.T) {
 	if got := e.admin(alice, sub("import", big)); !strings.Contains(got, "at most 1 MiB") {
 		t.Errorf("oversized import reply %q", got)
 	}
-	if got := e.admin(alice, sub("import", attachment("s.txt", strings.ReplaceAll(importBank, "Cloud Networking", "quizhost Sample")))); !strings.Contains(got, "can't be replaced") {
+	if got := e.admin(alice, sub("import", attachment("s.txt", strings.ReplaceAll(importBank, "Cloud Networking", "quizhost Sample")))); !strings.Contains(got, "comes with this quizhost and can't be changed") {
 		t.Errorf("import over the built-in bank: %q", got)
 	}
 
@@ -289,20 +290,21 @@ func TestImportExportRemove(t *testing.T) {
 		t.Errorf("answer on imported question: %q", got)
 	}
 
-	// Export sends back the very file, which parses to the same bank.
+	// Export sends back the bank as it is, which parses to the same bank.
 	p := e.srv.SlashCommand(guildID, channelID, alice, "quizadmin", group("bank", sub("export", str("name", "cloud networking"))))
 	r := p.WaitResponse(t, wait)
-	if len(r.Files) != 1 || string(r.Files[0].Data) != importBank || !strings.HasSuffix(r.Files[0].Name, ".txt") {
-		t.Fatalf("export sent %d files (%+v), want the imported file", len(r.Files), r.Files)
+	if len(r.Files) != 1 || string(r.Files[0].Data) != string(stored) || !strings.HasSuffix(r.Files[0].Name, ".yaml") {
+		t.Fatalf("export sent %d files (%+v), want the stored bank as YAML", len(r.Files), r.Files)
 	}
 	again, err := questions.Parse(r.Files[0].Name, r.Files[0].Data)
 	if err != nil || len(again) != 1 || again[0].Name != "Cloud Networking" || len(again[0].Questions) != 2 || again[0].Questions[0].ID != post.QuestionID && again[0].Questions[1].ID != post.QuestionID {
 		t.Errorf("exported file parses to %+v, %v", again, err)
 	}
 
-	// Replacing keeps the history of unchanged questions.
+	// Importing again updates what changed and keeps the history of
+	// unchanged questions.
 	changed := strings.Replace(importBank, "Which layer does a CDN cache at?", "Where does a CDN cache content?", 1)
-	if got := e.admin(alice, sub("import", attachment("net.txt", changed))); !strings.Contains(got, "Replaced **Cloud Networking**") {
+	if got := e.admin(alice, sub("import", attachment("net.txt", changed))); !strings.Contains(got, "**Cloud Networking**: added 0, updated 1, unchanged 1 · 2 questions") {
 		t.Errorf("re-import reply %q", got)
 	}
 	if st, _ := e.db.MemberStats(8001, 7003, e.clk.Now()); st.All.Correct != 1 {
@@ -463,7 +465,7 @@ func TestImportRefusesAnotherBanksQuestionID(t *testing.T) {
 	e.start()
 	clash := "bank: Mine\nquestions:\n  - id: \"Test Bank#1\"\n    question: Pick one\n    options:\n      - {text: yes, correct: true}\n      - {text: no}\n"
 	got := e.admin(alice, sub("import", attachment("mine.yaml", clash)))
-	if !strings.Contains(got, `line 3: question id "Test Bank#1" is already used by bank "Test Bank"`) || !strings.Contains(got, "Nothing was stored") {
+	if !strings.Contains(got, `mine.yaml:3: question id "Test Bank#1" is already used by bank "Test Bank"`) || !strings.Contains(got, "Nothing was stored") {
 		t.Errorf("import with a clashing id: %q", got)
 	}
 	if files, _ := e.db.Banks(8001); len(files) != 0 {
@@ -471,7 +473,7 @@ func TestImportRefusesAnotherBanksQuestionID(t *testing.T) {
 	}
 	// Imported under another name, the bank exports as a file that names it so.
 	got = e.admin(alice, sub("import", attachment("net.txt", importBank), str("bank", "Networking Drill")))
-	if !strings.Contains(got, "Imported **Networking Drill**: 2 questions") {
+	if !strings.Contains(got, "**Networking Drill** (new bank): added 2") {
 		t.Fatalf("renamed import reply %q", got)
 	}
 	r := e.srv.SlashCommand(guildID, channelID, alice, "quizadmin", group("bank", sub("export", str("name", "networking drill")))).WaitResponse(t, wait)

@@ -59,15 +59,6 @@ func (b *Bot) forgetImported(guild uint64) {
 	delete(b.imports, guild)
 }
 
-// isImported reports whether the guild imported a bank of that name.
-func (b *Bot) isImported(guild uint64, name string) (bool, error) {
-	g, err := b.imported(guild)
-	if err != nil {
-		return false, err
-	}
-	return findBank(g.banks, name) != nil, nil
-}
-
 // questionFor returns the question a post asked, as the guild's banks have
 // it now; nil if it is gone or has changed since (other options or answer),
 // in which case the post's own record is all that can be shown.
@@ -125,23 +116,6 @@ func parseBankFile(f questions.BankFile) (*questions.Bank, error) {
 		return nil, fmt.Errorf("bank file %q holds %d banks, want 1", f.Name, len(banks))
 	}
 	bk := banks[0]
-	renameBank(&bk, f.Name)
+	questions.Rename(&bk, f.Name)
 	return &bk, nil
-}
-
-// renameBank gives a bank a new name, carrying its questions' IDs along
-// when they were derived from the old name.
-func renameBank(bk *questions.Bank, name string) {
-	old := bk.Name
-	if old == name {
-		return
-	}
-	bk.Name = name
-	for i := range bk.Questions {
-		q := &bk.Questions[i]
-		q.Bank = name
-		if rest, ok := strings.CutPrefix(q.ID, old+"#"); ok {
-			q.ID = name + "#" + rest
-		}
-	}
 }

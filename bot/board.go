@@ -223,7 +223,7 @@ func containsName(names []string, name string) bool {
 
 // autocomplete suggests bank names and time zones.
 func (b *Bot) autocomplete(c *call, d discordgo.ApplicationCommandInteractionData) error {
-	_, opts := subcommand(d.Options)
+	path, opts := subcommand(d.Options)
 	f := opts.focused()
 	var choices []*discordgo.ApplicationCommandOptionChoice
 	if f != nil {
@@ -233,9 +233,26 @@ func (b *Bot) autocomplete(c *call, d discordgo.ApplicationCommandInteractionDat
 		switch f.Name {
 		case "timezone":
 			names = matchZones(typed)
+		case "id":
+			if d.Name != "quizadmin" || !isManager(c.member) {
+				break
+			}
+			banks, err := b.guildBanks(c.guild)
+			if path == "question remove" { // only imported banks can lose questions
+				var g *guildBanks
+				g, err = b.imported(c.guild)
+				if g != nil {
+					banks = g.banks
+				}
+			}
+			if err != nil {
+				return err
+			}
+			choices = questionChoices(banks, typed)
 		case "bank", "name":
 			banks, err := b.guildBanks(c.guild)
-			if f.Name == "name" { // bank remove/export: imported banks only
+			// bank remove/export, add and suggest: imported banks only
+			if f.Name == "name" || path == "add" || path == "suggest" {
 				var g *guildBanks
 				g, err = b.imported(c.guild)
 				if g != nil {

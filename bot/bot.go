@@ -51,9 +51,14 @@ type Store interface {
 	MemberStats(guildID, userID uint64, at time.Time) (questions.MemberStats, error)
 	ActiveStreaks(guildID uint64, at time.Time, limit int) ([]questions.Score, error)
 
-	SaveBank(guildID uint64, f questions.BankFile) error
+	SaveBanks(guildID uint64, files []questions.BankFile, draftID uint64) error
 	Banks(guildID uint64) ([]questions.BankFile, error)
 	DeleteBank(guildID uint64, name string) error
+
+	SaveDraft(d questions.Draft) (questions.Draft, error)
+	Draft(guildID, id uint64) (questions.Draft, error)
+	DeleteDraft(guildID, id uint64) error
+	Suggestions(guildID uint64) ([]questions.Draft, error)
 
 	ResetGuild(guildID uint64) error
 	ResetMember(guildID, userID uint64) error
@@ -115,6 +120,10 @@ type Bot struct {
 	wake    chan struct{}  // pokes the scheduler after a post or setting changes
 	refresh chan uint64    // posts whose live count needs an edit
 	postMu  [64]sync.Mutex // striped by post id: serialise each post's message edits
+
+	// editMu serialises changes to imported banks (import, paste, approve,
+	// remove): each is planned from the banks as they are and stored whole.
+	editMu sync.Mutex
 
 	importedMu sync.Mutex
 	imports    map[uint64]*guildBanks // guild → its imported banks, parsed; loaded on first use

@@ -41,6 +41,8 @@ func commands() []*discordgo.ApplicationCommand {
 					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser,
 						Name: "member", Description: "Whose stats (default: yours)"}),
 				sub("banks", "The question banks this server can use"),
+				sub("suggest", "Suggest questions for this server's banks (an admin reviews them)",
+					str("bank", "Bank to suggest them for (default: the bank the text names)", false, true)),
 			},
 		},
 		{
@@ -71,10 +73,14 @@ func commands() []*discordgo.ApplicationCommand {
 					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger,
 						Name: "daily_close_hours", Description: "Close daily questions after N hours (0: when the next ones post)",
 						MaxValue: 168}),
-				sub("import", "Import a question bank file (exam text, YAML, JSON or GIFT; at most 1 MiB)",
-					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionAttachment,
-						Name: "file", Description: "The bank file", Required: true},
-					str("bank", "Name for the bank (default: the name in the file)", false, false)),
+				sub("import", "Import bank files (exam text, YAML, JSON or GIFT; at most 1 MiB each): their questions merge in", importOptions(str)...),
+				sub("add", "Paste questions (exam text) in a form, see them as posted, then add them",
+					str("bank", "Bank to add them to (default: the bank the text names)", false, true)),
+				sub("suggestions", "Review the questions members suggested"),
+				group("question", "Single questions",
+					sub("show", "Show a question as posted, with its answer (only to you)", str("id", "Question (type to search)", true, true)),
+					sub("remove", "Remove a question from an imported bank", str("id", "Question (type to search)", true, true)),
+				),
 				group("bank", "Imported question banks",
 					sub("remove", "Remove an imported bank", str("name", "Bank name", true, true)),
 					sub("export", "Send an imported bank back as a file", str("name", "Bank name", true, true)),
@@ -88,4 +94,20 @@ func commands() []*discordgo.ApplicationCommand {
 			},
 		},
 	}
+}
+
+// importOptions are /quizadmin import's options: file (required), file2 …
+// file10, bank and mode.
+func importOptions(str func(name, desc string, required, auto bool) *discordgo.ApplicationCommandOption) []*discordgo.ApplicationCommandOption {
+	opts := []*discordgo.ApplicationCommandOption{{Type: discordgo.ApplicationCommandOptionAttachment,
+		Name: importFileOption(0), Description: "The bank file", Required: true}}
+	for i := 1; i < maxImportFiles; i++ {
+		opts = append(opts, &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionAttachment,
+			Name: importFileOption(i), Description: "Another bank file"})
+	}
+	return append(opts,
+		str("bank", "Bank to put every question in (default: the banks the files name)", false, false),
+		&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString,
+			Name: "mode", Description: "merge (default): add and update questions; replace: replace the whole bank",
+			Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "merge", Value: "merge"}, {Name: "replace", Value: "replace"}}})
 }

@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,6 +17,9 @@ import (
 //	a1:<post>                          the answer select of a post
 //	lb1:<period>:<p|a>:<page>          leaderboard paging (p = points, a = accuracy)
 //	rs1:<all|member|cancel>:<member>:<by>  reset confirmation buttons
+//	pm1:<draft>                        the paste modal of a draft (/quizadmin add, /quiz suggest)
+//	pd1:<add|cancel|fix>:<draft>       a draft's preview buttons
+//	sg1:<approve|reject|next>:<draft>  the review of a queued suggestion
 
 // componentKind says what a component does.
 type componentKind int
@@ -24,6 +28,9 @@ const (
 	kindAnswer componentKind = iota + 1
 	kindBoard
 	kindReset
+	kindModal
+	kindDraft
+	kindReview
 )
 
 // componentID is a parsed custom ID.
@@ -36,6 +43,8 @@ type componentID struct {
 	scope   string            // kindReset: "all", "member" or "cancel"
 	member  uint64            // kindReset: the member to reset (0 for all)
 	by      uint64            // kindReset: who asked; only they may confirm
+	draft   uint64            // kindModal, kindDraft, kindReview
+	action  string            // kindDraft: add, cancel, fix; kindReview: approve, reject, next
 }
 
 var errBadCustomID = errors.New("unknown or malformed custom id")
@@ -52,6 +61,16 @@ func boardCustomID(p questions.Period, r questions.Ranking, page int) string {
 
 func resetCustomID(scope string, member, by uint64) string {
 	return fmt.Sprintf("rs1:%s:%d:%d", scope, member, by)
+}
+
+func modalCustomID(draft uint64) string { return "pm1:" + strconv.FormatUint(draft, 10) }
+
+func draftCustomID(action string, draft uint64) string {
+	return fmt.Sprintf("pd1:%s:%d", action, draft)
+}
+
+func reviewCustomID(action string, draft uint64) string {
+	return fmt.Sprintf("sg1:%s:%d", action, draft)
 }
 
 // parseCustomID decodes a custom ID made by the functions above. Anything
@@ -98,6 +117,22 @@ func parseCustomID(s string) (componentID, error) {
 			break
 		}
 		return componentID{kind: kindReset, scope: scope, member: member, by: by}, nil
+	case f[0] == "pm1" && len(f) == 2:
+		draft, ok := parseID(f[1])
+		if !ok {
+			break
+		}
+		return componentID{kind: kindModal, draft: draft}, nil
+	case (f[0] == "pd1" || f[0] == "sg1") && len(f) == 3:
+		kind, actions := kindDraft, []string{"add", "cancel", "fix"}
+		if f[0] == "sg1" {
+			kind, actions = kindReview, []string{"approve", "reject", "next"}
+		}
+		draft, ok := parseID(f[2])
+		if !ok || !slices.Contains(actions, f[1]) {
+			break
+		}
+		return componentID{kind: kind, action: f[1], draft: draft}, nil
 	}
 	return componentID{}, errBadCustomID
 }

@@ -21,6 +21,11 @@ func TestCustomIDRoundTrip(t *testing.T) {
 		{"reset all", resetCustomID("all", 0, 7001), componentID{kind: kindReset, scope: "all", by: 7001}},
 		{"reset member", resetCustomID("member", 7002, 7001), componentID{kind: kindReset, scope: "member", member: 7002, by: 7001}},
 		{"reset cancel", resetCustomID("cancel", 0, 7001), componentID{kind: kindReset, scope: "cancel", by: 7001}},
+		{"modal", modalCustomID(12), componentID{kind: kindModal, draft: 12}},
+		{"draft add", draftCustomID("add", 12), componentID{kind: kindDraft, action: "add", draft: 12}},
+		{"draft fix", draftCustomID("fix", 18446744073709551615), componentID{kind: kindDraft, action: "fix", draft: 18446744073709551615}},
+		{"review approve", reviewCustomID("approve", 3), componentID{kind: kindReview, action: "approve", draft: 3}},
+		{"review next", reviewCustomID("next", 3), componentID{kind: kindReview, action: "next", draft: 3}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -41,6 +46,8 @@ func TestCustomIDRejects(t *testing.T) {
 		"a1:18446744073709551616", "lb1:year:p:0", "lb1:week:x:0", "lb1:week:p:-1", "lb1:week:p:01",
 		"lb1:week:p", "rs1:some:0:1", "rs1:member:0:1", "rs1:all:0:0", "rs1:all:0",
 		"a1:" + strings.Repeat("1", 120),
+		"pm1", "pm1:", "pm1:0", "pm1:01", "pm1:1:2", "pm2:1", "pd1:add", "pd1:add:0", "pd1:approve:1", "pd1:ADD:1",
+		"pd1:add:1:2", "sg1:add:1", "sg1:reject:-1", "sg1:next:x", "sg1::1",
 	} {
 		if got, err := parseCustomID(id); err == nil {
 			t.Errorf("parseCustomID(%q) = %+v, want an error", id, got)
@@ -49,7 +56,8 @@ func TestCustomIDRejects(t *testing.T) {
 }
 
 func FuzzParseCustomID(f *testing.F) {
-	for _, s := range []string{"a1:1", "lb1:day:a:2", "rs1:member:5:6", "a1:", ":::", "lb1:all:p:99999"} {
+	for _, s := range []string{"a1:1", "lb1:day:a:2", "rs1:member:5:6", "a1:", ":::", "lb1:all:p:99999",
+		"pm1:7", "pd1:add:7", "pd1:cancel:7", "pd1:fix:18446744073709551615", "sg1:approve:9", "sg1:reject:9", "sg1:next:9", "pd1:next:9"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -66,6 +74,12 @@ func FuzzParseCustomID(f *testing.F) {
 			again = boardCustomID(id.period, id.ranking, id.page)
 		case kindReset:
 			again = resetCustomID(id.scope, id.member, id.by)
+		case kindModal:
+			again = modalCustomID(id.draft)
+		case kindDraft:
+			again = draftCustomID(id.action, id.draft)
+		case kindReview:
+			again = reviewCustomID(id.action, id.draft)
 		default:
 			t.Fatalf("parsed %q to unknown kind %d", s, id.kind)
 		}

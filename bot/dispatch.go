@@ -39,7 +39,8 @@ func (b *Bot) onInteraction(ctx context.Context, ic *discordgo.InteractionCreate
 	i := ic.Interaction
 	c := &call{ctx: context.WithoutCancel(ctx), s: b.sess, i: i, start: time.Now()}
 	if closing {
-		if i.Type == discordgo.InteractionApplicationCommand || i.Type == discordgo.InteractionMessageComponent {
+		if i.Type == discordgo.InteractionApplicationCommand || i.Type == discordgo.InteractionMessageComponent ||
+			i.Type == discordgo.InteractionModalSubmit {
 			_ = c.reply(message{ephemeral: true, content: "quizhost is restarting; try again in a minute."})
 		}
 		return
@@ -67,9 +68,9 @@ func (b *Bot) dispatch(c *call) error {
 	i := c.i
 	switch i.Type {
 	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete,
-		discordgo.InteractionMessageComponent:
+		discordgo.InteractionMessageComponent, discordgo.InteractionModalSubmit:
 	default:
-		return nil // pings, modals, and payloads dg failed to decode (type 0)
+		return nil // pings, and payloads dg failed to decode (type 0)
 	}
 	if i.Data == nil {
 		return userErr("That request arrived garbled. Try again.")
@@ -91,6 +92,13 @@ func (b *Bot) dispatch(c *call) error {
 		return b.autocomplete(c, i.ApplicationCommandData())
 	case discordgo.InteractionApplicationCommand:
 		return b.command(c, i.ApplicationCommandData())
+	case discordgo.InteractionModalSubmit:
+		d := i.ModalSubmitData()
+		id, err := parseCustomID(d.CustomID)
+		if err != nil || id.kind != kindModal {
+			return userErr("This form is no longer in use. Start again with the command.")
+		}
+		return b.pasteSubmit(c, id, modalText(d.Components, pasteInputID))
 	default:
 		d := i.MessageComponentData()
 		id, err := parseCustomID(d.CustomID)
@@ -104,6 +112,10 @@ func (b *Bot) dispatch(c *call) error {
 			return b.boardPage(c, id)
 		case kindReset:
 			return b.resetConfirm(c, id)
+		case kindDraft:
+			return b.draftButton(c, id)
+		case kindReview:
+			return b.reviewButton(c, id)
 		}
 		return userErr("This quiz has ended or this control is no longer in use.")
 	}
@@ -121,6 +133,8 @@ func (b *Bot) command(c *call, d discordgo.ApplicationCommandInteractionData) er
 		return b.stats(c, opts)
 	case "quiz banks":
 		return b.banksCmd(c)
+	case "quiz suggest":
+		return b.openPaste(c, opts, questions.DraftSuggestion)
 	}
 	if d.Name == "quizadmin" {
 		if !isManager(c.member) {
@@ -139,6 +153,14 @@ func (b *Bot) command(c *call, d discordgo.ApplicationCommandInteractionData) er
 			return b.settingsCmd(c, opts)
 		case "import":
 			return b.importCmd(c, opts, d.Resolved)
+		case "add":
+			return b.openPaste(c, opts, questions.DraftPaste)
+		case "suggestions":
+			return b.suggestionsCmd(c)
+		case "question show":
+			return b.questionShow(c, opts)
+		case "question remove":
+			return b.questionRemove(c, opts)
 		case "bank remove":
 			return b.bankRemove(c, opts)
 		case "bank export":
@@ -322,6 +344,19 @@ func (c *call) reply(m message) error {
 		return fmt.Errorf("reply: %w", err)
 	}
 	c.acked, c.replied = true, true
+	return nil
+}
+
+// modal opens a modal (type 9), the initial response of a command or a
+// component.
+func (c *call) modal(d *discordgo.InteractionResponseData) error {
+	err := c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseModal, Data: d,
+	}, discordgo.WithContext(c.ctx))
+	if err != nil {
+		return fmt.Errorf("open modal: %w", err)
+	}
+	c.acked = true
 	return nil
 }
 

@@ -368,7 +368,7 @@ func (e *env) checkWireExcept(n int) {
 		}
 		isMsg := strings.HasPrefix(r.Route, "/channels/") || strings.HasPrefix(r.Route, "/webhooks/")
 		if strings.HasPrefix(r.Route, "/interactions/") {
-			if data, ok := body["data"].(map[string]any); ok && body["type"] != float64(8) {
+			if data, ok := body["data"].(map[string]any); ok && body["type"] != float64(8) && body["type"] != float64(9) { // not autocomplete or modal: a message
 				body, isMsg = data, true
 			}
 		}
@@ -402,19 +402,24 @@ func TestCommandsRegistered(t *testing.T) {
 	}
 	// The interface docs rely on: every subcommand, option name and type.
 	want := map[string]string{
-		"quiz ask":               "bank:3 minutes:4",
-		"quiz leaderboard":       "period:3",
-		"quiz stats":             "member:6",
-		"quiz banks":             "",
-		"quizadmin close":        "",
-		"quizadmin daily set":    "channel:7 time:3 timezone:3 bank:3 count:4",
-		"quizadmin daily off":    "",
-		"quizadmin daily status": "",
-		"quizadmin import":       "file:11 bank:3",
-		"quizadmin bank remove":  "name:3",
-		"quizadmin bank export":  "name:3",
-		"quizadmin reset":        "scope:3 member:6",
-		"quizadmin settings":     "reveal_on_answer:5 ask_minutes:4 banks:3 timezone:3 daily_close_hours:4",
+		"quiz ask":                  "bank:3 minutes:4",
+		"quiz leaderboard":          "period:3",
+		"quiz stats":                "member:6",
+		"quiz banks":                "",
+		"quiz suggest":              "bank:3",
+		"quizadmin close":           "",
+		"quizadmin daily set":       "channel:7 time:3 timezone:3 bank:3 count:4",
+		"quizadmin daily off":       "",
+		"quizadmin daily status":    "",
+		"quizadmin import":          "file:11 file2:11 file3:11 file4:11 file5:11 file6:11 file7:11 file8:11 file9:11 file10:11 bank:3 mode:3",
+		"quizadmin add":             "bank:3",
+		"quizadmin suggestions":     "",
+		"quizadmin question show":   "id:3",
+		"quizadmin question remove": "id:3",
+		"quizadmin bank remove":     "name:3",
+		"quizadmin bank export":     "name:3",
+		"quizadmin reset":           "scope:3 member:6",
+		"quizadmin settings":        "reveal_on_answer:5 ask_minutes:4 banks:3 timezone:3 daily_close_hours:4",
 	}
 	found := map[string]string{}
 	var walk func(prefix string, opts []any)

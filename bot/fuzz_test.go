@@ -74,6 +74,20 @@ func FuzzInteraction(f *testing.F) {
 		`{"type":3,` + head + `,"data":{"custom_id":"rs1:all:0:7001","component_type":2}}`,
 		`{"type":3,"id":"1","token":"t","data":{"custom_id":"a1:1","component_type":3,"values":["A"]}}`,
 		`{"type":5,` + head + `,"data":{"custom_id":"m","components":[]}}`,
+		`{"type":5,` + head + `,"data":{"custom_id":"pm1:1","components":[{"type":1,"components":[{"type":4,"custom_id":"text","value":"X Question 1\r\nSelect 1A?\r\n- A\r\nx\r\n- B\r\ny\r\nCorrect answer: A"}]}]}}`,
+		`{"type":5,` + head + `,"data":{"custom_id":"pm1:2","components":[{"type":1,"components":[{"type":4,"custom_id":"text","value":7}]},null]},"message":{"id":"2002","channel_id":"6001"}}`,
+		`{"type":3,` + head + `,"data":{"custom_id":"pd1:add:1","component_type":2}}`,
+		`{"type":3,` + head + `,"data":{"custom_id":"pd1:fix:1","component_type":2}}`,
+		`{"type":3,` + head + `,"data":{"custom_id":"pd1:cancel:2","component_type":2}}`,
+		`{"type":3,` + head + `,"data":{"custom_id":"sg1:approve:1","component_type":2}}`,
+		`{"type":3,` + head + `,"data":{"custom_id":"sg1:next:1","component_type":2}}`,
+		cmd("quizadmin", `[{"name":"add","type":1,"options":[{"name":"bank","type":3,"value":"Mine"}]}]`),
+		cmd("quiz", `[{"name":"suggest","type":1}]`),
+		cmd("quizadmin", `[{"name":"suggestions","type":1}]`),
+		cmd("quizadmin", `[{"name":"question","type":2,"options":[{"name":"remove","type":1,"options":[{"name":"id","type":3,"value":"Mine#1"}]}]}]`),
+		cmd("quizadmin", `[{"name":"question","type":2,"options":[{"name":"show","type":1,"options":[{"name":"id","type":3,"value":7}]}]}]`),
+		cmd("quizadmin", `[{"name":"import","type":1,"options":[{"name":"file","type":11,"value":"3001"},{"name":"file2","type":11,"value":"3002"},{"name":"mode","type":3,"value":"replace"}]}]`),
+		`{"type":4,` + head + `,"data":{"id":"1","name":"quizadmin","type":1,"options":[{"name":"question","type":2,"options":[{"name":"show","type":1,"options":[{"name":"id","type":3,"value":"prime","focused":true}]}]}]}}`,
 		`{"type":2}`, `{}`, `null`, `[]`,
 	} {
 		f.Add([]byte(s))
@@ -101,6 +115,17 @@ func FuzzInteraction(f *testing.F) {
 	if _, err := db.CreatePost(questions.Post{GuildID: 8001, ChannelID: 6001, MessageID: 2001, QuestionID: q.ID,
 		Bank: q.Bank, Correct: q.Correct(), OptionCount: len(q.Options), SelectCount: q.SelectCount()}); err != nil {
 		f.Fatal(err)
+	}
+
+	// Drafts that the seeds' custom IDs name: a paste (1) and a queued
+	// suggestion (2) of the member the seeds come from.
+	for _, d := range []questions.Draft{
+		{GuildID: 8001, UserID: 7001, Kind: questions.DraftPaste, Text: "X Question 1\nSelect 1A?\n- A\nx\n- B\ny\nShow answer and explanation\nCorrect answer: A"},
+		{GuildID: 8001, UserID: 7001, Kind: questions.DraftSuggestion, Text: "broken", Queued: true},
+	} {
+		if _, err := db.SaveDraft(d); err != nil {
+			f.Fatal(err)
+		}
 	}
 
 	f.Fuzz(func(t *testing.T, payload []byte) {

@@ -2,6 +2,7 @@ package questions
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,39 +20,67 @@ type Catalogue struct {
 }
 
 // NewCatalogue builds a catalogue from the banks of one or more files (one
-// slice per file, as Parse returns them). Bank names are unique regardless
-// of case, and question IDs are unique across all banks: a second bank of
-// the same name, or a second question of the same ID, is left out and
-// reported as a problem naming both places. The catalogue holds everything
-// else, so a caller may choose to go on; Loader refuses instead.
-// NewCatalogue does not run Validate. It copies the banks' question slices,
-// so later changes to the arguments do not show.
+// slice per file, as Parse returns them, in the order the files should be
+// read). A bank is its name: the banks of every file that names the same
+// bank, matched case-insensitively, make one bank, holding their questions
+// in the order given and spelled as the first file spells it (a later
+// spelling that differs in case is a warning, and its questions' Bank and
+// name-derived IDs take the first spelling). A bank's Path is its first
+// file; each question's Path is its bank's Path unless already set.
+//
+// Question IDs are unique across all banks: a second question of the same
+// ID is left out and reported as an error naming both places, "path:line"
+// (or the built-in bank, for banks with no Path). A bank left with no
+// question is left out. The catalogue holds everything else, so a caller
+// may choose to go on; Loader's callers refuse instead. NewCatalogue does
+// not run Validate, and copies the questions, so later changes to the
+// arguments do not show.
 func NewCatalogue(banks ...[]Bank) (*Catalogue, Problems) {
 	c := &Catalogue{byName: map[string]*Bank{}, byID: map[string]*Question{}}
 	var ps Problems
-	where := map[string]string{} // question ID → "path:line" or "bank "name""
+	where := map[string]string{} // question ID → "at path:line" or "in the built-in bank"
+	var all []*Bank
 	for _, file := range banks {
 		for _, b := range file {
 			key := strings.ToLower(b.Name)
-			if prev, dup := c.byName[key]; dup {
-				ps.add(b.Path, firstLine(&b), "bank %q is also defined %s", clip(b.Name), describe(prev))
-				continue
+			nb, ok := c.byName[key]
+			if !ok {
+				nb = &Bank{Name: b.Name, Path: b.Path}
+				c.byName[key] = nb
+				all = append(all, nb)
+			} else if nb.Name != b.Name {
+				ps.warn(b.Path, firstLine(&b), "bank %q is spelled %q in %s; its questions join that bank under that name",
+					clip(b.Name), clip(nb.Name), describe(nb))
 			}
-			nb := &Bank{Name: b.Name, Path: b.Path, Questions: make([]Question, 0, len(b.Questions))}
 			for _, q := range b.Questions {
+				if q.Path == "" {
+					q.Path = b.Path
+				}
+				if nb.Name != b.Name {
+					q.Bank = nb.Name
+					if rest, ok := strings.CutPrefix(q.ID, b.Name+"#"); ok {
+						q.ID = nb.Name + "#" + rest
+					}
+				}
 				if prev, dup := where[q.ID]; dup {
-					ps.add(b.Path, q.Line, "question id %q is also used %s", clip(q.ID), prev)
+					ps.add(q.Path, q.Line, "question %q is also defined %s", clip(q.ID), prev)
 					continue
 				}
-				where[q.ID] = describeQuestion(&b, &q)
-				// The capacity is enough: the pointer stays valid.
+				where[q.ID] = describeQuestion(nb, &q)
 				nb.Questions = append(nb.Questions, q)
-				c.byID[q.ID] = &nb.Questions[len(nb.Questions)-1]
 			}
-			c.count += len(nb.Questions)
-			c.byName[key] = nb
-			c.banks = append(c.banks, nb)
 		}
+	}
+	for _, nb := range all {
+		if len(nb.Questions) == 0 {
+			delete(c.byName, strings.ToLower(nb.Name))
+			continue
+		}
+		for i := range nb.Questions {
+			c.byID[nb.Questions[i].ID] = &nb.Questions[i]
+		}
+		c.count += len(nb.Questions)
+		c.banks = append(c.banks, nb)
 	}
 	slices.SortFunc(c.banks, func(a, b *Bank) int {
 		return cmp.Or(cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)), cmp.Compare(a.Name, b.Name))
@@ -61,16 +90,58 @@ func NewCatalogue(banks ...[]Bank) (*Catalogue, Problems) {
 
 func describe(b *Bank) string {
 	if b.Path == "" {
-		return "by the built-in bank"
+		return "the built-in bank"
 	}
-	return "in " + b.Path
+	return b.Path
 }
 
 func describeQuestion(b *Bank, q *Question) string {
-	if b.Path == "" {
+	if q.Path == "" {
 		return fmt.Sprintf("in the built-in bank %q", clip(b.Name))
 	}
-	return fmt.Sprintf("at %s:%d", b.Path, q.Line)
+	return fmt.Sprintf("at %s:%d", q.Path, q.Line)
+}
+
+// Files returns the files b's questions came from, each once, in the order
+// of the questions; built-in and imported questions have none.
+func (b *Bank) Files() []string {
+	var files []string
+	seen := map[string]bool{}
+	for _, q := range b.Questions {
+		if q.Path != "" && !seen[q.Path] {
+			seen[q.Path] = true
+			files = append(files, q.Path)
+		}
+	}
+	return files
+}
+
+// ErrBuiltinName is wrapped by the error of CheckBankName: a bank from a
+// file or an import may not take the built-in bank's name.
+var ErrBuiltinName = errors.New("the built-in bank's name")
+
+// CheckBankName refuses a bank name that a built-in bank has, matched
+// case-insensitively and ignoring surrounding white space: a bank is its
+// name, so a file or an import naming the built-in bank would change what
+// every server has. The error reads `bank "quizhost Sample" is the built-in
+// bank's name; give your bank another name` and wraps ErrBuiltinName. It is
+// the one rule the loader (start-up and "quizhost validate") and imports
+// apply. Safe for concurrent use.
+func CheckBankName(name string) error {
+	builtin, err := Builtin()
+	if err != nil {
+		return fmt.Errorf("check bank name: %w", err)
+	}
+	return checkBankName(builtin, name)
+}
+
+func checkBankName(builtin []Bank, name string) error {
+	for _, b := range builtin {
+		if strings.EqualFold(strings.TrimSpace(name), b.Name) {
+			return fmt.Errorf("bank %q is %w; give your bank another name", clip(name), ErrBuiltinName)
+		}
+	}
+	return nil
 }
 
 // Banks returns the banks sorted by name (case-insensitively). The slice is

@@ -1,6 +1,7 @@
 package questions
 
 import (
+	"fmt"
 	"sync"
 	"testing"
 )
@@ -63,38 +64,80 @@ func TestCatalogue(t *testing.T) {
 	wg.Wait()
 }
 
-func TestCatalogueConflicts(t *testing.T) {
+func TestCatalogueMerge(t *testing.T) {
+	type bankWant struct {
+		name  string
+		ids   []string
+		files []string
+	}
+	txt, yml, gift := bank("AWS", "aws/q1.txt", "AWS#1"), bank("AWS", "aws/more.yaml", "s3", "ec2"), bank("aws", "aws/x.gift", "aws#t")
 	tests := []struct {
 		name  string
 		files [][]Bank
+		banks []bankWant
 		want  []want
-		len   int
 	}{
 		{
-			name:  "same bank in two files",
-			files: [][]Bank{{bank("Net", "a.txt", "Net#1")}, {bank("net", "b.txt", "x#1")}},
-			want:  []want{{10, `bank "net" is also defined in a.txt`}},
-			len:   1,
+			name:  "same bank in three files of mixed formats",
+			files: [][]Bank{{txt}, {yml}, {bank("AWS", "aws/x.gift", "AWS#t")}},
+			banks: []bankWant{{"AWS", []string{"AWS#1", "s3", "ec2", "AWS#t"}, []string{"aws/q1.txt", "aws/more.yaml", "aws/x.gift"}}},
 		},
 		{
-			name:  "a file bank named like the built-in one",
-			files: [][]Bank{{bank("Sample", "", "s#1")}, {bank("Sample", "mine.txt", "m#1")}},
-			want:  []want{{10, `bank "Sample" is also defined by the built-in bank`}},
-			len:   1,
+			name:  "another spelling joins the first, IDs renamed",
+			files: [][]Bank{{txt}, {gift}},
+			banks: []bankWant{{"AWS", []string{"AWS#1", "AWS#t"}, []string{"aws/q1.txt", "aws/x.gift"}}},
+			want:  []want{{10, `bank "aws" is spelled "AWS" in aws/q1.txt; its questions join that bank under that name`}},
 		},
 		{
-			name:  "same question id in two banks",
+			name:  "a question defined in two files",
+			files: [][]Bank{{txt}, {bank("AWS", "dup/q1.txt", "AWS#1", "AWS#2")}},
+			banks: []bankWant{{"AWS", []string{"AWS#1", "AWS#2"}, []string{"aws/q1.txt", "dup/q1.txt"}}},
+			want:  []want{{10, `question "AWS#1" is also defined at aws/q1.txt:10`}},
+		},
+		{
+			name:  "a question id in two banks",
 			files: [][]Bank{{bank("A", "a.yaml", "q", "r")}, {bank("B", "b.yaml", "s", "q")}},
-			want:  []want{{20, `question id "q" is also used at a.yaml:10`}},
-			len:   3,
+			banks: []bankWant{{"A", []string{"q", "r"}, []string{"a.yaml"}}, {"B", []string{"s"}, []string{"b.yaml"}}},
+			want:  []want{{20, `question "q" is also defined at a.yaml:10`}},
+		},
+		{
+			name:  "an id of the built-in bank",
+			files: [][]Bank{{bank("Sample", "", "s#1")}, {bank("Mine", "mine.txt", "s#1", "m#2")}},
+			banks: []bankWant{{"Mine", []string{"m#2"}, []string{"mine.txt"}}, {"Sample", []string{"s#1"}, nil}},
+			want:  []want{{10, `question "s#1" is also defined in the built-in bank "Sample"`}},
+		},
+		{
+			name:  "a bank left with no question is left out",
+			files: [][]Bank{{txt}, {bank("Copy", "copy.txt", "AWS#1")}},
+			banks: []bankWant{{"AWS", []string{"AWS#1"}, []string{"aws/q1.txt"}}},
+			want:  []want{{10, `question "AWS#1" is also defined at aws/q1.txt:10`}},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c, ps := NewCatalogue(tt.files...)
 			checkProblems(t, ps, tt.want)
-			if c.Len() != tt.len {
-				t.Errorf("got Len %d, want %d", c.Len(), tt.len)
+			var got []bankWant
+			n := 0
+			for _, b := range c.Banks() {
+				bw := bankWant{name: b.Name, files: b.Files()}
+				for _, q := range b.Questions {
+					bw.ids = append(bw.ids, q.ID)
+					if q.Bank != b.Name {
+						t.Errorf("question %q has Bank %q, want %q", q.ID, q.Bank, b.Name)
+					}
+					if got, ok := c.Question(q.ID); !ok || got.Bank != b.Name {
+						t.Errorf("Question(%q) = %+v, %v, want it in bank %q", q.ID, got, ok, b.Name)
+					}
+				}
+				n += len(b.Questions)
+				got = append(got, bw)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.banks) {
+				t.Errorf("got banks %v, want %v", got, tt.banks)
+			}
+			if c.Len() != n {
+				t.Errorf("got Len %d, want %d", c.Len(), n)
 			}
 		})
 	}

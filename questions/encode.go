@@ -3,7 +3,6 @@ package questions
 import (
 	"bytes"
 	"fmt"
-	"slices"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -108,25 +107,7 @@ func bankDiff(a, b Bank) string {
 	}
 	for i := range a.Questions {
 		p, q := &a.Questions[i], &b.Questions[i]
-		field := ""
-		switch {
-		case p.ID != q.ID:
-			field = "id"
-		case p.Bank != q.Bank:
-			field = "bank"
-		case p.Number != q.Number:
-			field = "number"
-		case p.Stem != q.Stem:
-			field = "question text"
-		case !slices.Equal(p.Options, q.Options):
-			field = "options"
-		case p.Explanation != q.Explanation:
-			field = "explanation"
-		case !slices.Equal(p.Tags, q.Tags):
-			field = "tags"
-		case p.Source != q.Source:
-			field = "source"
-		}
+		field := questionDiff(p, q)
 		if field != "" {
 			return fmt.Sprintf("question %d (id %q): its %s would change", i+1, clip(p.ID), field)
 		}

@@ -35,7 +35,7 @@ ARP maps IP addresses to MAC addresses on a local link.
 	fmt.Println("why not B:", q.Options[1].Rationale)
 
 	// A broken file: every problem, each with its line.
-	_, err = questions.Parse("broken.gift", []byte("::a::Pick one {=x}\n\n::b::Pick {~x ~y}\n"))
+	_, err = questions.Parse("broken.gift", []byte("::a::Pick one {=x ~}\n\n::b::Pick {~x ~y}\n"))
 	fmt.Println(err)
 	// Output:
 	// Cloud Networking Practice#8
@@ -45,7 +45,7 @@ ARP maps IP addresses to MAC addresses on a local link.
 	// **B.** ARP
 	// correct: A
 	// why not B: ARP maps IP addresses to MAC addresses on a local link.
-	// broken.gift:1: unsupported GIFT question type (short answer)
+	// broken.gift:1: answer B has no text
 	// broken.gift:3: no right answer (mark it with = or a positive weight ~%50%)
 }
 
@@ -69,9 +69,9 @@ questions:
 		log.Fatal(err)
 	}
 
-	catalogue, err := questions.Loader{Path: dir}.Load()
-	if err != nil {
-		log.Fatal(err) // every problem of every file, one per line
+	catalogue, problems := questions.Loader{Paths: []string{dir}}.Load()
+	if err := problems.Err(); err != nil {
+		log.Fatal(err) // every error of every file, one per line
 	}
 	bank, _ := catalogue.Bank("security basics")
 	fmt.Println(bank.Name, len(bank.Questions))

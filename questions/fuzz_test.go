@@ -54,6 +54,9 @@ var textSeeds = [][]byte{
 	[]byte("x\nB Question 1\nB Question 2\nSelect 1\n\n- A\n\n- C\nCorrect answers: A, C, Z\nExplanation\n- Q. Incorrect.\nB Question 2\n"),
 	[]byte("B Question 99999999999\nSelect 0\n- Z\nCorrect answer:\nCorrect answer: B7\n"),
 	[]byte("B Question 1\rSelect 1 \"yes\": no #x\r- A\r~\r- B\r- [b]\rCorrect answer: A\rExplanation\r  null\r\r\r- A. Correct.\r'quoted'\rC Question 3\rSelect 1|\r- A\r>\r- B\r&a *a\rCorrect answer: B\r"),
+	// Issue 8: title variants, bare and glued titles, code blocks, a lost question.
+	[]byte("AWS Cloud Practitioner - Question #12 of 65\nSelect 1Q?\n```\n    x\n```\n- A\na\n- B\nb\nCorrect answer: A\nExplanation\ny.Question 13\nSelect 1R?\n- A\na\n- B\nb\nCorrect answer: BAWS Cloud Practitioner Question 14\nSelect 1S?\n- A\na\n- B\nb\nShow answer and explanation\nCorrect answer: A\n- B. Incorrect.Azure\u00a0Question 2\nSelect 1\n- A\n- A\n"),
+	[]byte("question 1\nSelect 1```\n- A\nNet Question 2\nSelect 2\n- A\na\n- B\nb\n- A\nCorrect answers: A B\nSelect 1\nExplanation\n```x\nN Question 3\nSelect 1\n"),
 }
 
 func FuzzParseText(f *testing.F) {
@@ -97,6 +100,8 @@ func FuzzParseGIFT(f *testing.F) {
 	f.Add([]byte("::s::{=a =b}\n\n::n::{#3:1}\n\n::m::{=a -> b =c -> d}\n\n::e::{}\n\n::w::x {=a ~b} y\n\nplain\n"))
 	f.Add([]byte("::u::open {=a ~b\n\n::t::{~%x%a ~%200%b}\n\n::t::{~ ~}\n\n::\n"))
 	f.Add([]byte("{=a ~b ~c ~d ~e ~f ~g ~h ~i ~j ~k ~l ~m ~n ~o ~p ~q ~r ~s ~t ~u ~v ~w ~x ~y ~z}\n}\n{\n"))
+	f.Add([]byte("$CATEGORY: $course$/top/X\n::a::[html]<p>Q <b>x</b></p><pre>  a\n    b &lt;</pre>{\n\t=<p>a</p>#<p>w</p>\n\t=b\n\t~<br/>c\n\t####<ul><li>x</li></ul>\n}\n::b::[moodle]R\nS{TRUE#[html]<i>x#y}\nT {=a ~b}\n\n::c::{}\n"))
+	f.Add([]byte("::p::<pre><code>x</pre></code><!--{=a ~b}\n\n::q::[html]<a <b>{~%50%<ol><li>x ~%50%y ~z}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkFuzz(t, "f.gift", data, func() ([]Bank, Problems) { return ParseGIFT("f.gift", data) })
 	})

@@ -8,7 +8,9 @@ import (
 
 // Moodle GIFT (*.gift), its multiple-choice part.
 //
-// Questions are separated by blank lines outside an answer block {…}; lines
+// Questions are separated by blank lines outside an answer block {…} (a
+// line starting with ::title:: right after a closed answer block also
+// starts a question; any other text after it is reported); lines
 // starting with // are comments; "$CATEGORY: name" names the bank of the
 // questions that follow (a Moodle context prefix such as "$course$/" and a
 // leading "top/" are dropped), and until the first one the bank is named
@@ -26,8 +28,17 @@ import (
 // true/false {T} {F} {TRUE} {FALSE} (two options "True" and "False"), a
 // per-answer #feedback (that option's rationale; for true/false the first
 // feedback explains the wrong option and the second the right one), and
-// ####general feedback (the explanation). Other question types are reported
-// as unsupported, never dropped.
+// ####general feedback (the explanation). Several = answers with at least
+// one ~ make a multiple-answer question. Other question types (essay,
+// matching, numerical, short answer, missing word, description) are
+// skipped with a warning naming their line.
+//
+// Text: a [html] or [moodle] marker at the start of the question text
+// (Moodle's export writes [html] on nearly every question) makes its text,
+// answers and feedback HTML, turned into Discord markdown (htmlToMarkdown);
+// an answer or feedback may carry its own marker. [plain], [markdown] and
+// unmarked text are taken as written. Lines keep their indentation inside
+// fenced code blocks (and <pre> in HTML).
 
 type giftLine struct {
 	line int
@@ -46,7 +57,7 @@ type giftParser struct {
 // ParseGIFT parses a Moodle GIFT file. It returns the banks in order of
 // first appearance, holding the multiple-choice and true/false questions
 // that parsed without a problem, and every problem found, each with its
-// line, including one per question of an unsupported type.
+// line, including a warning per question of an unsupported type.
 func ParseGIFT(path string, data []byte) ([]Bank, Problems) {
 	data, ps := prepare(path, data)
 	if ps != nil {
@@ -61,12 +72,13 @@ func ParseGIFT(path string, data []byte) ([]Bank, Problems) {
 		ids:    map[string]int{},
 	}
 	var block []giftLine
-	depth := 0 // unescaped { minus } in the block so far
+	depth := 0      // unescaped { minus } in the block so far
+	closed := false // the block holds a closed answer block
 	flush := func() {
 		if len(block) > 0 {
 			p.question(block)
 		}
-		block, depth = nil, 0
+		block, depth, closed = nil, 0, false
 	}
 	lines := splitLines(data)
 	// next[i] is the index of the first line after i that is neither blank
@@ -93,9 +105,17 @@ func ParseGIFT(path string, data []byte) ([]Bank, Problems) {
 			flush()
 			p.category(i+1, strings.TrimPrefix(s, "$CATEGORY:"))
 			continue
+		case depth == 0 && closed && strings.HasPrefix(s, "::"):
+			// A titled question right after a closed answer block, with
+			// no blank line between: unambiguously the next question.
+			flush()
 		}
-		block = append(block, giftLine{line: i + 1, text: s})
-		depth = max(0, depth+braceDelta(s))
+		block = append(block, giftLine{line: i + 1, text: l})
+		d := braceDelta(s)
+		depth = max(0, depth+d)
+		if depth == 0 && strings.ContainsRune(s, '}') {
+			closed = true
+		}
 	}
 	flush()
 	if len(p.banks.banks) == 0 && len(p.probs) == 0 {
@@ -201,17 +221,17 @@ func (p *giftParser) question(lines []giftLine) {
 		p.probs.add(p.path, b.lineAt(off), format, args...)
 	}
 	unsupported := func(off int, kind string) {
-		problem(off, "unsupported GIFT question type (%s)", kind)
+		p.probs.warn(p.path, b.lineAt(off), "skipped: unsupported GIFT question type (%s)", kind)
 	}
 
-	pos := 0
-	if strings.HasPrefix(b.s, "::") {
-		end := b.find(2, "::")
+	pos := len(b.s) - len(strings.TrimLeft(b.s, " \t\n"))
+	if strings.HasPrefix(b.s[pos:], "::") {
+		end := b.find(pos+2, "::")
 		if end < 0 {
 			problem(0, "unclosed ::title::")
 			return
 		}
-		title := giftText(b.s[2:end])
+		title := giftText(b.s[pos+2 : end])
 		if title == "" {
 			problem(0, "empty ::title::")
 		} else {
@@ -231,6 +251,11 @@ func (p *giftParser) question(lines []giftLine) {
 		return
 	}
 	if after := strings.TrimSpace(b.s[closing+1:]); after != "" {
+		if next := b.find(closing+1, "{"); next >= 0 {
+			at := closing + 1 + strings.Index(b.s[closing+1:], after[:1])
+			problem(at, "a second answer block {…} in one question: GIFT questions are separated by a blank line; add one before the question starting here")
+			return
+		}
 		unsupported(closing+1, "missing word: text after the answer block")
 		return
 	}
@@ -238,7 +263,8 @@ func (p *giftParser) question(lines []giftLine) {
 		problem(next, "unescaped { inside an answer block (write \\{)")
 		return
 	}
-	q.Stem = giftText(stripFormat(b.s[pos:open]))
+	format, stem := giftFormat(b.s[pos:open], "")
+	q.Stem = giftPiece(stem, format)
 	if q.Stem == "" {
 		problem(pos, "the question has no text")
 	} else if !titled {
@@ -247,7 +273,7 @@ func (p *giftParser) question(lines []giftLine) {
 
 	body, bodyAt := b.s[open+1:closing], open+1
 	if g := b.find(bodyAt, "####"); g >= 0 && g < closing {
-		q.Explanation = giftText(b.s[g+4 : closing])
+		q.Explanation = giftPiece(b.s[g+4:closing], format)
 		body = b.s[bodyAt:g]
 	}
 	trimmed := strings.TrimSpace(body)
@@ -259,9 +285,9 @@ func (p *giftParser) question(lines []giftLine) {
 		unsupported(open, "numerical")
 		return
 	}
-	if tf, ok := giftTrueFalse(b, bodyAt, bodyAt+len(body)); ok {
+	if tf, ok := giftTrueFalse(b, bodyAt, bodyAt+len(body), format); ok {
 		q.Options = tf
-	} else if !p.choices(b, bodyAt, bodyAt+len(body), &q, problem, unsupported) {
+	} else if !p.choices(b, bodyAt, bodyAt+len(body), format, &q, problem, unsupported) {
 		return
 	}
 	if len(p.probs) == before {
@@ -280,7 +306,7 @@ func (p *giftParser) question(lines []giftLine) {
 
 // choices parses a multiple-choice body b.s[from:to] into q.Options; false
 // when the block is of another type (already reported).
-func (p *giftParser) choices(b *giftBlock, from, to int, q *Question, problem func(int, string, ...any), unsupported func(int, string)) bool {
+func (p *giftParser) choices(b *giftBlock, from, to int, format string, q *Question, problem func(int, string, ...any), unsupported func(int, string)) bool {
 	type answer struct {
 		at     int
 		marker byte
@@ -327,10 +353,10 @@ func (p *giftParser) choices(b *giftBlock, from, to int, q *Question, problem fu
 		}
 		sub := &giftBlock{s: raw}
 		if h := sub.find(0, "#"); h >= 0 {
-			a.why, raw = giftText(raw[h+1:]), raw[:h]
+			a.why, raw = giftPiece(raw[h+1:], format), raw[:h]
 		}
 		a.arrow = (&giftBlock{s: raw}).find(0, "->") >= 0
-		a.text = giftText(raw)
+		a.text = giftPiece(raw, format)
 	}
 	if tildes == 0 {
 		for _, a := range answers {
@@ -341,10 +367,6 @@ func (p *giftParser) choices(b *giftBlock, from, to int, q *Question, problem fu
 		}
 		unsupported(from, "short answer")
 		return false
-	}
-	equals := len(answers) - tildes
-	if equals > 1 {
-		problem(from, "%d answers marked =; a single-answer question has one (mark the right answers of a multiple-answer question with weights, ~%%50%%)", equals)
 	}
 	if len(answers) > MaxOptions {
 		problem(answers[MaxOptions].at, "more than %d answers (Discord's select menu holds at most %d)", MaxOptions, MaxOptions)
@@ -375,7 +397,7 @@ func (p *giftParser) choices(b *giftBlock, from, to int, q *Question, problem fu
 
 // giftTrueFalse recognises a true/false body: T, F, TRUE or FALSE, then
 // optionally #feedback-if-wrong and #feedback-if-right.
-func giftTrueFalse(b *giftBlock, from, to int) ([]Option, bool) {
+func giftTrueFalse(b *giftBlock, from, to int, format string) ([]Option, bool) {
 	body := b.s[from:to]
 	parts := []string{}
 	sub := &giftBlock{s: body}
@@ -402,10 +424,10 @@ func giftTrueFalse(b *giftBlock, from, to int) ([]Option, bool) {
 	}
 	var ifWrong, ifRight string
 	if len(parts) > 1 {
-		ifWrong = giftText(parts[1])
+		ifWrong = giftPiece(parts[1], format)
 	}
 	if len(parts) > 2 {
-		ifRight = giftText(parts[2])
+		ifRight = giftPiece(parts[2], format)
 	}
 	opts := []Option{{Letter: "A", Text: "True"}, {Letter: "B", Text: "False"}}
 	r, w := 1, 0
@@ -417,23 +439,42 @@ func giftTrueFalse(b *giftBlock, from, to int) ([]Option, bool) {
 	return opts, true
 }
 
-// stripFormat removes a leading text format marker: [html], [moodle],
-// [plain] or [markdown].
-func stripFormat(s string) string {
-	t := strings.TrimSpace(s)
-	for _, f := range []string{"[html]", "[moodle]", "[plain]", "[markdown]"} {
-		if rest, ok := strings.CutPrefix(t, f); ok {
-			return rest
+// giftFormat reads a text format marker at the start of s ([html],
+// [moodle], [plain] or [markdown]) and returns the format ("html",
+// "moodle", "plain", "markdown"; def when there is none) and the rest.
+func giftFormat(s, def string) (format, rest string) {
+	t := strings.TrimLeft(s, " \t\n")
+	for _, f := range []string{"html", "moodle", "plain", "markdown"} {
+		if r, ok := strings.CutPrefix(t, "["+f+"]"); ok {
+			return f, r
 		}
 	}
-	return s
+	return def, s
+}
+
+// giftPiece turns a piece of GIFT text (a stem, an answer, a feedback) in
+// the question's format into what is shown: unescaped, HTML turned into
+// markdown, lines tidied. A marker at its start overrides the format.
+func giftPiece(s, format string) string {
+	format, s = giftFormat(s, format)
+	s = giftUnescape(s)
+	if format == "html" || format == "moodle" {
+		s = htmlToMarkdown(s, format == "moodle")
+	}
+	return joinText(strings.Split(s, "\n"))
 }
 
 // giftText unescapes GIFT text (\~ \= \# \{ \} \: \\ and \n for a line
 // break) and tidies its lines.
 func giftText(s string) string {
+	return joinText(strings.Split(giftUnescape(s), "\n"))
+}
+
+// giftUnescape unescapes GIFT text: \~ \= \# \{ \} \: \\, and \n for a
+// line break.
+func giftUnescape(s string) string {
 	if !strings.Contains(s, `\`) {
-		return joinText(strings.Split(s, "\n"))
+		return s
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -452,7 +493,7 @@ func giftText(s string) string {
 		}
 		b.WriteByte(c)
 	}
-	return joinText(strings.Split(b.String(), "\n"))
+	return b.String()
 }
 
 func (p *giftParser) add(q Question) { p.banks.add(q) }

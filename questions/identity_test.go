@@ -172,14 +172,15 @@ func TestLoadRefusesIDsAcrossFiles(t *testing.T) {
 			`{"id": "Third#a451af17", "question": "T?", "options": [{"text": "a", "correct": true}, {"text": "b"}]}]}`,
 		"c.gift": "$CATEGORY: Third\n\n::t::Q? {=a ~b}\n\nS?\n{=a ~b}\n",
 	})
-	_, err := Loader{Path: dir}.Load()
+	_, ps := Loader{Paths: []string{dir}}.Load()
+	err := ps.Err()
 	if err == nil {
 		t.Fatal("got no error, want the IDs used twice")
 	}
 	got := strings.Split(strings.ReplaceAll(err.Error(), dir+"/", ""), "\n")
 	want := []string{
-		`b.json:2: question id "Net#c1ce7ac6" is also used at a.yaml:3`,
-		`c.gift:5: question id "Third#a451af17" is also used at b.json:3`,
+		`b.json:2: question "Net#c1ce7ac6" is also defined at a.yaml:3`,
+		`c.gift:5: question "Third#a451af17" is also defined at b.json:3`,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q, want %q", got, want)

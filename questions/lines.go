@@ -19,11 +19,12 @@ func prepare(path string, data []byte) ([]byte, Problems) {
 	return data, checkUTF8(path, data)
 }
 
-// splitLines turns a file into lines: without a UTF-8 byte-order mark,
+// splitLines turns a file into lines: without UTF-8 byte-order marks (at
+// its start, or where files were concatenated),
 // with LF endings (see prepare), trailing white space removed. lines[i] is
 // line i+1 of the file. A final newline does not add a line.
 func splitLines(data []byte) []string {
-	s := strings.TrimPrefix(string(data), "\uFEFF")
+	s := strings.ReplaceAll(string(data), "\uFEFF", "")
 	s = strings.TrimSuffix(s, "\n")
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
@@ -57,13 +58,27 @@ func checkUTF8(path string, data []byte) Problems {
 }
 
 // joinText joins the lines of a paragraph-ish text element: surrounding
-// blank lines go, runs of blank lines become one, lines keep their breaks.
+// blank lines go, runs of blank lines become one, lines keep their breaks
+// and lose their surrounding white space, except inside a fenced code
+// block (from a line starting with ``` to a line of backticks), whose
+// lines keep their indentation (less the opening fence's) and blank lines.
 func joinText(lines []string) string {
 	var b strings.Builder
 	blank := false
+	fence := -1 // the opening fence's indentation while in a code block
 	for _, l := range lines {
-		l = strings.TrimSpace(l)
-		if l == "" {
+		t := strings.TrimSpace(l)
+		if fence >= 0 {
+			b.WriteByte('\n')
+			if fenceClose(t) {
+				b.WriteString(t)
+				fence = -1
+				continue
+			}
+			b.WriteString(strings.TrimRight(trimIndent(l, fence), " \t"))
+			continue
+		}
+		if t == "" {
 			blank = true
 			continue
 		}
@@ -74,9 +89,33 @@ func joinText(lines []string) string {
 			}
 		}
 		blank = false
-		b.WriteString(l)
+		b.WriteString(t)
+		if fenceToggle(t) {
+			fence = len(l) - len(strings.TrimLeft(l, " \t"))
+		}
 	}
-	return b.String()
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// fenceToggle reports whether a trimmed line opens a fenced code block: it
+// starts with ``` and holds no other ``` (the rest is a language name).
+func fenceToggle(s string) bool {
+	return strings.HasPrefix(s, "```") && !strings.Contains(s[3:], "```")
+}
+
+// fenceClose reports whether a trimmed line closes a fenced code block:
+// three or more backticks and nothing else.
+func fenceClose(s string) bool {
+	return len(s) >= 3 && strings.Trim(s, "`") == ""
+}
+
+// trimIndent removes up to n leading spaces or tabs from l.
+func trimIndent(l string, n int) string {
+	i := 0
+	for i < n && i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+		i++
+	}
+	return l[i:]
 }
 
 // lineIndex maps byte offsets of a file to 1-based line numbers.

@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -49,89 +50,109 @@ func Builtin() ([]Bank, error) {
 	return banks, nil
 }
 
-// MaxFileSize is the largest bank file the loader reads.
 const MaxFileSize = 16 << 20
 
 // Loader loads the question catalogue: the built-in banks and the bank
-// files at Path. Its zero value loads the built-in banks only.
+// files at Paths. Its zero value loads the built-in banks only. Start-up
+// and "quizhost validate" both load through it, so they give one verdict.
 type Loader struct {
-	// Path is a bank file, or a directory searched recursively for *.txt,
+	// Paths are bank files, or directories searched recursively for *.txt,
 	// *.yaml, *.yml, *.json and *.gift files (directories and files whose
 	// names start with "." are skipped; links to files are read, links to
-	// directories are not followed). "" means none.
-	Path string
+	// directories are not followed). A file reached twice (named twice,
+	// inside a named directory too, or through a link) is read once.
+	Paths []string
 }
 
-// Load reads Path and the built-in banks into a Catalogue. It refuses the
-// whole load if anything is wrong: the error is then Problems naming every
-// problem of every file, including bank names and question IDs defined
-// twice, or a wrapped file-system error when Path itself cannot be read
-// (test with errors.Is(err, fs.ErrNotExist)). Load is safe to call from
-// several goroutines.
-func (l Loader) Load() (*Catalogue, error) {
+// BankFileTypes lists the file names a directory search reads, for
+// messages.
+const BankFileTypes = "*.txt, *.yaml, *.yml, *.json, *.gift"
+
+// Load reads the built-in banks and the files at Paths into a Catalogue.
+// Files are read in sorted path order, so a bank named by several files
+// (see NewCatalogue) holds its questions in that order. An exam text file
+// gets ParseOptions.DefaultBank = the name of the folder holding it.
+//
+// ps is every problem found: each file's errors and warnings, a question
+// ID defined twice (both places), a bank named like the built-in bank
+// (refused, see CheckBankName), a path that cannot be read (an error), a
+// directory with no bank file (a warning), and a *.txt file that has no
+// question title at all (skipped with a warning by the parser: a stray
+// note). The load is good when ps.Err() is nil; otherwise the
+// catalogue holds only what loaded cleanly, for reporting, and must not be
+// served. The catalogue is never nil. Load is safe to call from several
+// goroutines.
+func (l Loader) Load() (c *Catalogue, ps Problems) {
 	builtin, err := Builtin()
 	if err != nil {
-		return nil, fmt.Errorf("load questions: %w", err)
+		var bps Problems
+		if !errors.As(err, &bps) {
+			bps = Problems{{Path: "builtin", Msg: err.Error()}}
+		}
+		ps = append(ps, bps...)
 	}
+	files, fps := bankFiles(l.Paths)
+	ps = append(ps, fps...)
 	sets := [][]Bank{builtin}
-	var ps Problems
-	if l.Path != "" {
-		files, err := bankFiles([]string{l.Path})
-		if err != nil {
-			return nil, fmt.Errorf("load questions: %w", err)
+	for _, r := range parseFiles(files) {
+		ps = append(ps, r.probs...)
+		var keep []Bank
+		for _, b := range r.banks {
+			if err := checkBankName(builtin, b.Name); err != nil {
+				ps.add(b.Path, firstLine(&b), "%s", err.Error())
+				continue
+			}
+			keep = append(keep, b)
 		}
-		for _, r := range parseFiles(files) {
-			ps = append(ps, r.probs...)
-			sets = append(sets, r.banks)
-		}
+		sets = append(sets, keep)
 	}
 	c, cps := NewCatalogue(sets...)
-	ps = append(ps, cps...)
-	if len(ps) > 0 {
-		return nil, ps
-	}
-	return c, nil
+	return c, append(ps, cps...)
 }
 
-// LoadFiles parses bank files, each path a file or a directory searched as
-// Loader.Path is, for "quizhost validate". It returns every bank read, in
-// the order of the files (sorted within a directory), and, as Problems,
-// every problem of every file, including bank names and question IDs
-// defined twice across the files. A named file of another type is a
-// problem; a path that cannot be read is a wrapped file-system error.
-func LoadFiles(paths ...string) ([]Bank, error) {
-	files, err := bankFiles(paths)
-	if err != nil {
-		return nil, fmt.Errorf("load files: %w", err)
-	}
-	var banks []Bank
+// bankFile is a file to read, its path as reached.
+type bankFile struct {
+	path string
+}
+
+// bankFiles expands paths into the bank files to read, each once, in
+// sorted path order; problems are paths that cannot be read (errors) and
+// directories with no bank file (warnings).
+func bankFiles(paths []string) ([]bankFile, Problems) {
+	var files []bankFile
 	var ps Problems
-	sets := make([][]Bank, 0, len(files))
-	for _, r := range parseFiles(files) {
-		banks = append(banks, r.banks...)
-		ps = append(ps, r.probs...)
-		sets = append(sets, r.banks)
+	seen := map[string]bool{} // the real path of each file
+	addFile := func(name string) {
+		key, err := filepath.Abs(name)
+		if err == nil {
+			if real, err := filepath.EvalSymlinks(key); err == nil {
+				key = real
+			}
+		}
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		files = append(files, bankFile{path: name})
 	}
-	_, cps := NewCatalogue(sets...)
-	ps = append(ps, cps...)
-	return banks, ps.Err()
-}
-
-// bankFiles expands paths into the bank files to read, in order.
-func bankFiles(paths []string) ([]string, error) {
-	var files []string
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
-			return nil, err
-		}
-		if !info.IsDir() {
-			files = append(files, p)
+			ps.add(p, 0, "%s", fsMessage(err))
 			continue
 		}
+		if !info.IsDir() {
+			addFile(p)
+			continue
+		}
+		n, errs := 0, len(ps)
 		err = filepath.WalkDir(p, func(name string, d fs.DirEntry, err error) error {
 			if err != nil {
-				return err
+				ps.add(name, 0, "%s", fsMessage(err))
+				if d != nil && d.IsDir() && name != p {
+					return filepath.SkipDir
+				}
+				return nil
 			}
 			hidden := name != p && strings.HasPrefix(d.Name(), ".")
 			if d.IsDir() {
@@ -150,14 +171,43 @@ func bankFiles(paths []string) ([]string, error) {
 			} else if !d.Type().IsRegular() {
 				return nil
 			}
-			files = append(files, name)
+			n++
+			addFile(name)
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			ps.add(p, 0, "%s", fsMessage(err))
+		}
+		if n == 0 && len(ps) == errs {
+			ps.warn(p, 0, "no bank files (%s) in this folder", BankFileTypes)
 		}
 	}
-	return files, nil
+	slices.SortStableFunc(files, func(a, b bankFile) int { return strings.Compare(a.path, b.path) })
+	return files, ps
+}
+
+// fsMessage is a file-system error without its path, which the problem
+// names already.
+func fsMessage(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// folderBank is the default bank of an exam text file: the name of the
+// folder holding it, from its absolute path ("" at the root).
+func folderBank(name string) string {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return ""
+	}
+	dir := filepath.Dir(abs)
+	if dir == filepath.Dir(dir) { // the root, or a volume's root
+		return ""
+	}
+	return filepath.Base(dir)
 }
 
 type fileResult struct {
@@ -167,7 +217,7 @@ type fileResult struct {
 
 // parseFiles reads and parses files in parallel; results are in the order
 // of files.
-func parseFiles(files []string) []fileResult {
+func parseFiles(files []bankFile) []fileResult {
 	out := make([]fileResult, len(files))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -186,12 +236,17 @@ func parseFiles(files []string) []fileResult {
 	return out
 }
 
-func parseFile(name string) fileResult {
-	data, err := readFile(name)
+func parseFile(f bankFile) fileResult {
+	data, err := readFile(f.path)
 	if err != nil {
-		return fileResult{probs: Problems{{Path: name, Msg: err.Error()}}}
+		return fileResult{probs: Problems{{Path: f.path, Msg: fsMessage(err)}}}
 	}
-	banks, ps := parse(name, data, ParseOptions{})
+	var opt ParseOptions
+	format, _ := FormatOf(f.path)
+	if format == FormatText {
+		opt.DefaultBank = folderBank(f.path)
+	}
+	banks, ps := parse(f.path, data, opt)
 	return fileResult{banks: banks, probs: ps}
 }
 

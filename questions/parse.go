@@ -31,9 +31,10 @@ func Parse(path string, data []byte) ([]Bank, error) {
 // ParseOptions are the choices a caller makes about a file beyond its
 // contents.
 type ParseOptions struct {
-	// DefaultBank names the bank of questions whose file does not name one
-	// (an exam text title "Question 12" with no exam name before it). ""
-	// leaves the parser's own rule.
+	// DefaultBank names the bank of questions whose file does not name one.
+	// In exam text, a bare title "Question 12" takes the bank of the title
+	// before it in the file; DefaultBank is the bank of a bare title that
+	// comes first. With "" such a title is an error.
 	DefaultBank string
 }
 
@@ -44,7 +45,6 @@ func ParseFile(path string, data []byte, opt ParseOptions) (banks []Bank, ps Pro
 }
 
 func parse(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
-	_ = opt // TODO(issue 8): used by the exam text parser
 	f, ok := FormatOf(path)
 	if !ok {
 		return nil, Problems{{Path: path, Msg: "not a bank file (want .txt, .yaml, .yml, .json or .gift)"}}
@@ -53,7 +53,7 @@ func parse(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
 	var ps Problems
 	switch f {
 	case FormatText:
-		banks, ps = ParseText(path, data)
+		banks, ps = parseText(path, data, opt)
 	case FormatYAML, FormatJSON:
 		banks, ps = ParseStructured(path, data, f)
 	case FormatGIFT:

@@ -34,13 +34,15 @@ func LetterIndex(s string) int {
 	return strings.IndexByte(Letters, s[0])
 }
 
-// Bank is a named collection of questions, as one file (or one part of an
-// exam text file) defines it.
+// Bank is a named collection of questions. A parser returns one Bank per
+// bank a file names; a Catalogue merges the banks of every file that names
+// the same bank (case-insensitively) into one.
 type Bank struct {
 	// Name names the bank, as its file names it ("Cloud Networking Practice").
 	Name string
-	// Path is the file the bank was read from ("" for built-in or imported
-	// banks that have no file on disk).
+	// Path is the file the bank was read from, or, in a Catalogue, the first
+	// of its files ("" for built-in or imported banks that have no file on
+	// disk). Question.Path names the file of each question.
 	Path string
 	// Questions are in file order.
 	Questions []Question
@@ -72,6 +74,10 @@ type Question struct {
 	Source string
 	// Line is the line the question starts on in its file (0 if unknown).
 	Line int
+	// Path is the file the question was read from: set by NewCatalogue
+	// from its bank's Path when empty ("" for built-in or imported
+	// questions).
+	Path string
 }
 
 // ContentID returns the default ID of a question that its file does not

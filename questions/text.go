@@ -7,24 +7,52 @@ import (
 )
 
 // Exam text: the format study groups paste from practice-exam pages
-// (question-formats.md, section 1). The parser is a line-driven state
-// machine; each line is trimmed, blank lines are skipped wherever they are
-// (inside a text element they separate paragraphs), and the noise line
-// "Show answer and explanation" is dropped anywhere.
+// (README.md, "Exam text"). The parser is a line-driven state
+// machine; each line is trimmed (and its white space, non-breaking spaces
+// included, normalised for recognising elements), blank lines are skipped
+// wherever they are (inside a text element they separate paragraphs), and
+// the noise line "Show answer and explanation" is dropped once per
+// question, before its answer line.
 //
-// Recognising a title. A title is a whole line "<bank> Question <digits>".
-// Such a line could also be part of a stem, an option or an explanation, so
-// it only starts a new question when
+// Recognising a title. A title is a line "<bank> Question <digits>", in
+// any letter case, with an optional separator before "Question" (" - ",
+// ": ", " – ", " — ", " | "), an optional "#" before the number and an
+// optional " of <total>" after it (see parseTitle). A bare "Question 12"
+// takes the bank of the previous question of the file, or
+// ParseOptions.DefaultBank for the first one. Such a line could also be
+// part of a stem, an option or an explanation, so it only starts a new
+// question when
 //   - it is the first element of the file, or follows a title that had no
 //     "Select" line, or
-//   - it comes where a question may end: after the answer line, in the
-//     explanation or in a rationale, or
-//   - anywhere else (in a stem or an option), the next non-blank line is a
-//     "Select N" line.
-// Otherwise it is text of the current element. The second rule means a
-// question whose "Select" line is missing is reported at the right place
-// instead of being swallowed by the explanation before it; the price is
-// that an explanation cannot contain a whole line shaped like a title.
+//   - it comes where a question may end (after the answer line, in the
+//     explanation or in a rationale) and names a bank already seen in the
+//     file or none, or
+//   - anywhere else, the next non-blank line is a "Select N" line.
+//
+// Otherwise it is text of the current element.
+//
+// Never losing a question. A title that is not recognised must not let its
+// question be swallowed by the one before: a "Select N" line, a second
+// answer line, a second "Show answer and explanation", an option header
+// after the answer or option letters starting again at A inside one
+// question are each reported as the start of another question whose title
+// was not recognised, and the rest of it is skipped up to the next title.
+//
+// Glued titles. A file that does not end with a newline, concatenated with
+// the next one, glues that file's title to its own last line ("...round
+// trip.AWS Cloud Practitioner Question 40"). Where a title may start, a
+// line ending with a title of a bank already seen in the file (or a bare
+// title after punctuation) is split: the text before it belongs to the
+// element before, the title starts a question. A title whose bank looks
+// like glued text (it starts with an answer line, "Explanation", a
+// rationale or a code fence, or holds a sentence ending glued to a capital
+// letter) is reported instead of making a junk bank.
+//
+// Code blocks. Between two lines starting with ``` (a fenced code block,
+// inside a stem, an option, an explanation or a rationale) lines keep
+// their indentation and nothing is recognised but the closing fence; a
+// title followed by a "Select N" line ends an unclosed block, which is
+// reported.
 //
 // "Select N" glued to a stem that itself starts with a digit ("Select
 // 110 servers...") is ambiguous; the parser splits the digits where N
@@ -45,6 +73,7 @@ const (
 	stAnswered                   // after the answer line
 	stExplain                    // in the explanation
 	stRationale                  // in a rationale
+	stLost                       // after the start of a question whose title was not recognised
 )
 
 type textOption struct {
@@ -70,41 +99,61 @@ type textQuestion struct {
 	stem       []string
 	options    []textOption
 	tooMany    bool
+	noiseLine  int // the "Show answer and explanation" line, 0 if none
 	answerLine int
 	answer     []string
+	lost       bool // the start of another question was found inside it
 	explain    []string
 	probs      Problems
 }
 
 type textParser struct {
 	path  string
+	opt   ParseOptions
 	lines []string
 	state textState
 	q     *textQuestion
 	rat   *textRationale
 	banks bankSet
 	seen  map[string]int // "<bank>#<number>" → title line
+	known []string       // bank names of the titles so far, as first written
+	last  string         // bank of the last title
+	fence int            // line of the open ``` of a code block, 0 if none
+	prev  string         // the previous non-blank line, trimmed
 	probs Problems
 	junk  bool // the previous non-blank line was reported as not fitting
 }
 
-// ParseText parses an exam text file (see README.md, "Question bank formats", and
-// question-formats.md). It returns the banks in order of first appearance,
-// holding the questions that parsed without a problem, and every problem
-// found, each with its line. Question IDs are "<bank>#<number>".
+// ParseText parses an exam text file (see README.md, "Question bank
+// formats") with no default bank: a title without
+// an exam name ("Question 12") before any titled question is an error. See
+// ParseFile for the options.
 func ParseText(path string, data []byte) ([]Bank, Problems) {
+	return parseText(path, data, ParseOptions{})
+}
+
+// parseText returns the banks in order of first appearance, holding the
+// questions that parsed without a problem, and every problem found, each
+// with its line. Question IDs are "<bank>#<number>". A file with no line
+// shaped like a title is not a bank: one warning, no banks.
+func parseText(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
 	data, ps := prepare(path, data)
 	if ps != nil {
 		return nil, ps
 	}
 	p := &textParser{
 		path:  path,
+		opt:   opt,
 		lines: splitLines(data),
 		banks: bankSet{path: path},
 		seen:  map[string]int{},
 	}
+	if !p.anyTitle() {
+		p.probs.warn(path, 0, "not a question bank: no line is a question title such as \"<Exam> Question 12\"; if it holds notes, rename it (notes.md) or move it out of the bank folder")
+		return nil, p.probs
+	}
 	for i, raw := range p.lines {
-		p.line(i, strings.TrimSpace(raw))
+		p.line(i, raw)
 	}
 	p.finish()
 	if len(p.banks.banks) == 0 && len(p.probs) == 0 {
@@ -112,6 +161,15 @@ func ParseText(path string, data []byte) ([]Bank, Problems) {
 	}
 	p.probs.sortByLine()
 	return p.banks.banks, p.probs
+}
+
+func (p *textParser) anyTitle() bool {
+	for _, l := range p.lines {
+		if _, ok := parseTitle(l); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *textParser) problem(line int, format string, args ...any) {
@@ -130,30 +188,84 @@ func (p *textParser) misfit(line int, format string, args ...any) {
 	p.junk = true
 }
 
-func (p *textParser) line(i int, s string) {
+// text appends a line (raw: a code block keeps its indentation) to the
+// element being read.
+func (p *textParser) text(raw string) {
+	switch p.state {
+	case stStem:
+		p.q.stem = append(p.q.stem, raw)
+	case stOption:
+		o := &p.q.options[len(p.q.options)-1]
+		o.text = append(o.text, raw)
+	case stExplain:
+		p.q.explain = append(p.q.explain, raw)
+	case stRationale:
+		p.rat.text = append(p.rat.text, raw)
+	}
+}
+
+func (p *textParser) line(i int, raw string) {
 	ln := i + 1
-	if s == "" {
-		switch p.state {
-		case stStem:
-			p.q.stem = append(p.q.stem, "")
-		case stOption:
-			o := &p.q.options[len(p.q.options)-1]
-			o.text = append(o.text, "")
-		case stExplain:
-			p.q.explain = append(p.q.explain, "")
-		case stRationale:
-			p.rat.text = append(p.rat.text, "")
+	s := strings.TrimSpace(raw)
+	if p.fence > 0 {
+		t, ok := parseTitle(s)
+		if !ok || !p.selectNext(i) {
+			p.text(raw)
+			if fenceClose(s) {
+				p.fence = 0
+			}
+			return
 		}
+		// A title and its Select line: the block ends here.
+		prefix, bank, glued := p.splitTitle(t)
+		if fenceClose(strings.TrimSpace(prefix)) {
+			p.text(prefix) // the closing fence, glued to the title
+		} else {
+			p.problem(p.fence, "the code block opened here with ``` is not closed before the next question (close it with a line ```)")
+		}
+		p.fence = 0
+		p.finish()
+		p.start(ln, t, bank, glued)
+		p.prev = s
 		return
 	}
-	if s == noiseLine {
+	if s == "" {
+		p.text("")
 		return
 	}
+	defer func() { p.prev = s }()
+	if t, ok := parseTitle(s); ok {
+		prefix, bank, glued := p.splitTitle(t)
+		if p.titleHere(i, t, prefix, bank) {
+			if prefix != "" {
+				p.element(ln, prefix, prefix)
+			}
+			p.finish()
+			p.start(ln, t, bank, glued)
+			return
+		}
+	}
+	p.element(ln, raw, s)
+}
+
+// element handles a non-blank line that does not start a question.
+func (p *textParser) element(ln int, raw, s string) {
+	n := normSpaces(s)
 	wasJunk := p.junk
 	p.junk = false
-	if bank, num, ok := parseTitle(s); ok && p.titleHere(i) {
-		p.finish()
-		p.start(ln, bank, num)
+	if p.state == stLost {
+		return
+	}
+	if strings.EqualFold(n, noiseLine) {
+		switch {
+		case p.q == nil || p.state == stTitle:
+		case p.q.answerLine != 0:
+			p.another(ln, "\"Show answer and explanation\" after the answer line")
+		case p.q.noiseLine != 0:
+			p.another(ln, fmt.Sprintf("a second \"Show answer and explanation\" (the first is at line %d)", p.q.noiseLine))
+		default:
+			p.q.noiseLine = ln
+		}
 		return
 	}
 	switch p.state {
@@ -162,70 +274,114 @@ func (p *textParser) line(i int, s string) {
 		p.misfit(ln, "text before the first question title: %q", clip(s))
 	case stTitle:
 		p.state = stStem
-		if digits, rest, ok := parseSelect(s); ok {
+		if digits, rest, ok := parseSelect(n); ok {
 			p.q.selectLine, p.q.digits, p.q.rest = ln, digits, rest
+			p.openFence(ln, strings.TrimSpace(rest))
 			return
 		}
 		p.problem(ln, "want a line \"Select N\" after the title, got %q", clip(s))
 		p.q.selectLine = -1 // reported: no further Select complaint
 		p.q.stem = append(p.q.stem, s)
 	case stStem, stOption:
-		if l, ok := parseOptionHeader(s); ok {
+		if l, ok := parseOptionHeader(n); ok {
+			if l == "A" && len(p.q.options) > 0 && p.q.options[0].letter == "A" {
+				p.another(ln, "option letters start again at A")
+				return
+			}
 			p.addOption(ln, l)
 			return
 		}
-		if letters, ok := parseAnswer(s); ok {
+		if letters, ok := parseAnswer(n); ok {
 			p.answer(ln, letters)
 			return
 		}
-		if _, _, _, ok := parseRationaleHeader(s); ok {
+		if _, _, ok := parseSelect(n); ok {
+			p.another(ln, "a second \"Select N\" line")
+			return
+		}
+		if _, _, _, ok := parseRationaleHeader(n); ok {
 			p.junk = wasJunk
 			p.misfit(ln, "rationale before the answer line: %q", clip(s))
 			return
 		}
-		if s == "Explanation" {
+		if strings.EqualFold(n, "Explanation") {
 			p.problem(ln, "Explanation before the answer line")
 			p.state = stExplain
 			return
 		}
-		if p.state == stStem {
-			p.q.stem = append(p.q.stem, s)
-		} else {
-			o := &p.q.options[len(p.q.options)-1]
-			o.text = append(o.text, s)
-		}
+		p.text(raw)
+		p.openFence(ln, s)
 	case stAnswered, stExplain, stRationale:
-		if l, ok, text, good := parseRationaleHeader(s); good {
+		if l, ok, text, good := parseRationaleHeader(n); good {
 			p.rationale(ln, l, ok, text)
 			return
 		}
+		if _, ok := parseAnswer(n); ok {
+			p.another(ln, fmt.Sprintf("a second answer line (the first is at line %d)", p.q.answerLine))
+			return
+		}
+		if _, _, ok := parseSelect(n); ok {
+			p.another(ln, "a \"Select N\" line after the answer line")
+			return
+		}
+		if l, ok := parseOptionHeader(n); ok {
+			p.another(ln, fmt.Sprintf("option %s after the answer line", l))
+			return
+		}
 		switch {
-		case p.state == stAnswered && s == "Explanation":
+		case p.state == stAnswered && strings.EqualFold(n, "Explanation"):
 			p.state = stExplain
-		case p.state == stExplain:
-			p.q.explain = append(p.q.explain, s)
-		case p.state == stRationale:
-			p.rat.text = append(p.rat.text, s)
+		case p.state == stExplain, p.state == stRationale:
+			p.text(raw)
+			p.openFence(ln, s)
 		default:
 			p.junk = wasJunk
-			if _, ok := parseAnswer(s); ok {
-				p.misfit(ln, "second answer line")
-				return
-			}
 			p.misfit(ln, "text that fits no element after the answer line: %q (want \"Explanation\", a rationale \"- A. Correct.\" or the next question title)", clip(s))
 		}
 	}
 }
 
-// titleHere reports whether a title-shaped line at index i starts a
-// question (see the comment at the top of this file).
-func (p *textParser) titleHere(i int) bool {
-	switch p.state {
-	case stNone, stTitle, stAnswered, stExplain, stRationale:
-		return true
+// openFence notes a line of text that opens a code block.
+func (p *textParser) openFence(ln int, s string) {
+	if fenceToggle(s) {
+		p.fence = ln
 	}
+}
+
+// another reports a line that looks like the start of another question
+// inside the current one, and skips the rest of it.
+func (p *textParser) another(ln int, what string) {
+	hint := "write its title, \"<Exam> Question <N>\", on a line of its own before its \"Select N\" line"
+	if strings.Contains(what, "Select") && p.prev != "" {
+		hint = fmt.Sprintf("the line before, %q, is not a title \"<Exam> Question <N>\"; write the title on a line of its own", clip(p.prev))
+	}
+	p.problem(ln, "%s: this looks like the start of another question; its title was not recognised: %s", what, hint)
+	p.state, p.rat, p.fence = stLost, nil, 0
+	if p.q != nil {
+		p.q.lost = true
+	}
+}
+
+// titleHere reports whether a title-shaped line at index i, split into
+// prefix and bank by splitTitle, starts a question (see the comment at the
+// top of this file).
+func (p *textParser) titleHere(i int, t titleMatch, prefix, bank string) bool {
+	switch p.state {
+	case stNone, stTitle, stLost:
+		return true
+	case stAnswered, stExplain, stRationale:
+		if t.bank == "" || prefix != "" || p.knownBank(bank) != "" {
+			return true
+		}
+	}
+	return p.selectNext(i)
+}
+
+// selectNext reports whether the next non-blank line after index i is a
+// "Select N" line.
+func (p *textParser) selectNext(i int) bool {
 	for _, l := range p.lines[i+1:] {
-		if l = strings.TrimSpace(l); l == "" || l == noiseLine {
+		if l = normSpaces(strings.TrimSpace(l)); l == "" || strings.EqualFold(l, noiseLine) {
 			continue
 		}
 		_, _, ok := parseSelect(l)
@@ -234,13 +390,107 @@ func (p *textParser) titleHere(i int) bool {
 	return false
 }
 
-func (p *textParser) start(ln int, bank, num string) {
+// knownBank returns the bank of this file's titles that name matches,
+// ignoring letter case, or "".
+func (p *textParser) knownBank(name string) string {
+	for _, k := range p.known {
+		if strings.EqualFold(k, name) {
+			return k
+		}
+	}
+	return ""
+}
+
+// splitTitle decides how much of a title-shaped line is the title: prefix
+// is text glued before it (a file without a final newline concatenated
+// with the next), bank the title's bank ("" for a bare title), and glued
+// says that the bank looks like glued text that could not be split.
+func (p *textParser) splitTitle(t titleMatch) (prefix, bank string, glued bool) {
+	if t.bank == "" { // "Question 12", "- Question 12"
+		return "", "", false
+	}
+	if !endsWithSeparator(t.head) {
+		// "...round trip.Question 40": a bare title glued to text.
+		return t.head, "", false
+	}
+	if k := p.knownBank(t.bank); k != "" {
+		return "", k, false
+	}
+	best := ""
+	for _, k := range p.known {
+		if len(k) <= len(best) || len(k) >= len(t.bank) || !strings.EqualFold(t.bank[len(t.bank)-len(k):], k) {
+			continue
+		}
+		before := t.bank[:len(t.bank)-len(k)]
+		if trimmed := strings.TrimRight(before, " "); trimmed == before || !isWordRune(lastRune(trimmed)) {
+			best = k
+		}
+	}
+	if best != "" {
+		return t.bank[:len(t.bank)-len(best)], best, false
+	}
+	// A title glued to an element ("Correct answer: AAzure Fundamentals")
+	// splits where the element ends.
+	if n := elementPrefix(t.bank); n > 0 && n < len(t.bank) {
+		return t.bank[:n], strings.TrimLeft(t.bank[n:], titleSeparators), false
+	}
+	// Glued text can only come after a question's answer or in a code
+	// block; a file's first title may be "Node.JS Basics Question 1".
+	after := p.state == stAnswered || p.state == stExplain || p.state == stRationale || p.fence > 0
+	if after && gluedAt(t.bank) >= 0 {
+		return "", t.bank, true
+	}
+	return "", t.bank, false
+}
+
+// gluedAt reports whether a bank name read from a title after a
+// question's answer is rather the end of another element with a title
+// glued to it: it starts with a code fence or a dash, or holds a sentence
+// ending glued to a capital ("...near the user.AWS Cloud"). at is where
+// the title seems to start, 0 if unknown, -1 if the bank looks sound.
+func gluedAt(bank string) int {
+	if strings.HasPrefix(bank, "```") || strings.HasPrefix(bank, "-") {
+		return 0
+	}
+	if elementPrefix(bank) > 0 {
+		return 0
+	}
+	for i := len(bank) - 2; i >= 1; i-- {
+		if c, after := bank[i], bank[i+1]; strings.IndexByte(".?!:;)]\"'", c) >= 0 && bank[i-1] != ' ' &&
+			after >= 'A' && after <= 'Z' {
+			return i + 1
+		}
+	}
+	return -1
+}
+
+func (p *textParser) start(ln int, t titleMatch, bank string, glued bool) {
 	p.q = &textQuestion{bank: bank, line: ln}
 	p.rat = nil
 	p.state = stTitle
-	n, err := strconv.Atoi(num)
+	switch {
+	case glued:
+		title := "<Exam> Question " + t.number
+		if at := gluedAt(bank); at > 0 {
+			title = bank[at:] + " Question " + t.number
+		}
+		p.problem(ln, "this line looks like a question title glued to the end of the line before it (a file that did not end with a newline?): put the title %q on a line of its own", clip(title))
+	case bank == "" && p.last != "":
+		p.q.bank = p.last
+	case bank == "" && p.opt.DefaultBank != "":
+		p.q.bank = p.opt.DefaultBank
+	case bank == "":
+		p.problem(ln, "the title %q names no exam: write the exam name before \"Question\" (\"AWS Cloud Practitioner Question %s\"), or, for an import, give the bank option", clip(t.line), t.number)
+	}
+	if !glued && p.q.bank != "" {
+		if p.knownBank(p.q.bank) == "" {
+			p.known = append(p.known, p.q.bank)
+		}
+		p.last = p.q.bank
+	}
+	n, err := strconv.Atoi(t.number)
 	if err != nil || n < 1 {
-		p.problem(ln, "question number %s is not a number from 1 to %d", clip(num), maxQuestionNumber)
+		p.problem(ln, "question number %s is not a number from 1 to %d", clip(t.number), maxQuestionNumber)
 		n = -1
 	} else if n > maxQuestionNumber {
 		p.problem(ln, "question number %d is larger than %d", n, maxQuestionNumber)
@@ -320,6 +570,13 @@ func (p *textParser) finish() {
 	}
 	p.q, p.rat = nil, nil
 	defer func() { p.probs = append(p.probs, q.probs...) }()
+	if p.fence > 0 {
+		q.probs.add(p.path, p.fence, "the code block opened here with ``` is not closed (close it with a line ```)")
+		p.fence = 0
+	}
+	if q.lost { // reported; its other problems would be noise
+		return
+	}
 	if q.selectLine == 0 {
 		q.probs.add(p.path, q.line, "want a line \"Select N\" after the title")
 	}
@@ -360,14 +617,14 @@ func (p *textParser) finish() {
 		}
 	}
 	id := fmt.Sprintf("%s#%d", q.bank, q.number)
-	if q.number > 0 {
+	if q.number > 0 && q.bank != "" {
 		if first, ok := p.seen[id]; ok {
 			q.probs.add(p.path, q.line, "%s Question %d appears twice (first at line %d)", q.bank, q.number, first)
 		} else {
 			p.seen[id] = q.line
 		}
 	}
-	if len(q.probs) > 0 || q.number < 1 {
+	if len(q.probs) > 0 || q.number < 1 || q.bank == "" {
 		return
 	}
 	out := Question{
@@ -409,25 +666,11 @@ func (q *textQuestion) selectCount() (int, string) {
 	return n, joinText(append([]string{rest}, q.stem...))
 }
 
-// parseTitle recognises "<bank> Question <digits>".
-func parseTitle(s string) (bank, number string, ok bool) {
-	const sep = " Question "
-	i := strings.LastIndex(s, sep)
-	if i < 0 {
-		return "", "", false
-	}
-	bank, number = strings.TrimSpace(s[:i]), s[i+len(sep):]
-	if bank == "" || !allDigits(number) {
-		return "", "", false
-	}
-	return bank, number, true
-}
-
-// parseSelect recognises "Select <digits><stem>", where the stem may be
+// parseSelect recognises "Select <digits><stem>" (any letter case), where the stem may be
 // glued to the digits, follow a space, or be empty (it is on the next lines).
 func parseSelect(s string) (digits, rest string, ok bool) {
 	const prefix = "Select "
-	if !strings.HasPrefix(s, prefix) {
+	if len(s) < len(prefix) || !strings.EqualFold(s[:len(prefix)], prefix) {
 		return "", "", false
 	}
 	s = s[len(prefix):]
@@ -453,12 +696,14 @@ func parseOptionHeader(s string) (string, bool) {
 	return l, true
 }
 
-// parseAnswer recognises "Correct answer: A" and "Correct answers: A, C".
+// parseAnswer recognises "Correct answer: A" and "Correct answers: A, C",
+// in any letter case.
 func parseAnswer(s string) ([]string, bool) {
 	var rest string
 	var ok bool
 	for _, prefix := range []string{"Correct answers:", "Correct answer:"} {
-		if rest, ok = strings.CutPrefix(s, prefix); ok {
+		if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
+			rest, ok = s[len(prefix):], true
 			break
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// docExample is the example of question-formats.md, section 1.
+// docExample is the exam text example of README.md (and of the formats reference it came from).
 var docExample = []string{
 	"Cloud Networking Practice Question 7", // 1
 	"Select 2Which of the following reduce latency for users far from the origin region?",
@@ -370,7 +370,7 @@ func TestParseTextProblems(t *testing.T) {
 		{
 			name: "answer line without letters, second answer line",
 			data: lines("B Question 1", "Select 1Pick.", "- A", "x", "- B", "y", "Correct answer:", "Correct answer: A"),
-			want: []want{{2, "disagrees"}, {7, "lists no letters"}, {8, "second answer line"}},
+			want: []want{{7, "lists no letters"}, {8, "a second answer line (the first is at line 7): this looks like the start of another question"}},
 		},
 		{
 			name: "bad answer token and duplicate",
@@ -388,7 +388,7 @@ func TestParseTextProblems(t *testing.T) {
 		{
 			name: "empty file",
 			data: []byte(""),
-			want: []want{{0, "no questions found"}},
+			want: []want{{0, "not a question bank: no line is a question title"}},
 		},
 		{
 			name: "invalid UTF-8",

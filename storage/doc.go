@@ -48,7 +48,9 @@
 //	        asked/
 //	            <question ID> → <post>     asked in the current round
 //	        banks/
-//	            <lower-case name> → JSON bank file
+//	            <lower-case name> → JSON bank file (stored by this build: the merged bank as YAML)
+//	        drafts/                        sequence = last draft ID
+//	            <draft> → JSON draft       pasted questions before Add; suggestions waiting for review
 //	        resets/
 //	            <user> → u64               answer sequence at the member's last ResetMember
 //	        topics/
@@ -114,5 +116,6 @@
 // streaks index; version 3 added unrevealed/ and marked every post closed
 // before it as revealed (earlier builds revealed at the close and kept no
 // record of a failure). From then on a closed post is in unrevealed/
-// exactly when its record is not marked revealed.
+// exactly when its record is not marked revealed. Version 4 added
+// guilds/<g>/drafts to every guild.
 package storage

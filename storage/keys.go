@@ -29,6 +29,7 @@ var (
 	bTopics  = []byte("topics")
 	bStreaks = []byte("streaks")
 	bPeriods = []byte("periods")
+	bDrafts  = []byte("drafts") // schema version 4
 
 	// Inside guilds/<guild>/periods/<period>/.
 	bRows    = []byte("rows")
@@ -45,7 +46,7 @@ var (
 )
 
 // guildSubBuckets are created with every guild bucket.
-var guildSubBuckets = [][]byte{bInfo, bAnswers, bAsked, bBanks, bResets, bTopics, bStreaks, bPeriods}
+var guildSubBuckets = [][]byte{bInfo, bAnswers, bAsked, bBanks, bResets, bTopics, bStreaks, bPeriods, bDrafts}
 
 const (
 	dateLayout  = "2006-01-02"

@@ -25,6 +25,7 @@ func migrations() []migration {
 		{1, "create the top-level buckets", createTopBuckets},
 		{2, "index active streaks of every guild", indexStreaks},
 		{3, "index unrevealed posts; closed posts count as revealed", indexUnrevealed},
+		{4, "a drafts bucket in every guild", createDrafts},
 	}
 }
 
@@ -129,4 +130,14 @@ func indexUnrevealed(tx *bbolt.Tx) error {
 		}
 	}
 	return nil
+}
+
+// createDrafts is version 4: guilds/<g>/drafts, the pasted questions
+// waiting to be added and the suggestions waiting for review.
+func createDrafts(tx *bbolt.Tx) error {
+	guilds := tx.Bucket(bGuilds)
+	return guilds.ForEachBucket(func(name []byte) error {
+		_, err := guilds.Bucket(name).CreateBucketIfNotExists(bDrafts)
+		return err
+	})
 }

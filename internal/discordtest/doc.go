@@ -41,6 +41,8 @@
 //	GET/POST            /channels/{channel}/messages      (JSON or multipart)
 //	GET/PATCH/DELETE    /channels/{channel}/messages/{id}
 //	GET    /channels/{channel}
+//	POST   /users/@me/channels                            a DM channel; 50033 for an unknown user
+//	POST   /channels/{dm}/messages                        recorded ([Server.DMs]); 403 50007 after [Server.CloseDMs]
 //
 // Files added with [Server.AddFile], and files the bot uploads, are served
 // without authentication at /files/<name>. Anything else answers 404
@@ -51,7 +53,8 @@
 // Payloads Discord would reject are rejected the same way (400, code 50035
 // "Invalid Form Body" with an errors tree, or 50006 for an empty message) and
 // listed by [Server.Violations]: message content, embed and component limits,
-// command names and option counts, a second callback (40060), a callback for
+// command names and option counts, modal shapes (title, rows, text inputs
+// and their lengths), a second callback (40060), a callback for
 // an unknown interaction or after the 3 s deadline (10062), a callback type
 // that does not fit the interaction, a follow-up before the initial response,
 // unknown routes and missing authorization. Lookups of unknown users, members,

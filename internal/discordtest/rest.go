@@ -207,6 +207,8 @@ func (s *Server) handleLocked(req *Request, obj map[string]json.RawMessage) repl
 		len(seg) == 2 && seg[0] == "gateway" && seg[1] == "bot" && m == "GET":
 		rep = jsonReply(200, map[string]any{"url": s.wsURL, "shards": 1,
 			"session_start_limit": map[string]any{"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
+	case len(seg) == 3 && seg[0] == "users" && seg[1] == "@me" && seg[2] == "channels" && m == "POST":
+		rep = s.openDMLocked(req, obj)
 	case len(seg) == 2 && seg[0] == "users" && m == "GET":
 		rep = s.userLocked(seg[1])
 	case len(seg) >= 2 && seg[0] == "guilds" && m == "GET":
@@ -293,6 +295,9 @@ func (s *Server) guildRouteLocked(gid string, rest []string) (reply, bool) {
 }
 
 func (s *Server) channelRouteLocked(req *Request, cid string, rest []string, obj map[string]json.RawMessage) (reply, bool) {
+	if user, isDM := s.dmsLocked().byChan[cid]; isDM {
+		return s.dmRouteLocked(req, cid, user, rest, obj)
+	}
 	ref, ok := s.chanIdx[cid]
 	unknown := errReply(404, 10003, "Unknown Channel")
 	switch {

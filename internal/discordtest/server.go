@@ -130,6 +130,7 @@ type Server struct {
 	byToken      map[string]*interaction
 
 	gw gateway
+	dm dms
 }
 
 type chanRef struct {

@@ -393,7 +393,13 @@ func validateChoices(data map[string]any) *formError {
 	return c.result()
 }
 
-// validateModal checks a modal callback's data.
+// validateModal checks a modal callback's data the way Discord does for
+// the classic modal shape: a title of 1–45 characters, a custom_id of
+// 1–100, 1–5 action rows each holding exactly one text input (type 4) with
+// a custom_id of 1–100 unique in the modal, style 1 (short) or 2
+// (paragraph), a label of 1–45 characters, min_length 0–4000, max_length
+// 1–4000 and not below min_length, a placeholder of at most 100 and a
+// value of at most 4000 characters.
 func validateModal(data map[string]any) *formError {
 	var c checker
 	id, _ := str(data, "custom_id")
@@ -405,6 +411,42 @@ func validateModal(data map[string]any) *formError {
 		c.add("BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.", "data", "components")
 	}
 	c.maxItems(len(rows), 5, "data", "components")
+	ids := map[string]bool{}
+	for i, row := range rows {
+		rp := []string{"data", "components", idx(i)}
+		if t, _ := num(row, "type"); t != 1 {
+			c.add("UNION_TYPE_CHOICES", `Value of field "type" must be one of (1,).`, append(rp, "type")...)
+			continue
+		}
+		kids := list(row, "components")
+		if len(kids) != 1 {
+			c.add("BASE_TYPE_BAD_LENGTH", "Must be between 1 and 1 in length.", append(rp, "components")...)
+		}
+		for j, k := range kids {
+			kp := append(append([]string(nil), rp...), "components", idx(j))
+			if t, _ := num(k, "type"); t != 4 {
+				c.add("UNION_TYPE_CHOICES", `Value of field "type" must be one of (4,).`, append(kp, "type")...)
+				continue
+			}
+			checkCustomID(&c, k, ids, kp)
+			if style, _ := num(k, "style"); style != 1 && style != 2 {
+				c.add("BASE_TYPE_CHOICES", "Value must be one of (1, 2).", append(kp, "style")...)
+			}
+			label, _ := str(k, "label")
+			c.lenRange(label, 1, 45, append(kp, "label")...)
+			minLen, hasMin := num(k, "min_length")
+			if hasMin && (minLen < 0 || minLen > 4000) {
+				c.add("NUMBER_TYPE_MAX", "int value should be between 0 and 4000.", append(kp, "min_length")...)
+			}
+			if maxLen, ok := num(k, "max_length"); ok && (maxLen < 1 || maxLen > 4000 || maxLen < minLen) {
+				c.add("NUMBER_TYPE_MAX", "int value should be between 1 and 4000.", append(kp, "max_length")...)
+			}
+			ph, _ := str(k, "placeholder")
+			c.maxLen(ph, 100, append(kp, "placeholder")...)
+			v, _ := str(k, "value")
+			c.maxLen(v, 4000, append(kp, "value")...)
+		}
+	}
 	return c.result()
 }
 

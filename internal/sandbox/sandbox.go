@@ -23,6 +23,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -223,25 +224,45 @@ func (sb *Sandbox) shutdown() error {
 	return err
 }
 
+// ErrUsage is returned by Run, wrapped with the problem and the usage
+// line, for a bad flag or argument.
+var ErrUsage = errors.New("quizhost sandbox")
+
 // Run is the `quizhost sandbox [--addr 127.0.0.1:8080] [--db PATH]`
 // command: it loads the banks (the built-in one and QUIZHOST_QUESTIONS),
 // starts a sandbox on a temporary database unless --db is given, prints the
-// address and stops cleanly when ctx ends (Ctrl-C).
+// address and stops cleanly when ctx ends (Ctrl-C). -h prints the usage
+// to stdout and returns flag.ErrHelp; bad flags return ErrUsage.
 func Run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	const usage = "usage: quizhost sandbox [--addr 127.0.0.1:8080] [--db PATH]"
 	fs := flag.NewFlagSet("quizhost sandbox", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard)
 	addr := fs.String("addr", "127.0.0.1:8080", "where to serve the page (a loopback address)")
 	dbPath := fs.String("db", "", "database file (default: a temporary one, removed on exit)")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("sandbox: %w", err)
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(stdout, "%s\n\nTry quizhost in a browser, without Discord: the real bot against a built-in\nDiscord-compatible server. Ctrl-C stops it.\n\nflags:\n", usage)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("%w: %v\n%s", ErrUsage, err, usage)
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("sandbox: unexpected argument %q (usage: quizhost sandbox [--addr 127.0.0.1:8080] [--db PATH])", fs.Arg(0))
+		return fmt.Errorf("%w: unexpected argument %q\n%s", ErrUsage, fs.Arg(0), usage)
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	cat, err := questions.Loader{Path: getenv("QUIZHOST_QUESTIONS")}.Load()
-	if err != nil {
-		return fmt.Errorf("question banks:\n%w", err)
+	var paths []string
+	if p := strings.TrimSpace(getenv("QUIZHOST_QUESTIONS")); p != "" {
+		paths = []string{p}
+	}
+	cat, ps := questions.Loader{Paths: paths}.Load()
+	for _, w := range ps.Warnings() {
+		log.Warn("question banks", "problem", w.Error())
+	}
+	if errs := ps.Errors(); len(errs) > 0 {
+		return fmt.Errorf("question banks:\n%w", errs)
 	}
 	path := *dbPath
 	if path == "" {

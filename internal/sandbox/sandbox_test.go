@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"path/filepath"
@@ -77,10 +78,11 @@ func TestRunArgs(t *testing.T) {
 		name    string
 		args    []string
 		wantErr string
+		usage   bool // a usage error (ErrUsage)
 	}{
 		{name: "address reachable from other machines", args: []string{"--addr", "0.0.0.0:0"}, wantErr: "want a loopback address"},
-		{name: "stray argument", args: []string{"extra"}, wantErr: `unexpected argument "extra"`},
-		{name: "unknown flag", args: []string{"--token", "x"}, wantErr: "flag provided but not defined"},
+		{name: "stray argument", args: []string{"extra"}, wantErr: `unexpected argument "extra"`, usage: true},
+		{name: "unknown flag", args: []string{"--token", "x"}, wantErr: "flag provided but not defined", usage: true},
 		{name: "bad bank path", args: []string{"--addr", "127.0.0.1:0"}, wantErr: "question banks"},
 	}
 	for _, tt := range tests {
@@ -95,6 +97,9 @@ func TestRunArgs(t *testing.T) {
 			err := Run(context.Background(), tt.args, getenv, &out, &errOut)
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Fatalf("Run(%q): got error %v, want one containing %q", tt.args, err, tt.wantErr)
+			}
+			if got := errors.Is(err, ErrUsage); got != tt.usage {
+				t.Errorf("Run(%q): got errors.Is(err, ErrUsage) %v, want %v", tt.args, got, tt.usage)
 			}
 		})
 	}

@@ -1,0 +1,204 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// A change to a guild's imported banks (an import, an admin's paste, an
+// approved suggestion) is worked out in full first, then stored in one
+// transaction: all of it or none.
+
+// bankChange is a worked-out change: the banks as they will be stored and
+// what happened to each.
+type bankChange struct {
+	files   []questions.BankFile
+	results []bankResult
+}
+
+// bankResult is what a change does to one bank.
+type bankResult struct {
+	name     string
+	isNew    bool // the guild had no bank of that name
+	replaced bool // mode replace: the old questions are gone
+	count    questions.MergeCount
+	total    int // questions in the bank afterwards
+}
+
+// planBanks works out how parts (banks as parsed, each with the Path of the
+// file it came from) change the guild's imported banks: each is merged by
+// question ID into the bank of its name (with replace, the first part of a
+// name replaces that bank and later ones merge into it); a name the guild
+// has no bank of makes a new bank. The problems, with the file and line of
+// the question concerned, refuse the whole change: a bank name of the
+// catalogue, a question ID used twice in parts or by another bank of the
+// guild, a bank that would not store. The caller holds b.editMu from
+// planning to storing, so that no other edit slips in between.
+func (b *Bot) planBanks(guild, user uint64, parts []questions.Bank, replace bool) (bankChange, questions.Problems, error) {
+	g, err := b.imported(guild)
+	if err != nil {
+		return bankChange{}, nil, err
+	}
+	var ps questions.Problems
+	merged := map[string]*questions.Bank{} // lower-case name → the bank as it will be
+	var order []string
+	var results []*bankResult
+	byKey := map[string]*bankResult{}
+	where := map[string]string{} // question ID → "path:line" where this change brings it
+	for _, part := range parts {
+		if len(part.Questions) == 0 {
+			continue
+		}
+		if cat, ok := b.cfg.Catalogue.Bank(part.Name); ok {
+			ps = append(ps, questions.Problem{Path: part.Path, Line: part.Questions[0].Line,
+				Msg: fmt.Sprintf("bank %q comes with this quizhost and can't be changed here; put the questions in a bank of the server's own with the bank option", cat.Name)})
+			continue
+		}
+		key := strings.ToLower(strings.TrimSpace(part.Name))
+		res := byKey[key]
+		if res == nil {
+			res = &bankResult{name: part.Name, isNew: true}
+			base := questions.Bank{}
+			if old := findBank(g.banks, part.Name); old != nil {
+				res.name, res.isNew, res.replaced = old.Name, false, replace
+				if !replace {
+					base = *old
+				}
+			}
+			merged[key] = &base
+			byKey[key] = res
+			order = append(order, key)
+			results = append(results, res)
+		}
+		part.Questions = append([]questions.Question(nil), part.Questions...)
+		questions.Rename(&part, res.name)
+		for _, q := range part.Questions {
+			here := fmt.Sprintf("%s:%d", part.Path, q.Line)
+			if first, dup := where[q.ID]; dup {
+				ps = append(ps, questions.Problem{Path: part.Path, Line: q.Line,
+					Msg: fmt.Sprintf("question id %q is also brought in at %s; each question may come once", q.ID, first)})
+				continue
+			}
+			where[q.ID] = here
+		}
+		next, n := questions.Merge(*merged[key], part)
+		next.Name = res.name
+		*merged[key] = next
+		res.count.Added += n.Added
+		res.count.Updated += n.Updated
+		res.count.Unchanged += n.Unchanged
+	}
+	// A question ID belongs to one bank of the guild.
+	owner := map[string]string{}
+	for _, bk := range b.cfg.Catalogue.Banks() {
+		for _, q := range bk.Questions {
+			owner[q.ID] = bk.Name
+		}
+	}
+	for _, bk := range g.banks {
+		if merged[strings.ToLower(strings.TrimSpace(bk.Name))] != nil {
+			continue
+		}
+		for _, q := range bk.Questions {
+			owner[q.ID] = bk.Name
+		}
+	}
+	for _, key := range order {
+		for _, q := range merged[key].Questions {
+			if o, ok := owner[q.ID]; ok && !sameName(o, q.Bank) {
+				path, line := splitWhere(where[q.ID])
+				ps = append(ps, questions.Problem{Path: path, Line: line,
+					Msg: fmt.Sprintf("question id %q is already used by bank %q; give this question another id", q.ID, o)})
+			}
+			if _, ok := owner[q.ID]; !ok {
+				owner[q.ID] = q.Bank
+			}
+		}
+	}
+	if len(ps) > 0 {
+		return bankChange{}, ps, nil
+	}
+	var ch bankChange
+	now := b.clock.Now()
+	for i, key := range order {
+		bk := merged[key]
+		data, err := questions.MarshalYAML(*bk)
+		if err != nil {
+			// Parsed banks store; say so plainly if one does not.
+			return bankChange{}, questions.Problems{{Path: firstPath(parts, bk.Name), Msg: fmt.Sprintf("bank %q can't be stored: %v", bk.Name, err)}}, nil
+		}
+		ch.files = append(ch.files, questions.BankFile{Name: bk.Name, Format: questions.FormatYAML, Data: data,
+			ImportedAt: now, ImportedBy: user})
+		results[i].total = len(bk.Questions)
+		ch.results = append(ch.results, *results[i])
+	}
+	return ch, nil, nil
+}
+
+// splitWhere splits "path:line" as planBanks records it.
+func splitWhere(s string) (string, int) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return s, 0
+	}
+	n := 0
+	fmt.Sscan(s[i+1:], &n)
+	return s[:i], n
+}
+
+// firstPath is the file of the first part of that bank name.
+func firstPath(parts []questions.Bank, name string) string {
+	for _, p := range parts {
+		if sameName(p.Name, name) {
+			return p.Path
+		}
+	}
+	return ""
+}
+
+// applyChange plans a change (see planBanks) and, when nothing refuses it,
+// stores it, consuming the draft when draftID is not 0 (an error wrapping
+// questions.ErrNotFound if that draft is gone). Changes are applied one at
+// a time; no Discord call is made meanwhile.
+func (b *Bot) applyChange(guild, user uint64, parts []questions.Bank, replace bool, draftID uint64) (bankChange, questions.Problems, error) {
+	b.editMu.Lock()
+	defer b.editMu.Unlock()
+	ch, refused, err := b.planBanks(guild, user, parts, replace)
+	if err != nil || len(refused) > 0 {
+		return ch, refused, err
+	}
+	if err := b.saveChange(guild, ch, draftID); err != nil {
+		return bankChange{}, nil, err
+	}
+	return ch, nil, nil
+}
+
+// saveChange stores a planned change (consuming the draft when draftID is
+// not 0) and drops the guild's cached banks.
+func (b *Bot) saveChange(guild uint64, ch bankChange, draftID uint64) error {
+	if err := b.store.SaveBanks(guild, ch.files, draftID); err != nil {
+		return err
+	}
+	b.forgetImported(guild)
+	return nil
+}
+
+// changeSummary says what a change did, one line per bank, each starting
+// with verb ("Imported", "Added to"): "added N, updated M, unchanged K".
+func changeSummary(verb string, results []bankResult) string {
+	var lines []string
+	for _, r := range results {
+		how := ""
+		switch {
+		case r.isNew:
+			how = " (new bank)"
+		case r.replaced:
+			how = " (replaced)"
+		}
+		lines = append(lines, fmt.Sprintf("📚 %s **%s**%s: added %d, updated %d, unchanged %d · %s in the bank now",
+			verb, r.name, how, r.count.Added, r.count.Updated, r.count.Unchanged, plural(r.total, "question", "questions")))
+	}
+	return strings.Join(lines, "\n")
+}

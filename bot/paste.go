@@ -1,0 +1,367 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// Pasting questions in Discord: /quizadmin add and /quiz suggest open a
+// modal; what is pasted is kept as a draft (a custom ID cannot hold 4 KB)
+// and answered with a preview, or with its problems and a Fix it button
+// that reopens the modal holding the text.
+
+const (
+	// draftTTL is how long an unfinished draft is kept.
+	draftTTL = 24 * time.Hour
+	// maxPaste is the most characters the modal's text input takes.
+	maxPaste = 4000
+	// maxQueuedPerMember caps a member's suggestions waiting for review.
+	maxQueuedPerMember = 10
+	// previewQuestions is how many questions a preview shows (two embeds
+	// each, of the ten a message may carry).
+	previewQuestions = 5
+	// pasteInputID is the custom ID of the modal's text input.
+	pasteInputID = "text"
+	// pastePath names pasted text in problems.
+	pastePath = "pasted text"
+)
+
+// openPaste opens the paste modal for an admin's paste (/quizadmin add
+// [bank]) or a member's suggestion (/quiz suggest [bank]). The target
+// bank must be one the server can edit: an imported bank, or a new one.
+func (b *Bot) openPaste(c *call, opts options, kind questions.DraftKind) error {
+	bank, _ := opts.str("bank")
+	bank = strings.TrimSpace(bank)
+	if bank != "" {
+		if cat, ok := b.cfg.Catalogue.Bank(bank); ok {
+			return userErr("**%s** comes with this quizhost and can't be changed here. Pick one of this server's own banks, or name a new one.", cat.Name)
+		}
+		g, err := b.imported(c.guild)
+		if err != nil {
+			return err
+		}
+		if bk := findBank(g.banks, bank); bk != nil {
+			bank = bk.Name
+		}
+	}
+	if kind == questions.DraftSuggestion {
+		if err := b.checkQueue(c.guild, c.user); err != nil {
+			return err
+		}
+	}
+	now := b.clock.Now()
+	d, err := b.store.SaveDraft(questions.Draft{GuildID: c.guild, UserID: c.user, Kind: kind, Bank: bank,
+		CreatedAt: now, ExpiresAt: now.Add(draftTTL)})
+	if err != nil {
+		return fmt.Errorf("paste: %w", err)
+	}
+	return c.modal(pasteModal(d, ""))
+}
+
+// checkQueue refuses a member who has maxQueuedPerMember suggestions
+// waiting.
+func (b *Bot) checkQueue(guild, user uint64) error {
+	queue, err := b.store.Suggestions(guild)
+	if err != nil {
+		return fmt.Errorf("suggestions: %w", err)
+	}
+	n := 0
+	for _, d := range queue {
+		if d.UserID == user {
+			n++
+		}
+	}
+	if n >= maxQueuedPerMember {
+		return userErr("You have %d suggestions waiting for review already. Once an admin has looked at them, suggest more.", n)
+	}
+	return nil
+}
+
+// pasteModal is the modal of a draft: one paragraph text input, holding
+// text when reopened by Fix it.
+func pasteModal(d questions.Draft, text string) *discordgo.InteractionResponseData {
+	title := "Paste questions"
+	if d.Kind == questions.DraftSuggestion {
+		title = "Suggest questions"
+	}
+	if d.Bank != "" {
+		title = truncate(title+" · "+d.Bank, 45)
+	}
+	return &discordgo.InteractionResponseData{
+		CustomID: modalCustomID(d.ID),
+		Title:    title,
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.TextInput{CustomID: pasteInputID, Label: "Questions, as copied from the practice page",
+				Style: discordgo.TextInputParagraph, Placeholder: "Exam text: \"<exam> Question 1\", \"Select 1…\", the options, the answer",
+				Required: true, MaxLength: maxPaste, Value: truncate(text, maxPaste)},
+		}}},
+	}
+}
+
+// modalText finds the value of the text input id among a modal's rows.
+func modalText(rows []discordgo.MessageComponent, id string) string {
+	for _, r := range rows {
+		row, ok := r.(*discordgo.ActionsRow)
+		if !ok || row == nil {
+			continue
+		}
+		for _, k := range row.Components {
+			if in, ok := k.(*discordgo.TextInput); ok && in != nil && in.CustomID == id {
+				return in.Value
+			}
+		}
+	}
+	return ""
+}
+
+// ownDraft loads a draft for the member acting on it: its author (an admin
+// still, for an admin's paste).
+func (b *Bot) ownDraft(c *call, id uint64) (questions.Draft, error) {
+	d, err := b.store.Draft(c.guild, id)
+	if errors.Is(err, questions.ErrNotFound) {
+		return d, userErr("This paste is gone: it was added, cancelled or has expired. Start again with `/quizadmin add` or `/quiz suggest`.")
+	}
+	if err != nil {
+		return d, fmt.Errorf("draft: %w", err)
+	}
+	if d.UserID != c.user {
+		return d, userErr("This paste belongs to <@%d>; only they can change it.", d.UserID)
+	}
+	if d.Kind == questions.DraftPaste && !isManager(c.member) {
+		return d, userErr("You need the Manage Server permission to add questions.")
+	}
+	if d.Queued {
+		return d, userErr("This suggestion is waiting for review already.")
+	}
+	return d, nil
+}
+
+// pasteSubmit takes the modal's text: it keeps it in the draft and answers
+// with the preview (an admin's paste: Add or Cancel; a suggestion: queued
+// for review), or with the problems and Fix it. Opened by Fix it, the
+// answer replaces the message that carried the button.
+func (b *Bot) pasteSubmit(c *call, id componentID, text string) error {
+	d, err := b.ownDraft(c, id.draft)
+	if err != nil {
+		return err
+	}
+	d.Text = truncate(text, maxPaste)
+	d.ExpiresAt = b.clock.Now().Add(draftTTL)
+	m, err := b.draftOutcome(c, d)
+	if err != nil {
+		return err
+	}
+	m.ephemeral = true
+	if c.i.Message != nil {
+		return c.update(m)
+	}
+	return c.reply(m)
+}
+
+// draftOutcome saves the draft and works out what its text does: the
+// problems, or the preview (and, for a suggestion, queues it).
+func (b *Bot) draftOutcome(c *call, d questions.Draft) (message, error) {
+	parts, ps := parsePaste(d)
+	var results []bankResult
+	if len(ps.Errors()) == 0 {
+		ch, refused, err := b.planBanks(c.guild, d.UserID, parts, false)
+		if err != nil {
+			return message{}, err
+		}
+		ps, results = append(ps, refused...), ch.results
+	}
+	if errs := ps.Errors(); len(errs) > 0 {
+		if _, err := b.store.SaveDraft(d); err != nil {
+			return message{}, storeDraftErr(err)
+		}
+		return draftProblemsMessage(d, errs), nil
+	}
+	if d.Kind == questions.DraftSuggestion {
+		if err := b.checkQueue(c.guild, c.user); err != nil {
+			return message{}, err
+		}
+		d.Queued, d.ExpiresAt = true, time.Time{}
+		if _, err := b.store.SaveDraft(d); err != nil {
+			return message{}, storeDraftErr(err)
+		}
+		b.log.Info("suggestion queued", "guild", c.guild, "user", c.user, "draft", d.ID)
+		return suggestionSentMessage(parts, results, ps.Warnings()), nil
+	}
+	if _, err := b.store.SaveDraft(d); err != nil {
+		return message{}, storeDraftErr(err)
+	}
+	return pastePreviewMessage(d, parts, results, ps.Warnings()), nil
+}
+
+func storeDraftErr(err error) error {
+	if errors.Is(err, questions.ErrNotFound) {
+		return userErr("This paste has expired. Start again with `/quizadmin add` or `/quiz suggest`.")
+	}
+	return fmt.Errorf("save draft: %w", err)
+}
+
+// parsePaste parses a draft's text as exam text; the draft's bank, when
+// set, names the bank of every question.
+func parsePaste(d questions.Draft) ([]questions.Bank, questions.Problems) {
+	banks, ps := questions.ParseFile(pastePath+".txt", []byte(d.Text), questions.ParseOptions{DefaultBank: d.Bank})
+	for i := range ps {
+		ps[i].Path = pastePath
+	}
+	for i := range banks {
+		if d.Bank != "" {
+			questions.Rename(&banks[i], d.Bank)
+		}
+		banks[i].Path = pastePath
+	}
+	return banks, ps
+}
+
+// draftButton answers a draft's Add, Cancel and Fix it buttons.
+func (b *Bot) draftButton(c *call, id componentID) error {
+	d, err := b.ownDraft(c, id.draft)
+	if err != nil {
+		return err
+	}
+	switch id.action {
+	case "fix":
+		return c.modal(pasteModal(d, d.Text))
+	case "cancel":
+		if err := b.store.DeleteDraft(c.guild, d.ID); err != nil && !errors.Is(err, questions.ErrNotFound) {
+			return fmt.Errorf("cancel draft: %w", err)
+		}
+		return c.update(message{content: "Cancelled. Nothing was added."})
+	}
+	// add: an admin's paste goes into its banks now.
+	if d.Kind != questions.DraftPaste {
+		return userErr("A suggestion is added by an admin's approval.")
+	}
+	parts, ps := parsePaste(d)
+	if errs := ps.Errors(); len(errs) > 0 {
+		return c.update(draftProblemsMessage(d, errs))
+	}
+	ch, refused, err := b.applyChange(c.guild, c.user, parts, false, d.ID)
+	if errors.Is(err, questions.ErrNotFound) {
+		return userErr("This paste is gone: it was added, cancelled or has expired.")
+	}
+	if err != nil {
+		return fmt.Errorf("add paste: %w", err)
+	}
+	if len(refused) > 0 {
+		return c.update(draftProblemsMessage(d, refused))
+	}
+	b.log.Info("paste added", "guild", c.guild, "user", c.user, "draft", d.ID)
+	return c.update(message{content: changeSummary("Added to", ch.results)})
+}
+
+// Rendering: pure functions of the draft and what it would do.
+
+// previewEmbeds show a question as it will be posted, then its answer and
+// rationales as the reveal shows them.
+func previewEmbeds(q *questions.Question) []*discordgo.MessageEmbed {
+	p := questions.Post{SelectCount: q.SelectCount(), OptionCount: len(q.Options), Correct: q.Correct()}
+	e := questionEmbed(q, p)
+	e.Fields = []*discordgo.MessageEmbedField{{Name: "How to answer", Value: pickText(p.SelectCount) + " from the menu"}}
+	return []*discordgo.MessageEmbed{e, revealEmbed(q, p, false)}
+}
+
+// previewOf is the preview embeds of the first previewQuestions questions
+// of banks, and how many questions there are in all.
+func previewOf(banks []questions.Bank) ([]*discordgo.MessageEmbed, int) {
+	var embeds []*discordgo.MessageEmbed
+	n := 0
+	for _, bk := range banks {
+		for i := range bk.Questions {
+			if n < previewQuestions {
+				embeds = append(embeds, previewEmbeds(&bk.Questions[i])...)
+			}
+			n++
+		}
+	}
+	return fitEmbeds(embeds), n
+}
+
+// changeOutlook says what adding would do, one line per bank.
+func changeOutlook(results []bankResult) string {
+	var lines []string
+	for _, r := range results {
+		bank := "**" + r.name + "**"
+		if r.isNew {
+			bank = "a new bank **" + r.name + "**"
+		}
+		lines = append(lines, fmt.Sprintf("→ %s: add %d, update %d, leave %d unchanged", bank, r.count.Added, r.count.Updated, r.count.Unchanged))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func shownNote(n int) string {
+	if n > previewQuestions {
+		return fmt.Sprintf(" (the first %d shown)", previewQuestions)
+	}
+	return ""
+}
+
+// warningsEmbed lists warnings, or is nil.
+func warningsEmbed(w questions.Problems) []*discordgo.MessageEmbed {
+	if len(w) == 0 {
+		return nil
+	}
+	return []*discordgo.MessageEmbed{{Title: "Warnings", Description: problemList(w, false), Color: colorOpen}}
+}
+
+// pastePreviewMessage shows an admin's paste as it will be posted, with
+// Add and Cancel.
+func pastePreviewMessage(d questions.Draft, banks []questions.Bank, results []bankResult, warnings questions.Problems) message {
+	embeds, n := previewOf(banks)
+	embeds = append(warningsEmbed(warnings), embeds...)
+	if len(embeds) > 10 {
+		embeds = embeds[:10]
+	}
+	return message{ephemeral: true,
+		content: fmt.Sprintf("👀 **Preview** of %s%s, as members will see them.\n%s\nAdd them?",
+			plural(n, "question", "questions"), shownNote(n), changeOutlook(results)),
+		embeds: fitEmbeds(embeds),
+		components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Add", Style: discordgo.SuccessButton, CustomID: draftCustomID("add", d.ID)},
+			discordgo.Button{Label: "Cancel", Style: discordgo.SecondaryButton, CustomID: draftCustomID("cancel", d.ID)},
+		}}}}
+}
+
+// suggestionSentMessage tells a member their suggestion waits for review.
+func suggestionSentMessage(banks []questions.Bank, results []bankResult, warnings questions.Problems) message {
+	embeds, n := previewOf(banks)
+	embeds = append(warningsEmbed(warnings), embeds...)
+	if len(embeds) > 10 {
+		embeds = embeds[:10]
+	}
+	names := make([]string, len(results))
+	for i, r := range results {
+		names[i] = "**" + r.name + "**"
+	}
+	what, verb := "Your "+plural(n, "question", "questions"), "are"
+	if n == 1 {
+		what, verb = "Your question", "is"
+	}
+	return message{ephemeral: true,
+		content: fmt.Sprintf("📨 Thanks! %s for %s %s waiting for an admin's review%s. I'll tell you by direct message what became of it.",
+			what, strings.Join(names, ", "), verb, shownNote(n)),
+		embeds: fitEmbeds(embeds)}
+}
+
+// draftProblemsMessage lists what is wrong with pasted text, with Fix it
+// (the modal again, holding the text) and Cancel.
+func draftProblemsMessage(d questions.Draft, ps questions.Problems) message {
+	return message{ephemeral: true,
+		content: fmt.Sprintf("❌ The pasted text has %s; nothing was added. **Fix it** opens the form again with your text.",
+			plural(len(ps), "problem", "problems")),
+		embeds: []*discordgo.MessageEmbed{{Title: "Problems", Description: problemList(ps, false), Color: colorWrong}},
+		components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Fix it", Style: discordgo.PrimaryButton, CustomID: draftCustomID("fix", d.ID)},
+			discordgo.Button{Label: "Cancel", Style: discordgo.SecondaryButton, CustomID: draftCustomID("cancel", d.ID)},
+		}}}}
+}

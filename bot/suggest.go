@@ -1,0 +1,214 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// The suggestion queue: members' suggestions wait as queued drafts until an
+// admin approves (merging them into their banks) or rejects them; the
+// member is told by direct message. Nothing queued is ever drawn.
+
+// suggestionsCmd shows the first suggestion waiting (/quizadmin suggestions).
+func (b *Bot) suggestionsCmd(c *call) error {
+	m, err := b.reviewPage(c.guild, 0, "")
+	if err != nil {
+		return err
+	}
+	m.ephemeral = true
+	return c.reply(m)
+}
+
+// reviewPage is the review of the first queued suggestion after the draft
+// after (wrapping round to the oldest), below a note on what was just done.
+func (b *Bot) reviewPage(guild, after uint64, note string) (message, error) {
+	queue, err := b.store.Suggestions(guild)
+	if err != nil {
+		return message{}, fmt.Errorf("suggestions: %w", err)
+	}
+	if len(queue) == 0 {
+		return message{content: strings.TrimSpace(note + "\n📭 No suggestions are waiting.")}, nil
+	}
+	at := 0
+	for i, d := range queue {
+		if d.ID > after {
+			at = i
+			break
+		}
+	}
+	d := queue[at]
+	parts, ps := parsePaste(d)
+	var results []bankResult
+	if len(ps.Errors()) == 0 {
+		ch, refused, err := b.planBanks(guild, d.UserID, parts, false)
+		if err != nil {
+			return message{}, err
+		}
+		ps, results = append(ps, refused...), ch.results
+	}
+	return reviewMessage(note, d, at, len(queue), parts, results, ps.Errors()), nil
+}
+
+// reviewMessage shows one queued suggestion with Approve, Reject and Next;
+// a suggestion that no longer fits (problems) can only be rejected.
+func reviewMessage(note string, d questions.Draft, at, total int, banks []questions.Bank, results []bankResult, problems questions.Problems) message {
+	head := fmt.Sprintf("📬 **Suggestion %d of %d** from <@%d> · sent %s", at+1, total, d.UserID, timestamp(d.CreatedAt, "R"))
+	if note != "" {
+		head = note + "\n" + head
+	}
+	var embeds []*discordgo.MessageEmbed
+	if len(problems) > 0 {
+		head += "\n⚠️ It can't be added as it stands: reject it, and the member can suggest it again."
+		embeds = []*discordgo.MessageEmbed{{Title: "Problems", Description: problemList(problems, false), Color: colorWrong}}
+	} else {
+		var n int
+		embeds, n = previewOf(banks)
+		head += fmt.Sprintf("\n%s%s\n%s", plural(n, "question", "questions"), shownNote(n), changeOutlook(results))
+	}
+	return message{content: head, embeds: embeds,
+		components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Approve", Style: discordgo.SuccessButton, CustomID: reviewCustomID("approve", d.ID), Disabled: len(problems) > 0},
+			discordgo.Button{Label: "Reject", Style: discordgo.DangerButton, CustomID: reviewCustomID("reject", d.ID)},
+			discordgo.Button{Label: "Next ▶", Style: discordgo.SecondaryButton, CustomID: reviewCustomID("next", d.ID), Disabled: total < 2},
+		}}}}
+}
+
+// reviewButton answers Approve, Reject and Next on a suggestion's review.
+func (b *Bot) reviewButton(c *call, id componentID) error {
+	if !isManager(c.member) {
+		return userErr("You need the Manage Server permission to review suggestions.")
+	}
+	if id.action == "next" {
+		m, err := b.reviewPage(c.guild, id.draft, "")
+		if err != nil {
+			return err
+		}
+		return c.update(m)
+	}
+	d, err := b.store.Draft(c.guild, id.draft)
+	if errors.Is(err, questions.ErrNotFound) || err == nil && !d.Queued {
+		m, err := b.reviewPage(c.guild, id.draft, "That suggestion was handled already.")
+		if err != nil {
+			return err
+		}
+		return c.update(m)
+	}
+	if err != nil {
+		return fmt.Errorf("suggestion: %w", err)
+	}
+	parts, ps := parsePaste(d)
+	names := bankNames(parts, d.Bank)
+	var note, dm string
+	if id.action == "reject" {
+		if err := b.store.DeleteDraft(c.guild, d.ID); err != nil && !errors.Is(err, questions.ErrNotFound) {
+			return fmt.Errorf("reject suggestion: %w", err)
+		}
+		b.log.Info("suggestion rejected", "guild", c.guild, "user", c.user, "draft", d.ID)
+		note = fmt.Sprintf("🗑️ Rejected <@%d>'s suggestion for %s.", d.UserID, names)
+		dm = fmt.Sprintf("Your suggestion for %s on **%s** was not added this time. Thank you for contributing!", names, b.guildName(c.guild))
+	} else {
+		ch, err := b.approve(c, d, parts, ps)
+		if err != nil {
+			return err
+		}
+		note = fmt.Sprintf("✅ Approved <@%d>'s suggestion.\n%s", d.UserID, changeSummary("Added to", ch.results))
+		dm = fmt.Sprintf("✅ Your suggestion for %s on **%s** was approved: %s. Thank you!", names, b.guildName(c.guild), addedText(ch.results))
+	}
+	m, err := b.reviewPage(c.guild, d.ID, note)
+	if err != nil {
+		return err
+	}
+	if err := c.update(m); err != nil {
+		return err
+	}
+	b.tellMember(c.ctx, c.guild, d.UserID, dm)
+	return nil
+}
+
+// approve merges a queued suggestion into its banks, consuming it.
+func (b *Bot) approve(c *call, d questions.Draft, parts []questions.Bank, ps questions.Problems) (bankChange, error) {
+	if errs := ps.Errors(); len(errs) > 0 {
+		return bankChange{}, userErr("This suggestion can't be added as it stands (%s). Reject it.", truncate(errs[0].Error(), 300))
+	}
+	ch, refused, err := b.applyChange(c.guild, c.user, parts, false, d.ID)
+	if errors.Is(err, questions.ErrNotFound) {
+		return bankChange{}, userErr("That suggestion was handled already.")
+	}
+	if err != nil {
+		return bankChange{}, fmt.Errorf("approve suggestion: %w", err)
+	}
+	if len(refused) > 0 {
+		return bankChange{}, userErr("This suggestion can't be added as it stands (%s). Reject it.", truncate(refused[0].Error(), 300))
+	}
+	b.log.Info("suggestion approved", "guild", c.guild, "user", c.user, "draft", d.ID)
+	return ch, nil
+}
+
+// bankNames names the banks of parsed text for a member: "**A**, **B**".
+func bankNames(parts []questions.Bank, fallback string) string {
+	var names []string
+	for _, p := range parts {
+		if !containsName(names, p.Name) {
+			names = append(names, p.Name)
+		}
+	}
+	if len(names) == 0 && fallback != "" {
+		names = []string{fallback}
+	}
+	if len(names) == 0 {
+		return "a bank"
+	}
+	return "**" + strings.Join(names, "**, **") + "**"
+}
+
+// addedText says what a change added, for the member who suggested it.
+func addedText(results []bankResult) string {
+	var added, updated int
+	for _, r := range results {
+		added += r.count.Added
+		updated += r.count.Updated
+	}
+	s := plural(added, "question", "questions") + " added"
+	if updated > 0 {
+		s += fmt.Sprintf(", %d updated", updated)
+	}
+	return s
+}
+
+// guildName is the server's name as the gateway told it, or "the server".
+func (b *Bot) guildName(guild uint64) string {
+	if b.sess != nil && b.sess.State != nil {
+		if g, err := b.sess.State.Guild(formatID(guild)); err == nil && g.Name != "" {
+			return g.Name
+		}
+	}
+	return "the server"
+}
+
+// tellMember sends a member a direct message. A member whose direct
+// messages are closed (Discord answers 403, code 50007) is not told;
+// nothing else fails either way: the outcome is only logged.
+func (b *Bot) tellMember(ctx context.Context, guild, user uint64, text string) {
+	ch, err := b.sess.UserChannelCreate(formatID(user), rest(ctx)...)
+	if err == nil {
+		_, err = b.sess.ChannelMessageSendComplex(ch.ID, &discordgo.MessageSend{Content: truncate(text, 2000),
+			AllowedMentions: noPings()}, rest(ctx)...)
+	}
+	var re *discordgo.RESTError
+	switch {
+	case err == nil:
+		b.log.Info("member told by direct message", "guild", guild, "user", user)
+	case errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusForbidden &&
+		re.Message != nil && re.Message.Code == discordgo.ErrCodeCannotSendMessagesToThisUser:
+		b.log.Info("member's direct messages are closed", "guild", guild, "user", user)
+	default:
+		b.log.Warn("direct message failed", "guild", guild, "user", user, "err", redact(err))
+	}
+}

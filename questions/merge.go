@@ -1,0 +1,102 @@
+package questions
+
+import (
+	"slices"
+	"strings"
+)
+
+// MergeCount says what merging questions into a bank did.
+type MergeCount struct {
+	Added     int // questions with an ID the bank did not have
+	Updated   int // questions that replaced a different one of the same ID
+	Unchanged int // questions equal to the one of the same ID already there
+}
+
+// Merge returns base with the questions of incoming merged in, by ID: one
+// whose ID base has replaces that question in place (Updated, or Unchanged
+// when the two are equal but for Line), the others are appended in
+// incoming's order (Added); base's other questions stay as they are. The
+// result has base's name, or incoming's when base has none (a new bank);
+// incoming's questions should already carry that name (see Rename).
+// Neither argument is modified. Two questions of incoming with the same ID
+// count once each; the later one wins (Validate reports such a file).
+func Merge(base, incoming Bank) (Bank, MergeCount) {
+	out := Bank{Name: base.Name, Path: base.Path, Questions: slices.Clone(base.Questions)}
+	if out.Name == "" {
+		out.Name, out.Path = incoming.Name, incoming.Path
+	}
+	at := make(map[string]int, len(out.Questions))
+	for i, q := range out.Questions {
+		at[q.ID] = i
+	}
+	var n MergeCount
+	for _, q := range incoming.Questions {
+		i, ok := at[q.ID]
+		switch {
+		case !ok:
+			at[q.ID] = len(out.Questions)
+			out.Questions = append(out.Questions, q)
+			n.Added++
+		case questionDiff(&out.Questions[i], &q) == "":
+			n.Unchanged++
+		default:
+			out.Questions[i] = q
+			n.Updated++
+		}
+	}
+	return out, n
+}
+
+// Without returns b without the question of that ID, and whether b had it.
+// b is not modified.
+func Without(b Bank, id string) (Bank, bool) {
+	i := slices.IndexFunc(b.Questions, func(q Question) bool { return q.ID == id })
+	if i < 0 {
+		return b, false
+	}
+	b.Questions = slices.Delete(slices.Clone(b.Questions), i, i+1)
+	return b, true
+}
+
+// Rename gives b a new name, carrying along the IDs of its questions that
+// were derived from the old name ("<old>#…" becomes "<name>#…"). It
+// modifies b's questions in place.
+func Rename(b *Bank, name string) {
+	old := b.Name
+	if old == name {
+		return
+	}
+	b.Name = name
+	for i := range b.Questions {
+		q := &b.Questions[i]
+		q.Bank = name
+		if rest, ok := strings.CutPrefix(q.ID, old+"#"); ok {
+			q.ID = name + "#" + rest
+		}
+	}
+}
+
+// questionDiff names the first field in which p and q differ, ignoring
+// Line and the difference between nil and empty Tags; "" when there is
+// none.
+func questionDiff(p, q *Question) string {
+	switch {
+	case p.ID != q.ID:
+		return "id"
+	case p.Bank != q.Bank:
+		return "bank"
+	case p.Number != q.Number:
+		return "number"
+	case p.Stem != q.Stem:
+		return "question text"
+	case !slices.Equal(p.Options, q.Options):
+		return "options"
+	case p.Explanation != q.Explanation:
+		return "explanation"
+	case !slices.Equal(p.Tags, q.Tags):
+		return "tags"
+	case p.Source != q.Source:
+		return "source"
+	}
+	return ""
+}

@@ -1,0 +1,81 @@
+package questions
+
+import (
+	"slices"
+	"testing"
+)
+
+func mergeQ(id, stem string, line int) Question {
+	return Question{ID: id, Bank: "B", Number: 1, Stem: stem, Line: line,
+		Options: []Option{{Letter: "A", Text: "yes", Correct: true}, {Letter: "B", Text: "no"}}}
+}
+
+func TestMerge(t *testing.T) {
+	q1, q2, q3 := mergeQ("B#1", "one", 1), mergeQ("B#2", "two", 9), mergeQ("B#3", "three", 17)
+	q2moved := q2
+	q2moved.Line = 40 // the same question elsewhere in another file
+	q2edited := mergeQ("B#2", "two, reworded", 9)
+	tests := []struct {
+		name     string
+		base     Bank
+		incoming Bank
+		wantIDs  []string
+		wantStem []string
+		want     MergeCount
+	}{
+		{"into a new bank", Bank{}, Bank{Name: "B", Questions: []Question{q1}},
+			[]string{"B#1"}, []string{"one"}, MergeCount{Added: 1}},
+		{"one at a time adds", Bank{Name: "B", Questions: []Question{q1, q2}}, Bank{Name: "B", Questions: []Question{q3}},
+			[]string{"B#1", "B#2", "B#3"}, []string{"one", "two", "three"}, MergeCount{Added: 1}},
+		{"same question again is unchanged (line ignored)", Bank{Name: "B", Questions: []Question{q1, q2}}, Bank{Name: "B", Questions: []Question{q2moved}},
+			[]string{"B#1", "B#2"}, []string{"one", "two"}, MergeCount{Unchanged: 1}},
+		{"changed question is updated in place", Bank{Name: "B", Questions: []Question{q1, q2, q3}}, Bank{Name: "B", Questions: []Question{q2edited}},
+			[]string{"B#1", "B#2", "B#3"}, []string{"one", "two, reworded", "three"}, MergeCount{Updated: 1}},
+		{"all three at once", Bank{Name: "B", Questions: []Question{q1, q2}}, Bank{Name: "B", Questions: []Question{q1, q2edited, q3}},
+			[]string{"B#1", "B#2", "B#3"}, []string{"one", "two, reworded", "three"}, MergeCount{Added: 1, Updated: 1, Unchanged: 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := slices.Clone(tt.base.Questions)
+			got, n := Merge(tt.base, tt.incoming)
+			if n != tt.want {
+				t.Errorf("count = %+v, want %+v", n, tt.want)
+			}
+			var ids, stems []string
+			for _, q := range got.Questions {
+				ids, stems = append(ids, q.ID), append(stems, q.Stem)
+			}
+			if !slices.Equal(ids, tt.wantIDs) || !slices.Equal(stems, tt.wantStem) {
+				t.Errorf("questions %v %q, want %v %q", ids, stems, tt.wantIDs, tt.wantStem)
+			}
+			if got.Name != "B" {
+				t.Errorf("name %q, want B", got.Name)
+			}
+			if len(before) > 0 && !slices.EqualFunc(before, tt.base.Questions, func(a, b Question) bool { return questionDiff(&a, &b) == "" }) {
+				t.Error("Merge modified its base")
+			}
+		})
+	}
+}
+
+func TestWithout(t *testing.T) {
+	b := Bank{Name: "B", Questions: []Question{mergeQ("B#1", "one", 1), mergeQ("B#2", "two", 2)}}
+	got, ok := Without(b, "B#1")
+	if !ok || len(got.Questions) != 1 || got.Questions[0].ID != "B#2" {
+		t.Errorf("Without(B#1) = %+v, %v; want only B#2", got.Questions, ok)
+	}
+	if len(b.Questions) != 2 || b.Questions[0].ID != "B#1" {
+		t.Errorf("Without modified its argument: %+v", b.Questions)
+	}
+	if _, ok := Without(b, "B#9"); ok {
+		t.Error("Without(B#9) reported a removal")
+	}
+}
+
+func TestRename(t *testing.T) {
+	b := Bank{Name: "Old", Questions: []Question{{ID: "Old#3", Bank: "Old"}, {ID: "custom-7", Bank: "Old"}}}
+	Rename(&b, "New")
+	if b.Name != "New" || b.Questions[0].ID != "New#3" || b.Questions[1].ID != "custom-7" || b.Questions[1].Bank != "New" {
+		t.Errorf("after Rename: %+v", b)
+	}
+}

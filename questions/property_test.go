@@ -1,0 +1,334 @@
+package questions
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The exam text parser never loses a question silently: for generated sets
+// of sound questions, written as study groups keep them (one or a few
+// questions per file, files with and without a final newline, CRLF or LF,
+// byte-order marks, any order, parsed one by one or concatenated as `cat`
+// does, titles in every form people paste), it returns exactly the
+// questions written or reports an error, never fewer or different
+// questions without one.
+//
+// What the generator assumes of real files: text lines end a sentence
+// (with punctuation) or a code block. A file without a final newline whose
+// last line ends with a bare word, concatenated with a file of an exam not
+// seen before in the concatenation, cannot be told apart from a title
+// whose exam name starts with that word.
+func TestParseTextProperty(t *testing.T) {
+	const cases = 400
+	errored := 0
+	for seed := range uint64(cases) {
+		set := newGenSet(rand.New(rand.NewPCG(seed, 8)))
+		got, ps := set.parse()
+		if len(ps) > 0 {
+			// Every generated set is sound: the one error allowed is a
+			// title glued to an exam not seen before in a concatenation,
+			// which cannot be split with certainty. (A parser that refused
+			// everything would pass the property otherwise.)
+			errored++
+			for _, p := range ps {
+				if !set.concat || !strings.Contains(p.Msg, "looks like a question title glued to the end of the line before it") {
+					t.Errorf("seed %d: got %v, want no error (a sound set)\nfiles (%s):\n%s", seed, p, set.mode(), set.show())
+				}
+			}
+			continue
+		}
+		if diff := diffQuestions(got, set.want); diff != "" {
+			t.Errorf("seed %d: the parser returned other questions than were written, and no error: %s\nfiles (%s):\n%s", seed, diff, set.mode(), set.show())
+		}
+	}
+	t.Logf("%d of %d sets refused", errored, cases)
+}
+
+// genBanks are exam names, two of which end like another.
+var genBanks = []string{"AWS Cloud Practitioner", "Cloud Practitioner", "Net+ Prep", "Data Engineering 101", "C++ Basics", "Kubernetes CKA", "Question Bank", "Sécurité réseau"}
+
+var genWords = strings.Fields("the a data model node cluster replica latency Question question request cache bucket policy role user group region zone 12 2024 v3 é café (beta) select answer correct explanation option key value queue stream shard join index")
+
+type genQuestion struct {
+	q     Question
+	lines []string // without the title
+}
+
+type genSet struct {
+	want       []Question
+	files      [][]byte
+	defaults   []string // DefaultBank per file (concatenated: the first)
+	concat     bool
+	finalNL    []bool
+	crlf       []bool
+	dataCat    []byte
+	defaultCat string
+}
+
+func newGenSet(rng *rand.Rand) *genSet {
+	var qs []genQuestion
+	nBanks := 1 + rng.IntN(3)
+	banks := make([]string, 0, nBanks)
+	for _, i := range rng.Perm(len(genBanks))[:nBanks] {
+		banks = append(banks, genBanks[i])
+	}
+	for _, bank := range banks {
+		n := 1 + rng.IntN(5)
+		for _, num := range rng.Perm(80)[:n] {
+			qs = append(qs, genQ(rng, bank, num+1))
+		}
+	}
+	rng.Shuffle(len(qs), func(i, j int) { qs[i], qs[j] = qs[j], qs[i] })
+	// Files of one to three questions, in any order.
+	var groups [][]genQuestion
+	for i := 0; i < len(qs); {
+		n := 1
+		if rng.IntN(3) == 0 {
+			n = 1 + rng.IntN(3)
+		}
+		n = min(n, len(qs)-i)
+		groups = append(groups, qs[i:i+n])
+		i += n
+	}
+	s := &genSet{concat: rng.IntN(2) == 0}
+	for _, q := range qs {
+		s.want = append(s.want, q.q)
+	}
+	prevBank := "" // bank of the question before, in the same parsed file
+	for gi, g := range groups {
+		def := "" // the loader passes the folder's name
+		if !s.concat || gi == 0 {
+			prevBank = ""
+			if rng.IntN(3) == 0 {
+				def = g[0].q.Bank
+			}
+		}
+		var ls []string
+		for _, q := range g {
+			bare := rng.IntN(2) == 0 && (prevBank == q.q.Bank || (prevBank == "" && def == q.q.Bank))
+			ls = append(ls, genTitle(rng, q.q.Bank, q.q.Number, bare))
+			ls = append(ls, q.lines...)
+			prevBank = q.q.Bank
+		}
+		nl, crlf := rng.IntN(2) == 0, rng.IntN(4) == 0
+		eol := "\n"
+		if crlf {
+			eol = "\r\n"
+		}
+		text := strings.Join(ls, eol)
+		if nl {
+			text += eol
+		}
+		if rng.IntN(5) == 0 {
+			text = "\uFEFF" + text
+		}
+		s.files = append(s.files, []byte(text))
+		s.defaults = append(s.defaults, def)
+		s.finalNL = append(s.finalNL, nl)
+		s.crlf = append(s.crlf, crlf)
+	}
+	if s.concat {
+		s.dataCat = []byte(string(slices.Concat(s.files...)))
+		s.defaultCat = s.defaults[0]
+	}
+	return s
+}
+
+// genTitle writes a title in one of the forms people paste.
+func genTitle(rng *rand.Rand, bank string, n int, bare bool) string {
+	if bare {
+		forms := []string{"Question %d", "Question #%d", "question %d", "Question %d of 90"}
+		return fmt.Sprintf(forms[rng.IntN(len(forms))], n)
+	}
+	forms := []string{
+		"%s Question %d", "%s Question %d", "%s - Question %d", "%s: Question %d", "%s Question #%d",
+		"%s Question %d of 90", "%s question %d", "%s QUESTION %d", "%s\u00a0Question\u00a0%d",
+		"%s – Question %d", "%s — Question #%d of 90", "%s | Question %d", "%s  Question %d",
+	}
+	return fmt.Sprintf(forms[rng.IntN(len(forms))], bank, n)
+}
+
+// genSentence is prose ending with punctuation, never shaped like an
+// element.
+func genSentence(rng *rand.Rand) string {
+	n := 1 + rng.IntN(9)
+	w := make([]string, n)
+	for i := range w {
+		w[i] = genWords[rng.IntN(len(genWords))]
+	}
+	switch w[0] {
+	case "select", "correct", "explanation": // the elements' words start no sentence
+		w[0] = "the " + w[0]
+	}
+	if c := w[0][0]; c >= 'a' && c <= 'z' {
+		w[0] = strings.ToUpper(w[0][:1]) + w[0][1:]
+	}
+	ends := []string{".", "?", "!", ".", ".", ":)"}
+	return strings.Join(w, " ") + ends[rng.IntN(len(ends))]
+}
+
+// genText is one to three lines of prose, maybe with a paragraph break or
+// a fenced code block with indented lines; it returns the lines and the
+// text the parser should make of them.
+func genText(rng *rand.Rand) ([]string, string) {
+	var ls []string
+	n := 1 + rng.IntN(3)
+	for i := range n {
+		if i > 0 && rng.IntN(4) == 0 {
+			ls = append(ls, "")
+		}
+		ls = append(ls, genSentence(rng))
+	}
+	if rng.IntN(4) == 0 {
+		ls = append(ls, "```python", "def f(x):", "    if x:", "", "        return x  # indented", "```")
+	}
+	return ls, strings.Join(ls, "\n")
+}
+
+func genQ(rng *rand.Rand, bank string, number int) genQuestion {
+	nOpts := 2 + rng.IntN(5)
+	if rng.IntN(20) == 0 {
+		nOpts = MaxOptions
+	}
+	q := Question{ID: fmt.Sprintf("%s#%d", bank, number), Bank: bank, Number: number}
+	var correct []string
+	for i := range nOpts {
+		c := rng.IntN(3) == 0
+		q.Options = append(q.Options, Option{Letter: Letter(i), Correct: c})
+	}
+	if q.SelectCount() == 0 {
+		q.Options[rng.IntN(nOpts)].Correct = true
+	}
+	for _, o := range q.Options {
+		if o.Correct {
+			correct = append(correct, o.Letter)
+		}
+	}
+	var ls []string
+	stem, stemText := genText(rng)
+	if rng.IntN(10) == 0 {
+		stem[0] = "10 servers fail. " + stem[0]
+		stemText = "10 servers fail. " + stemText
+	}
+	q.Stem = stemText
+	switch rng.IntN(3) {
+	case 0:
+		ls = append(ls, fmt.Sprintf("Select %d%s", len(correct), stem[0]))
+		ls = append(ls, stem[1:]...)
+	case 1:
+		ls = append(ls, fmt.Sprintf("Select %d %s", len(correct), stem[0]))
+		ls = append(ls, stem[1:]...)
+	default:
+		ls = append(ls, fmt.Sprintf("Select %d", len(correct)))
+		ls = append(ls, stem...)
+	}
+	for i := range q.Options {
+		text, want := genText(rng)
+		q.Options[i].Text = want
+		ls = append(ls, "- "+Letter(i))
+		ls = append(ls, text...)
+	}
+	if rng.IntN(2) == 0 {
+		ls = append(ls, noiseLine)
+	}
+	if len(correct) == 1 && rng.IntN(2) == 0 {
+		ls = append(ls, "Correct answer: "+correct[0])
+	} else {
+		ls = append(ls, "Correct answers: "+strings.Join(correct, ", "))
+	}
+	if rng.IntN(3) > 0 {
+		text, want := genText(rng)
+		q.Explanation = want
+		ls = append(ls, "Explanation")
+		ls = append(ls, text...)
+	}
+	for i, o := range q.Options {
+		if rng.IntN(2) == 0 {
+			continue
+		}
+		verdict := "Incorrect."
+		if o.Correct {
+			verdict = "Correct."
+		}
+		text, want := genText(rng)
+		q.Options[i].Rationale = want
+		switch rng.IntN(3) {
+		case 0:
+			ls = append(ls, "- "+o.Letter+". "+verdict)
+			ls = append(ls, text...)
+		case 1:
+			ls = append(ls, "- "+o.Letter+". "+verdict, verdict+" "+text[0])
+			ls = append(ls, text[1:]...)
+		default:
+			ls = append(ls, "- "+o.Letter+". "+verdict+" "+text[0])
+			ls = append(ls, text[1:]...)
+		}
+	}
+	return genQuestion{q: q, lines: ls}
+}
+
+func (s *genSet) mode() string {
+	if s.concat {
+		return "concatenated, default bank " + fmt.Sprintf("%q", s.defaultCat)
+	}
+	return fmt.Sprintf("parsed one by one, default banks %q", s.defaults)
+}
+
+func (s *genSet) show() string {
+	var b strings.Builder
+	for i, f := range s.files {
+		fmt.Fprintf(&b, "--- file %d (final newline %v, CRLF %v)\n%s\n", i, s.finalNL[i], s.crlf[i], f)
+	}
+	return b.String()
+}
+
+// parse parses the files as the set says and returns the questions, and
+// the errors if any.
+func (s *genSet) parse() ([]Question, Problems) {
+	var qs []Question
+	var ps Problems
+	add := func(banks []Bank, fps Problems) {
+		ps = append(ps, fps...)
+		for _, b := range banks {
+			qs = append(qs, b.Questions...)
+		}
+	}
+	if s.concat {
+		add(ParseFile("all.txt", s.dataCat, ParseOptions{DefaultBank: s.defaultCat}))
+	} else {
+		for i, f := range s.files {
+			add(ParseFile(fmt.Sprintf("q%d.txt", i), f, ParseOptions{DefaultBank: s.defaults[i]}))
+		}
+	}
+	return qs, ps.Errors()
+}
+
+// diffQuestions compares questions by ID, ignoring their order and lines.
+func diffQuestions(got, want []Question) string {
+	index := func(qs []Question) map[string]Question {
+		m := map[string]Question{}
+		for _, q := range qs {
+			q.Line = 0
+			m[q.ID] = q
+		}
+		return m
+	}
+	g, w := index(got), index(want)
+	if len(got) != len(want) || len(g) != len(got) {
+		return fmt.Sprintf("got %d questions %q, want %d %q", len(got), ids([]Bank{{Questions: got}}), len(want), ids([]Bank{{Questions: want}}))
+	}
+	for id, wq := range w {
+		gq, ok := g[id]
+		if !ok {
+			return fmt.Sprintf("missing %q; got %q", id, ids([]Bank{{Questions: got}}))
+		}
+		if !reflect.DeepEqual(gq, wq) {
+			return fmt.Sprintf("question %q:\ngot  %s\nwant %s", id, dump(gq), dump(wq))
+		}
+	}
+	return ""
+}

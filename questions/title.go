@@ -1,0 +1,167 @@
+package questions
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// titleMatch is a line shaped like an exam text title: "<head>Question
+// <number>", where head is "" for a bare title "Question 12".
+type titleMatch struct {
+	line   string // the line, trimmed, its white space normalised
+	head   string // the text before "Question", separators included
+	bank   string // head without trailing white space and separators
+	number string // the digits of the number
+}
+
+// titleSeparators may stand between the exam name and "Question", and are
+// trimmed from the end of a bank name.
+const titleSeparators = " :-–—|"
+
+// parseTitle recognises the titles people paste: "<Exam> Question 12",
+// "<Exam> - Question 12", "<Exam>: Question 12", "<Exam> Question #12",
+// "<Exam> Question 12 of 65" and a bare "Question 12", with "Question" in
+// any letter case and any Unicode space (non-breaking spaces included) as
+// a space. "Question" must not follow a letter or digit ("AWSQuestion 1"
+// is not a title) unless what is before it is a whole element a title may
+// be glued to (see elementPrefix). The last "Question" that ends the line
+// so is the one.
+func parseTitle(s string) (titleMatch, bool) {
+	n := collapseSpaces(normSpaces(strings.TrimSpace(s)))
+	const word = "question"
+	for i := len(n) - len(word); i >= 0; i-- {
+		if !strings.EqualFold(n[i:i+len(word)], word) {
+			continue
+		}
+		if i > 0 && isWordRune(lastRune(n[:i])) && elementPrefix(n[:i]) != i {
+			continue // "AWSQuestion 1"; but "Correct answer: BQuestion 40" is glued
+		}
+		number, ok := titleNumber(n[i+len(word):])
+		if !ok {
+			continue
+		}
+		head := n[:i]
+		return titleMatch{line: n, head: head, bank: strings.TrimRight(head, titleSeparators), number: number}, true
+	}
+	return titleMatch{}, false
+}
+
+// titleNumber parses what follows "Question": " 12", " #12", "#12",
+// " 12 of 65".
+func titleNumber(s string) (string, bool) {
+	s = strings.TrimLeft(s, " ")
+	s = strings.TrimLeft(strings.TrimPrefix(s, "#"), " ")
+	d := 0
+	for d < len(s) && s[d] >= '0' && s[d] <= '9' {
+		d++
+	}
+	if d == 0 {
+		return "", false
+	}
+	number, rest := s[:d], s[d:]
+	if rest == "" {
+		return number, true
+	}
+	rest, ok := strings.CutPrefix(rest, " ")
+	if !ok || len(rest) < 3 || !strings.EqualFold(rest[:2], "of") || rest[2] != ' ' || !allDigits(strings.TrimLeft(rest[3:], " ")) {
+		return "", false
+	}
+	return number, true
+}
+
+// endsWithSeparator reports whether a title's head ends with white space
+// or a separator, as "<Exam> Question" and "<Exam>: Question" do; a head
+// ending otherwise ("...trip.Question 40") is text glued to a bare title.
+func endsWithSeparator(head string) bool {
+	return head != "" && strings.ContainsRune(titleSeparators, lastRune(head))
+}
+
+// normSpaces turns every Unicode space (U+00A0 NO-BREAK SPACE, the
+// U+2000 block, U+202F, U+3000, tabs…) into an ASCII space.
+func normSpaces(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf || s[i] == '\t' {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r != ' ' && r != '\n' && unicode.IsSpace(r) {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// collapseSpaces turns each run of spaces into one.
+func collapseSpaces(s string) string {
+	if !strings.Contains(s, "  ") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func lastRune(s string) rune {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// elementPrefix returns the length of the element that starts s when a
+// title may be glued to its end (a file without a final newline,
+// concatenated with the next): an answer line "Correct answer: A" (its
+// letters end at the first letter followed by another letter),
+// "Explanation", "Show answer and explanation", a bare rationale header
+// "- B. Incorrect." or a closing code fence, each followed by the end of s
+// or directly by a title (no space). It returns 0 when s starts with none
+// of these.
+func elementPrefix(s string) int {
+	glued := func(n int) bool { return n == len(s) || s[n] != ' ' }
+	for _, m := range []string{noiseLine, "Explanation"} {
+		if len(s) >= len(m) && strings.EqualFold(s[:len(m)], m) && glued(len(m)) {
+			return len(m)
+		}
+	}
+	if n := len(s) - len(strings.TrimLeft(s, "`")); n >= 3 {
+		return n
+	}
+	for _, m := range []string{"Correct answers:", "Correct answer:"} {
+		if len(s) < len(m) || !strings.EqualFold(s[:len(m)], m) {
+			continue
+		}
+		i := len(m)
+		for i < len(s) {
+			switch c := s[i]; {
+			case c == ' ' || c == ',':
+				i++
+			case c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z':
+				i++
+				if i < len(s) && isWordRune(rune(s[i])) {
+					return i // the letter, then the glued title
+				}
+			default:
+				return 0
+			}
+		}
+		return i
+	}
+	if l, _, text, ok := parseRationaleHeader(s); ok && l != "" && text == "" {
+		return len(s)
+	}
+	for _, v := range []string{". Correct.", ". Incorrect."} {
+		if len(s) > 3 && s[0] == '-' {
+			if j := strings.Index(s, v); j >= 0 && j <= 4 {
+				if _, _, text, ok := parseRationaleHeader(s[:j+len(v)]); ok && text == "" && glued(j+len(v)) {
+					return j + len(v)
+				}
+			}
+		}
+	}
+	return 0
+}

@@ -1,0 +1,231 @@
+package storage
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// draftRec is how a draft is stored (JSON) in guilds/<guild>/drafts/<id>.
+type draftRec struct {
+	UserID    uint64    `json:"user"`
+	Kind      string    `json:"kind"`
+	Bank      string    `json:"bank,omitempty"`
+	Text      string    `json:"text"`
+	Queued    bool      `json:"queued,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+	ExpiresAt time.Time `json:"expiresAt,omitzero"`
+}
+
+func (r draftRec) draft(guildID, id uint64) questions.Draft {
+	return questions.Draft{ID: id, GuildID: guildID, UserID: r.UserID, Kind: questions.DraftKind(r.Kind),
+		Bank: r.Bank, Text: r.Text, Queued: r.Queued, CreatedAt: r.CreatedAt, ExpiresAt: r.ExpiresAt}
+}
+
+// expired reports whether the draft is past its expiry at now.
+func (r draftRec) expired(now time.Time) bool {
+	return !r.ExpiresAt.IsZero() && !now.Before(r.ExpiresAt)
+}
+
+// SaveDraft stores a draft and returns it as stored. A draft with ID 0 is
+// new: it gets the guild's next draft ID and, when CreatedAt is zero, the
+// current time. A draft with an ID replaces that draft, which must exist
+// and not have expired (else an error wrapping questions.ErrNotFound).
+// The same transaction drops the guild's expired drafts. Safe for
+// concurrent use.
+func (db *DB) SaveDraft(d questions.Draft) (questions.Draft, error) {
+	if d.GuildID == 0 || d.UserID == 0 {
+		return questions.Draft{}, errors.New("save draft: no guild or user")
+	}
+	now := db.now()
+	if d.CreatedAt.IsZero() {
+		d.CreatedAt = now
+	}
+	d.CreatedAt, d.ExpiresAt = utc(d.CreatedAt), utc(d.ExpiresAt)
+	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+		g, err := guildRW(tx, d.GuildID)
+		if err != nil {
+			return err
+		}
+		b, err := draftsRW(g)
+		if err != nil {
+			return err
+		}
+		if err := dropExpiredDrafts(b, now); err != nil {
+			return err
+		}
+		if d.ID == 0 {
+			if d.ID, err = b.NextSequence(); err != nil {
+				return err
+			}
+		} else if _, err := getDraft(b, d.ID, now); err != nil {
+			return err
+		}
+		v, err := json.Marshal(draftRec{UserID: d.UserID, Kind: string(d.Kind), Bank: d.Bank, Text: d.Text,
+			Queued: d.Queued, CreatedAt: d.CreatedAt, ExpiresAt: d.ExpiresAt})
+		if err != nil {
+			return err
+		}
+		return b.Put(u64(d.ID), v)
+	})
+	if err != nil {
+		return questions.Draft{}, fmt.Errorf("save draft: %w", err)
+	}
+	return d, nil
+}
+
+// Draft returns the guild's draft of that ID, or an error wrapping
+// questions.ErrNotFound if there is none or it has expired. Safe for
+// concurrent use.
+func (db *DB) Draft(guildID, id uint64) (questions.Draft, error) {
+	var d questions.Draft
+	err := db.bolt.View(func(tx *bbolt.Tx) error {
+		r, err := getDraft(sub(guildRO(tx, guildID), bDrafts), id, db.now())
+		d = r.draft(guildID, id)
+		return err
+	})
+	if err != nil {
+		return questions.Draft{}, fmt.Errorf("draft: %w", err)
+	}
+	return d, nil
+}
+
+// DeleteDraft removes the guild's draft of that ID; an error wrapping
+// questions.ErrNotFound if there is none. Safe for concurrent use.
+func (db *DB) DeleteDraft(guildID, id uint64) error {
+	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+		b := sub(guildRO(tx, guildID), bDrafts)
+		if b == nil || b.Get(u64(id)) == nil {
+			return fmt.Errorf("draft %d: %w", id, questions.ErrNotFound)
+		}
+		return b.Delete(u64(id))
+	})
+	if err != nil {
+		return fmt.Errorf("delete draft: %w", err)
+	}
+	return nil
+}
+
+// Suggestions returns the guild's queued suggestions (drafts with Queued
+// set), oldest first. The slice is the caller's. Safe for concurrent use.
+func (db *DB) Suggestions(guildID uint64) ([]questions.Draft, error) {
+	var out []questions.Draft
+	now := db.now()
+	err := db.bolt.View(func(tx *bbolt.Tx) error {
+		b := sub(guildRO(tx, guildID), bDrafts)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, v []byte) error {
+			var r draftRec
+			if err := json.Unmarshal(v, &r); err != nil {
+				return fmt.Errorf("draft %d: %w", getU64(k), err)
+			}
+			if r.Queued && !r.expired(now) {
+				out = append(out, r.draft(guildID, getU64(k)))
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("suggestions: %w", err)
+	}
+	return out, nil
+}
+
+// SaveBanks stores imported banks of the guild in one transaction, each
+// replacing the bank of the same name (see SaveBank), and when draftID is
+// not 0 removes that draft in the same transaction: the draft's questions
+// land in their banks exactly once. With a draftID that names no draft (or
+// an expired one), nothing is stored and the error wraps
+// questions.ErrNotFound. Safe for concurrent use.
+func (db *DB) SaveBanks(guildID uint64, files []questions.BankFile, draftID uint64) error {
+	recs := make([][]byte, len(files))
+	for i, f := range files {
+		if f.Name == "" {
+			return errors.New("save banks: no name")
+		}
+		v, err := json.Marshal(bankRec{Name: f.Name, Format: string(f.Format), Data: f.Data, ImportedAt: utc(f.ImportedAt), ImportedBy: f.ImportedBy})
+		if err != nil {
+			return fmt.Errorf("save banks: %w", err)
+		}
+		recs[i] = v
+	}
+	now := db.now()
+	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+		g, err := guildRW(tx, guildID)
+		if err != nil {
+			return err
+		}
+		if draftID != 0 {
+			b := g.Bucket(bDrafts)
+			if _, err := getDraft(b, draftID, now); err != nil {
+				return err
+			}
+			if err := b.Delete(u64(draftID)); err != nil {
+				return err
+			}
+		}
+		for i, f := range files {
+			if err := g.Bucket(bBanks).Put(normBank(f.Name), recs[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("save banks: %w", err)
+	}
+	return nil
+}
+
+// getDraft reads a draft out of b (which may be nil); ErrNotFound when
+// there is none or it expired at now.
+func getDraft(b *bbolt.Bucket, id uint64, now time.Time) (draftRec, error) {
+	var r draftRec
+	var v []byte
+	if b != nil {
+		v = b.Get(u64(id))
+	}
+	if v == nil {
+		return r, fmt.Errorf("draft %d: %w", id, questions.ErrNotFound)
+	}
+	if err := json.Unmarshal(v, &r); err != nil {
+		return r, fmt.Errorf("draft %d: %w", id, err)
+	}
+	if r.expired(now) {
+		return draftRec{}, fmt.Errorf("draft %d expired: %w", id, questions.ErrNotFound)
+	}
+	return r, nil
+}
+
+// draftsRW returns guilds/<g>/drafts, creating it.
+func draftsRW(g *bbolt.Bucket) (*bbolt.Bucket, error) {
+	return g.CreateBucketIfNotExists(bDrafts)
+}
+
+// dropExpiredDrafts deletes the drafts of b that expired at now.
+func dropExpiredDrafts(b *bbolt.Bucket, now time.Time) error {
+	var old [][]byte
+	err := b.ForEach(func(k, v []byte) error {
+		var r draftRec
+		if json.Unmarshal(v, &r) == nil && r.expired(now) {
+			old = append(old, append([]byte(nil), k...))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, k := range old {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
