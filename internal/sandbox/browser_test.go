@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"log"
 	"os"
 	"os/exec"
 	"strings"
@@ -53,7 +54,13 @@ func startBrowser(t *testing.T) context.Context {
 		chromedp.WindowSize(1280, 860),
 	)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	browser, cancelBrowser := chromedp.NewContext(alloc)
+	// chromedp logs CDP events it does not know (the <dialog>'s top-layer
+	// updates in newer Chromium); only other errors are worth showing.
+	browser, cancelBrowser := chromedp.NewContext(alloc, chromedp.WithErrorf(func(format string, a ...any) {
+		if !strings.HasPrefix(format, "unhandled node event") {
+			log.Printf(format, a...)
+		}
+	}))
 	t.Cleanup(func() { cancelBrowser(); cancelAlloc(); _ = os.RemoveAll(profile) })
 	if err := chromedp.Run(browser); err != nil {
 		t.Fatalf("start Chromium: %v", err)
@@ -207,6 +214,34 @@ func TestBrowser(t *testing.T) {
 
 		run(t, ctx, "the leaderboard", slash("/quiz leaderboard"),
 			waitText(`.message .embed, .message .content`, "@Bob"))
+		checkNoViolations(t, ctx, sb)
+	})
+
+	t.Run("a question pasted through the modal", func(t *testing.T) {
+		sb := startSandbox(t, testBank)
+		ctx := tab(t, browser)
+		pasted := strings.NewReplacer("Test Bank", "Pasted Bank", "Which is a colour?", "Which is a planet?",
+			"Red", "Mars", "Dog", "Moon").Replace(testBank)
+		run(t, ctx, "/quizadmin add opens the paste dialog",
+			chromedp.Navigate(sb.URL()),
+			chromedp.WaitVisible(`.switcher a.active[data-member="7001"]`),
+			slash("/quizadmin add", [2]string{"bank", "Pasted Bank"}),
+			chromedp.WaitVisible(`dialog#modal[open] #modal-fields textarea`),
+			waitText(`#modal-title`, "Paste questions"),
+		)
+		run(t, ctx, "submit the text; the preview offers Add",
+			chromedp.SetValue(`#modal-fields textarea`, pasted),
+			chromedp.Click(`#modal-submit`),
+			chromedp.WaitNotPresent(`dialog#modal[open]`),
+			waitText(`.message.ephemeral .embed-desc`, "Which is a planet?"),
+			chromedp.Click(`//li[contains(@class,"ephemeral")]//button[normalize-space()="Add"]`, chromedp.BySearch),
+			waitText(`.message.ephemeral .content`, "added 1"),
+		)
+		run(t, ctx, "/quiz ask draws the pasted question",
+			slash("/quiz ask", [2]string{"bank", "Pasted Bank"}),
+			waitText(`.message:not(.ephemeral) .embed-desc`, "Which is a planet?"),
+			chromedp.WaitVisible(`.select:not(.disabled)`),
+		)
 		checkNoViolations(t, ctx, sb)
 	})
 

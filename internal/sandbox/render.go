@@ -169,7 +169,7 @@ func (sb *Sandbox) pageData(channel string, as discordtest.Member, now time.Time
 			continue
 		}
 		mv := messageView{ID: m.ID, Key: fmt.Sprintf("%s.%d", m.ID, m.Edits), Ephemeral: m.Ephemeral(),
-			Loading: m.Loading(), Edited: m.Edits > 0 && !m.EditedAt.IsZero() && m.Original == false,
+			Loading: m.Loading(), Edited: m.Edits > 0 && !m.EditedAt.IsZero() && !m.Original,
 			Time: clockTime(m.CreatedAt, now), Full: m.CreatedAt.Format("Monday, 2 January 2006 15:04"),
 			Content: md.render(m.Content)}
 		if c, ok := calls[m.InteractionID]; ok && m.Original && c.command != "" {
