@@ -429,14 +429,19 @@ func discordTime(t time.Time, style string, now time.Time) string {
 // relative is "in 5 minutes", "3 hours ago"; the page's script keeps it
 // current (assets/app.js has the same rules).
 func relative(t, now time.Time) string {
-	d := t.Sub(now)
-	future := d >= 0
+	d := t.Sub(now).Round(time.Second)
+	future := d > 0
 	if !future {
 		d = -d
 	}
 	var n int
 	var unit string
-	switch s := int(d.Round(time.Second).Seconds()); {
+	switch s := int(d.Seconds()); {
+	case s < 45:
+		if future {
+			return "in a few seconds"
+		}
+		return "a few seconds ago"
 	case s < 60:
 		n, unit = s, "second"
 	case s < 3600:

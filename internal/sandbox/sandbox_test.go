@@ -163,3 +163,51 @@ func (w lineWriter) next(t *testing.T) string {
 		return ""
 	}
 }
+
+func TestRelative(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name string
+		d    time.Duration
+		want string
+	}{
+		{"now", 0, "a few seconds ago"},
+		{"just closed", -300 * time.Millisecond, "a few seconds ago"},
+		{"about to close", 10 * time.Second, "in a few seconds"},
+		{"fifty seconds", 50 * time.Second, "in 50 seconds"},
+		{"one minute", time.Minute, "in 1 minute"},
+		{"thirty minutes ago", -30 * time.Minute, "30 minutes ago"},
+		{"two hours", 2 * time.Hour, "in 2 hours"},
+		{"three days ago", -72 * time.Hour, "3 days ago"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := relative(now.Add(tt.d), now); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestMarkdown(t *testing.T) {
+	md := markdown{members: map[string]string{"7002": "Bob"}, channels: map[string]string{"6002": "daily-quiz"},
+		now: time.Unix(1000, 0)}
+	tests := []struct {
+		name, in, want string
+	}{
+		{"bold and escaping", "**Closed** · <b>x</b>", "<strong>Closed</strong> · &lt;b&gt;x&lt;/b&gt;"},
+		{"code keeps its stars", "`**x**` **y**", "<code>**x**</code> <strong>y</strong>"},
+		{"mention and channel", "<@7002> in <#6002>", `<span class="mention">@Bob</span> in <span class="mention">#daily-quiz</span>`},
+		{"everyone is shown, not pinged", "@everyone", `<span class="mention">@everyone</span>`},
+		{"relative timestamp", "closes <t:1060:R>", `closes <time class="ts" data-t="1060" data-s="R"`},
+		{"lines", "a\nb", "a<br>b"},
+		{"quote", "> said", `<div class="quote">said</div>`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := string(md.render(tt.in)); !strings.Contains(got, tt.want) {
+				t.Errorf("render(%q): got %q, want it to contain %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}

@@ -69,8 +69,9 @@
   // ---- timestamps (same rules as render.go's relative) ---------------------
   function relative(t) {
     let s = Math.round(t - Date.now() / 1000);
-    const future = s >= 0;
+    const future = s > 0;
     s = Math.abs(s);
+    if (s < 45) return future ? "in a few seconds" : "a few seconds ago";
     let n, unit;
     if (s < 60) [n, unit] = [s, "second"];
     else if (s < 3600) [n, unit] = [Math.floor((s + 30) / 60), "minute"];
