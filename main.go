@@ -6,6 +6,7 @@
 //	quizhost validate [--strict] [PATH...] check bank files as start-up would
 //	quizhost preview [PATH...]            print questions as posted and revealed
 //	quizhost backup DEST                  copy the database (the bot must be stopped; while it runs, send it SIGUSR1)
+//	quizhost sandbox [--addr A] [--db P]  try the bot in a browser, without Discord
 //
 // See README.md for setup and configuration.
 package main
@@ -29,6 +30,7 @@ import (
 	"github.com/joho/godotenv"
 
 	"github.com/quizhost/quizhost/bot"
+	"github.com/quizhost/quizhost/internal/sandbox"
 	"github.com/quizhost/quizhost/questions"
 	"github.com/quizhost/quizhost/storage"
 )
@@ -241,7 +243,23 @@ func commands() []command {
 		{"validate", "[--strict] [PATH...]", "check bank files or folders as start-up would (no PATH: what the bot would load); exit 1 on an error", validate},
 		{"preview", "[PATH...]", "print each question as it will be posted and as revealed (no PATH: what the bot would load)", preview},
 		{"backup", "DEST", "copy the database to DEST (the bot must be stopped; while it runs, send it SIGUSR1)", backup},
+		{"sandbox", "[flags]", "try the bot in a browser without Discord (--addr 127.0.0.1:8080, --db PATH)", sandboxCmd},
 	}
+}
+
+// sandboxCmd runs `quizhost sandbox` until SIGINT or SIGTERM.
+func sandboxCmd(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	getenv, err := envWithDotenv(getenv, ".env")
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err = sandbox.Run(ctx, args, getenv, stdout, stderr)
+	if errors.Is(err, sandbox.ErrUsage) {
+		return exitCode{2, err.Error()}
+	}
+	return helpShown(err)
 }
 
 // commandList is the usage line of every command.

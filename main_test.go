@@ -328,6 +328,7 @@ func TestCommandUsage(t *testing.T) {
 		"validate": {"--strickt"},
 		"preview":  {"-x", "banks"},
 		"backup":   {},
+		"sandbox":  {"--bogus"},
 	}
 	for _, c := range commands() {
 		t.Run(c.name, func(t *testing.T) {

@@ -50,6 +50,7 @@ type Attachment struct {
 type interaction struct {
 	id, token          string
 	typ                int
+	userID             string // the member or user who made it
 	guildID, channelID string
 	messageID          string // the component's message
 	payload            []byte
@@ -424,7 +425,7 @@ func (s *Server) interactionLocked(typ int, guildID, channelID string, user Memb
 		d["message"] = msg
 	}
 	it := &interaction{id: id, token: token, typ: typ, guildID: guildID, channelID: channelID,
-		payload: mustJSON(d)}
+		userID: user.ID, payload: mustJSON(d)}
 	s.interactions[id] = it
 	s.byToken[token] = it
 	s.dispatchLocked("INTERACTION_CREATE", it.payload, it)
@@ -710,6 +711,7 @@ func (s *Server) markOriginal(m *message, it *interaction) {
 	m.original = true
 	m.token = it.token
 	m.interactionID = it.id
+	m.userID = it.userID
 	if it.typ == 2 {
 		m.typ = 20 // CHAT_INPUT_COMMAND
 	}

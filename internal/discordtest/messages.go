@@ -37,6 +37,7 @@ type message struct {
 	edits                  int
 	token                  string // interaction token that created it
 	interactionID          string
+	userID                 string // who made that interaction
 	webhook                bool
 	original               bool
 	deleted                bool
@@ -67,12 +68,15 @@ type Message struct {
 	// InteractionID is the interaction whose token created the message
 	// (callback, @original or follow-up); "" for channel messages.
 	InteractionID string
-	Original      bool // the interaction's @original response
-	Webhook       bool // a follow-up made through the webhook route
-	Deleted       bool
-	Edits         int // successful edits so far
-	CreatedAt     time.Time
-	EditedAt      time.Time // zero until edited
+	// UserID is the member whose interaction created the message: the only
+	// one who sees it when it is ephemeral. "" for channel messages.
+	UserID    string
+	Original  bool // the interaction's @original response
+	Webhook   bool // a follow-up made through the webhook route
+	Deleted   bool
+	Edits     int // successful edits so far
+	CreatedAt time.Time
+	EditedAt  time.Time // zero until edited
 	// JSON is the message object as the server serves it.
 	JSON json.RawMessage
 }
@@ -233,7 +237,7 @@ func (s *Server) snapshotLocked(m *message) Message {
 	out := Message{
 		ID: m.id, ChannelID: m.channelID, GuildID: m.guildID, Content: m.content,
 		RawEmbeds: m.embeds, RawComponents: m.components, RawAllowedMentions: m.allowedMentions,
-		Flags: discordgo.MessageFlags(m.flags), InteractionID: m.interactionID, Original: m.original,
+		Flags: discordgo.MessageFlags(m.flags), InteractionID: m.interactionID, UserID: m.userID, Original: m.original,
 		Webhook: m.webhook, Deleted: m.deleted, Edits: m.edits, CreatedAt: m.created, EditedAt: m.edited,
 		JSON: raw,
 	}

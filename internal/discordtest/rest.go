@@ -390,6 +390,7 @@ func (s *Server) webhookRouteLocked(req *Request, app, token string, rest []stri
 		m.webhook = true
 		m.token = token
 		m.interactionID = it.id
+		m.userID = it.userID
 		it.followups = append(it.followups, m)
 		if req.Query.Get("wait") != "true" {
 			return noContent(), true

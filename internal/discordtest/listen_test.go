@@ -1,0 +1,102 @@
+package discordtest
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+func TestListenAddress(t *testing.T) {
+	tests := []struct {
+		name, addr string
+		wantErr    string
+	}{
+		{name: "loopback v4", addr: "127.0.0.1:0"},
+		{name: "localhost", addr: "localhost:0"},
+		{name: "any interface", addr: ":0", wantErr: "want a loopback address"},
+		{name: "all v4", addr: "0.0.0.0:0", wantErr: "want a loopback address"},
+		{name: "no port", addr: "127.0.0.1", wantErr: "missing port"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Listen(tt.addr, Options{})
+			if err == nil {
+				s.Close()
+			}
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("Listen(%q): got error %v, want none", tt.addr, err)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Fatalf("Listen(%q): got error %v, want one containing %q", tt.addr, err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestListenChangedAndUserID runs a real discordgo session against a
+// server made with Listen: Changed closes on new state, and each message an
+// interaction creates records the member it is for.
+func TestListenChangedAndUserID(t *testing.T) {
+	failOnDGErrors(t)
+	srv, err := Listen("127.0.0.1:0", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	if !strings.HasPrefix(srv.URL(), "http://127.0.0.1:") {
+		t.Fatalf("URL: got %s, want http://127.0.0.1:PORT", srv.URL())
+	}
+	dg, err := discordgo.New("Bot test-token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dg.Client = &http.Client{Timeout: wait, Transport: Transport(srv.URL())}
+	dg.Identify.Intents = discordgo.IntentsGuilds
+	done := make(chan error, 1)
+	dg.AddHandler(func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
+		err := s.InteractionRespond(ic.Interaction, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: "only for you", Flags: discordgo.MessageFlagsEphemeral,
+				AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}},
+		})
+		if err == nil {
+			_, err = s.FollowupMessageCreate(ic.Interaction, true, &discordgo.WebhookParams{Content: "and more",
+				AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}})
+		}
+		done <- err
+	})
+	if err := dg.Open(); err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { _ = dg.Close() })
+	srv.WaitConnected(t, wait)
+
+	changed := srv.Changed()
+	bob := Member{ID: "7002", Username: "bob"}
+	srv.SlashCommand("8001", "6001", bob, "hello")
+	if err := recv(t, done, "the handler"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-changed:
+	default:
+		t.Fatal("Changed: channel still open after a reply, want closed")
+	}
+	msgs := srv.Messages("6001")
+	if len(msgs) != 2 {
+		t.Fatalf("messages: got %d, want 2", len(msgs))
+	}
+	for _, m := range msgs {
+		if m.UserID != bob.ID {
+			t.Errorf("message %q: got UserID %q, want %q", m.Content, m.UserID, bob.ID)
+		}
+	}
+	if !msgs[0].Ephemeral() {
+		t.Errorf("message %q: got not ephemeral, want ephemeral", msgs[0].Content)
+	}
+	if v := srv.Violations(); len(v) > 0 {
+		t.Errorf("violations: got %q, want none", v)
+	}
+}

@@ -1,0 +1,274 @@
+package sandbox
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// screenshot, when set, is where TestBrowser writes its picture of a
+// revealed question (the README's docs/sandbox.png:
+// go test ./internal/sandbox -run TestBrowser -screenshot ../../docs/sandbox.png).
+var screenshot = flag.String("screenshot", "", "write the screenshot of a revealed question to this PNG file")
+
+const chromium = "/usr/bin/chromium"
+
+// startBrowser starts one headless Chromium for the test and its subtests.
+// Without Chromium the test is skipped, unless CI is set: then it fails.
+func startBrowser(t *testing.T) context.Context {
+	t.Helper()
+	path := chromium
+	if _, err := os.Stat(path); err != nil {
+		if p, lerr := exec.LookPath("chromium"); lerr == nil {
+			path = p
+		} else if os.Getenv("CI") != "" {
+			t.Fatalf("Chromium not found at %s and CI=%s: .ci/run installs it (apt-get install chromium)", chromium, os.Getenv("CI"))
+		} else {
+			t.Skipf("browser tests skipped: Chromium not found at %s (apt-get install chromium)", chromium)
+		}
+	}
+	// Chromium's helpers may still write to the profile as the browser
+	// exits, so it is removed after the browser, errors ignored.
+	profile, err := os.MkdirTemp("", "quizhost-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(1280, 860),
+	)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	// chromedp logs CDP events it does not know (the <dialog>'s top-layer
+	// updates in newer Chromium); only other errors are worth showing.
+	browser, cancelBrowser := chromedp.NewContext(alloc, chromedp.WithErrorf(func(format string, a ...any) {
+		if !strings.HasPrefix(format, "unhandled node event") {
+			log.Printf(format, a...)
+		}
+	}))
+	t.Cleanup(func() { cancelBrowser(); cancelAlloc(); _ = os.RemoveAll(profile) })
+	if err := chromedp.Run(browser); err != nil {
+		t.Fatalf("start Chromium: %v", err)
+	}
+	return browser
+}
+
+// tab opens a new tab in browser for one subtest, bounded by a deadline.
+func tab(t *testing.T, browser context.Context) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(browser)
+	ctx, cancelT := context.WithTimeout(ctx, 40*time.Second)
+	t.Cleanup(func() { cancelT(); cancel() })
+	return ctx
+}
+
+// run runs browser actions, failing the test with what step failed.
+func run(t *testing.T, ctx context.Context, step string, actions ...chromedp.Action) {
+	t.Helper()
+	if err := chromedp.Run(ctx, actions...); err != nil {
+		t.Fatalf("%s: %v", step, err)
+	}
+}
+
+// jsString quotes s for a JavaScript expression.
+func jsString(s string) string { return fmt.Sprintf("%q", s) }
+
+// waitText waits until an element matching sel contains text.
+func waitText(sel, text string) chromedp.Action {
+	return chromedp.Poll(fmt.Sprintf(`[...document.querySelectorAll(%s)].some(e => e.textContent.includes(%s))`,
+		jsString(sel), jsString(text)), nil, chromedp.WithPollingTimeout(15*time.Second))
+}
+
+// countText counts the elements matching sel that contain text.
+func countText(sel, text string, n *int) chromedp.Action {
+	return chromedp.Evaluate(fmt.Sprintf(`[...document.querySelectorAll(%s)].filter(e => e.textContent.includes(%s)).length`,
+		jsString(sel), jsString(text)), n)
+}
+
+// slash runs a command from the composer: it types it, picks it from the
+// list and fills the options (name → value) before sending.
+func slash(command string, options ...[2]string) chromedp.Tasks {
+	tasks := chromedp.Tasks{
+		chromedp.WaitVisible(`#composer-input`),
+		chromedp.SendKeys(`#composer-input`, command),
+		waitText(`#popup[data-query=`+jsString(command)+`] .popup-name`, command),
+		chromedp.Click(fmt.Sprintf(`//div[@id="popup"]//span[@class="popup-name" and text()=%s]/..`, jsString(command)), chromedp.BySearch),
+		chromedp.WaitVisible(`#cmd-chip`),
+	}
+	for _, o := range options {
+		tasks = append(tasks, chromedp.SetValue(`#opt-`+o[0], o[1]))
+	}
+	return append(tasks, chromedp.Click(`#send`))
+}
+
+// actAs switches the page to member's view of the current channel.
+func actAs(memberID string) chromedp.Tasks {
+	return chromedp.Tasks{
+		chromedp.Click(`.switcher a[data-member="` + memberID + `"]`),
+		chromedp.WaitVisible(`.switcher a.active[data-member="` + memberID + `"]`),
+		chromedp.WaitVisible(`#composer-input`),
+	}
+}
+
+// answer picks value from the open question's select menu.
+func answer(value string) chromedp.Tasks {
+	return chromedp.Tasks{
+		chromedp.Click(`.select:not(.disabled) .select-head`),
+		chromedp.WaitVisible(`.select.open .select-option[data-value="` + value + `"]`),
+		chromedp.Click(`.select.open .select-option[data-value="` + value + `"]`),
+	}
+}
+
+// testBank has one question, so /quiz ask draws it; A is right.
+const testBank = `Test Bank Question 1
+Select 1Which is a colour?
+- A
+Red
+- B
+Dog
+Show answer and explanation
+Correct answer: A
+Explanation
+Red is a colour; a dog is an animal.
+- A. Correct.
+Red is on the rainbow.
+- B. Incorrect.
+Dogs bark.
+`
+
+func TestBrowser(t *testing.T) {
+	browser := startBrowser(t)
+
+	t.Run("ask, answer as two members, close, reveal, leaderboard", func(t *testing.T) {
+		sb := startSandbox(t, testBank)
+		ctx := tab(t, browser)
+		run(t, ctx, "open the page as Alice",
+			chromedp.Navigate(sb.URL()),
+			chromedp.WaitVisible(`.switcher a.active[data-member="7001"]`),
+		)
+		run(t, ctx, "/quiz ask with the bank from autocomplete",
+			chromedp.SendKeys(`#composer-input`, "/quiz ask"),
+			waitText(`#popup[data-query="/quiz ask"] .popup-name`, "/quiz ask"),
+			chromedp.Click(`//div[@id="popup"]//span[text()="/quiz ask"]/..`, chromedp.BySearch),
+			chromedp.WaitVisible(`#opt-bank`),
+			chromedp.SendKeys(`#opt-bank`, "Test"),
+			waitText(`#popup[data-query="Test"] .popup-name`, "Test Bank"),
+			chromedp.Click(`//div[@id="popup"]//span[text()="Test Bank"]/..`, chromedp.BySearch),
+			chromedp.SetValue(`#opt-minutes`, "30"),
+			chromedp.Click(`#send`),
+			waitText(`.message .embed-desc`, "Which is a colour?"),
+			waitText(`.message.ephemeral .content`, "Posted question 1 of Test Bank"),
+			waitText(`.message .reply-head`, "Alice used /quiz ask"),
+			waitText(`.message.ephemeral .ephemeral-note`, "Only you can see this"),
+		)
+
+		run(t, ctx, "Bob answers A", actAs("7002"), answer("A"),
+			waitText(`.message.ephemeral .content`, "Right!"))
+		var others int
+		run(t, ctx, "Bob does not see Alice's private reply", countText(`.message`, "Posted question 1", &others))
+		if others != 0 {
+			t.Errorf("Bob's view: got %d of Alice's private replies, want 0", others)
+		}
+		run(t, ctx, "Carol answers B", actAs("7003"), answer("B"),
+			waitText(`.message.ephemeral .content`, "Not quite."))
+		run(t, ctx, "Carol does not see Bob's private reply", countText(`.message`, "Right!", &others))
+		if others != 0 {
+			t.Errorf("Carol's view: got %d of Bob's private replies, want 0", others)
+		}
+		run(t, ctx, "Bob still sees his own reply and not Carol's", actAs("7002"),
+			waitText(`.message.ephemeral .content`, "Right!"), countText(`.message`, "Not quite.", &others))
+		if others != 0 {
+			t.Errorf("Bob's view: got %d of Carol's private replies, want 0", others)
+		}
+
+		run(t, ctx, "Alice closes the question; the reveal appears live", actAs("7001"),
+			chromedp.WaitVisible(`.select:not(.disabled)`),
+			slash("/quizadmin close"),
+			waitText(`.message .embed-title`, "Answer: A"),
+			chromedp.WaitVisible(`.select.disabled .select-head[disabled]`),
+			waitText(`.message .content`, "Closed"),
+			waitText(`.message.ephemeral .content`, "Closed 1 question"),
+		)
+		if *screenshot != "" {
+			var png []byte
+			run(t, ctx, "screenshot", chromedp.CaptureScreenshot(&png))
+			if err := os.WriteFile(*screenshot, png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+
+		run(t, ctx, "the leaderboard", slash("/quiz leaderboard"),
+			waitText(`.message .embed, .message .content`, "@Bob"))
+		checkNoViolations(t, ctx, sb)
+	})
+
+	t.Run("a question pasted through the modal", func(t *testing.T) {
+		sb := startSandbox(t, testBank)
+		ctx := tab(t, browser)
+		pasted := strings.NewReplacer("Test Bank", "Pasted Bank", "Which is a colour?", "Which is a planet?",
+			"Red", "Mars", "Dog", "Moon").Replace(testBank)
+		run(t, ctx, "/quizadmin add opens the paste dialog",
+			chromedp.Navigate(sb.URL()),
+			chromedp.WaitVisible(`.switcher a.active[data-member="7001"]`),
+			slash("/quizadmin add", [2]string{"bank", "Pasted Bank"}),
+			chromedp.WaitVisible(`dialog#modal[open] #modal-fields textarea`),
+			waitText(`#modal-title`, "Paste questions"),
+		)
+		run(t, ctx, "submit the text; the preview offers Add",
+			chromedp.SetValue(`#modal-fields textarea`, pasted),
+			chromedp.Click(`#modal-submit`),
+			chromedp.WaitNotPresent(`dialog#modal[open]`),
+			waitText(`.message.ephemeral .embed-desc`, "Which is a planet?"),
+			chromedp.Click(`//li[contains(@class,"ephemeral")]//button[normalize-space()="Add"]`, chromedp.BySearch),
+			waitText(`.message.ephemeral .content`, "added 1"),
+		)
+		run(t, ctx, "/quiz ask draws the pasted question",
+			slash("/quiz ask", [2]string{"bank", "Pasted Bank"}),
+			waitText(`.message:not(.ephemeral) .embed-desc`, "Which is a planet?"),
+			chromedp.WaitVisible(`.select:not(.disabled)`),
+		)
+		checkNoViolations(t, ctx, sb)
+	})
+
+	t.Run("refused requests show in the side panel", func(t *testing.T) {
+		sb := startSandbox(t, testBank)
+		ctx := tab(t, browser)
+		run(t, ctx, "open the page", chromedp.Navigate(sb.URL()), chromedp.WaitVisible(`#violations .none`))
+		sendTooLong(t, sb)
+		run(t, ctx, "the panel lists it live",
+			waitText(`#violations li`, "content: Must be 2000 or fewer in length."),
+			chromedp.WaitVisible(`#violations-panel.bad`))
+		if got := len(sb.Server().Violations()); got != 1 {
+			t.Errorf("violations: got %d, want 1", got)
+		}
+	})
+}
+
+// checkNoViolations fails t if the bot made any request Discord would
+// refuse, and checks the page says so too.
+func checkNoViolations(t *testing.T, ctx context.Context, sb *Sandbox) {
+	t.Helper()
+	if v := sb.Server().Violations(); len(v) > 0 {
+		t.Errorf("requests Discord would refuse: got %q, want none", v)
+	}
+	var count string
+	run(t, ctx, "read the side panel", chromedp.Text(`#violation-count`, &count))
+	if strings.TrimSpace(count) != "0" {
+		t.Errorf("side panel count: got %q, want 0", count)
+	}
+}

@@ -1,0 +1,213 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m,
+		goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),
+		goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"),
+		goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"),
+	)
+}
+
+// startSandbox starts a sandbox on 127.0.0.1:0 with bank (exam text) and
+// the built-in bank, closed when the test ends.
+func startSandbox(t *testing.T, bank string) *Sandbox {
+	t.Helper()
+	banks, err := questions.Parse("test.txt", []byte(bank))
+	if err != nil {
+		t.Fatal(err)
+	}
+	builtin, err := questions.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, probs := questions.NewCatalogue(banks, builtin)
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	sb, err := Start(context.Background(), Config{Addr: "127.0.0.1:0", DBPath: filepath.Join(t.TempDir(), "sandbox.db"), Catalogue: cat})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := sb.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return sb
+}
+
+// sendTooLong makes a request Discord would refuse: a message over 2000
+// characters, straight to the embedded server.
+func sendTooLong(t *testing.T, sb *Sandbox) {
+	t.Helper()
+	body := fmt.Sprintf(`{"content":%q,"allowed_mentions":{"parse":[]}}`, strings.Repeat("x", 2001))
+	req, err := http.NewRequest("POST", sb.Server().URL()+"/api/v9/channels/"+quizChannel+"/messages", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bot "+botToken)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("too-long message: got status %d, want 400", resp.StatusCode)
+	}
+}
+
+func TestRunArgs(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		wantErr string
+		usage   bool // a usage error (ErrUsage)
+	}{
+		{name: "address reachable from other machines", args: []string{"--addr", "0.0.0.0:0"}, wantErr: "want a loopback address"},
+		{name: "stray argument", args: []string{"extra"}, wantErr: `unexpected argument "extra"`, usage: true},
+		{name: "unknown flag", args: []string{"--token", "x"}, wantErr: "flag provided but not defined", usage: true},
+		{name: "bad bank path", args: []string{"--addr", "127.0.0.1:0"}, wantErr: "question banks"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			getenv := func(k string) string {
+				if k == "QUIZHOST_QUESTIONS" && tt.name == "bad bank path" {
+					return filepath.Join(t.TempDir(), "missing")
+				}
+				return ""
+			}
+			var out, errOut bytes.Buffer
+			err := Run(context.Background(), tt.args, getenv, &out, &errOut)
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("Run(%q): got error %v, want one containing %q", tt.args, err, tt.wantErr)
+			}
+			if got := errors.Is(err, ErrUsage); got != tt.usage {
+				t.Errorf("Run(%q): got errors.Is(err, ErrUsage) %v, want %v", tt.args, got, tt.usage)
+			}
+		})
+	}
+}
+
+// TestRunStopsOnCancel runs the command on a free port and a temporary
+// database: it prints the address, serves the page and stops cleanly when
+// its context ends (Ctrl-C).
+func TestRunStopsOnCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	lines := make(lineWriter, 8)
+	done := make(chan error, 1)
+	var errOut bytes.Buffer
+	go func() {
+		done <- Run(ctx, []string{"--addr", "127.0.0.1:0"}, func(string) string { return "" }, lines, &errOut)
+	}()
+	line := lines.next(t)
+	const prefix = "quizhost sandbox: open "
+	if !strings.HasPrefix(line, prefix) {
+		t.Fatalf("first line: got %q, want it to start %q", line, prefix)
+	}
+	addr := strings.Fields(strings.TrimPrefix(line, prefix))[0]
+	if !strings.HasPrefix(addr, "http://127.0.0.1:") {
+		t.Fatalf("address: got %q, want http://127.0.0.1:PORT", addr)
+	}
+	resp, err := http.Get(addr + "/channels/" + quizChannel + "?as=7002")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page bytes.Buffer
+	_, _ = page.ReadFrom(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(page.String(), "/quiz ask") {
+		t.Fatalf("page: got status %d and no /quiz ask in the composer's commands, want 200 with it", resp.StatusCode)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run: got %v, want nil after cancel", err)
+	}
+	if got := lines.next(t); got != "quizhost sandbox: stopped" {
+		t.Fatalf("last line: got %q, want %q", got, "quizhost sandbox: stopped")
+	}
+}
+
+// lineWriter passes each Write (Run prints one line per Write) to the test.
+type lineWriter chan string
+
+func (w lineWriter) Write(p []byte) (int, error) {
+	w <- strings.TrimSuffix(string(p), "\n")
+	return len(p), nil
+}
+
+func (w lineWriter) next(t *testing.T) string {
+	t.Helper()
+	select {
+	case l := <-w:
+		return l
+	case <-time.After(15 * time.Second):
+		t.Fatal("timed out waiting for a line of output")
+		return ""
+	}
+}
+
+func TestRelative(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name string
+		d    time.Duration
+		want string
+	}{
+		{"now", 0, "a few seconds ago"},
+		{"just closed", -300 * time.Millisecond, "a few seconds ago"},
+		{"about to close", 10 * time.Second, "in a few seconds"},
+		{"fifty seconds", 50 * time.Second, "in 50 seconds"},
+		{"one minute", time.Minute, "in 1 minute"},
+		{"thirty minutes ago", -30 * time.Minute, "30 minutes ago"},
+		{"two hours", 2 * time.Hour, "in 2 hours"},
+		{"three days ago", -72 * time.Hour, "3 days ago"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := relative(now.Add(tt.d), now); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestMarkdown(t *testing.T) {
+	md := markdown{members: map[string]string{"7002": "Bob"}, channels: map[string]string{"6002": "daily-quiz"},
+		now: time.Unix(1000, 0)}
+	tests := []struct {
+		name, in, want string
+	}{
+		{"bold and escaping", "**Closed** · <b>x</b>", "<strong>Closed</strong> · &lt;b&gt;x&lt;/b&gt;"},
+		{"code keeps its stars", "`**x**` **y**", "<code>**x**</code> <strong>y</strong>"},
+		{"mention and channel", "<@7002> in <#6002>", `<span class="mention">@Bob</span> in <span class="mention">#daily-quiz</span>`},
+		{"everyone is shown, not pinged", "@everyone", `<span class="mention">@everyone</span>`},
+		{"relative timestamp", "closes <t:1060:R>", `closes <time class="ts" data-t="1060" data-s="R"`},
+		{"lines", "a\nb", "a<br>b"},
+		{"quote", "> said", `<div class="quote">said</div>`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := string(md.render(tt.in)); !strings.Contains(got, tt.want) {
+				t.Errorf("render(%q): got %q, want it to contain %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}

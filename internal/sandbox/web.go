@@ -1,0 +1,425 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/quizhost/quizhost/internal/discordtest"
+)
+
+//go:embed assets
+var assets embed.FS
+
+// respondWait bounds how long an action waits for the bot's initial
+// response: Discord's 3 s and a little.
+const respondWait = 3500 * time.Millisecond
+
+// maxAction bounds an action's request body (an attached bank file
+// included): Discord's attachment limit for bots is 10 MiB, the bot's 1 MiB.
+const maxAction = 12 << 20
+
+func (sb *Sandbox) routes() http.Handler {
+	mux := http.NewServeMux()
+	static, _ := fs.Sub(assets, "assets")
+	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/channels/"+quizChannel+"?as="+simulatedMembers()[0].ID, http.StatusSeeOther)
+	})
+	mux.HandleFunc("GET /channels/{channel}", sb.page)
+	mux.HandleFunc("GET /events", sb.events)
+	mux.HandleFunc("POST /api/command", sb.command)
+	mux.HandleFunc("POST /api/autocomplete", sb.autocomplete)
+	mux.HandleFunc("POST /api/component", sb.component)
+	mux.HandleFunc("POST /api/modal", sb.modal)
+	return mux
+}
+
+// viewer resolves the ?as= member and the channel of a request; ok is false
+// (and an error written) when either is unknown.
+func viewer(w http.ResponseWriter, memberID, channelID string) (discordtest.Member, bool) {
+	if !knownChannel(channelID) {
+		http.Error(w, "unknown channel", http.StatusNotFound)
+		return discordtest.Member{}, false
+	}
+	for _, m := range simulatedMembers() {
+		if m.ID == memberID {
+			return m, true
+		}
+	}
+	http.Error(w, "unknown member", http.StatusBadRequest)
+	return discordtest.Member{}, false
+}
+
+func knownChannel(id string) bool {
+	for _, c := range guild().Channels {
+		if c.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// page renders a channel as member ?as= sees it.
+func (sb *Sandbox) page(w http.ResponseWriter, r *http.Request) {
+	as := r.URL.Query().Get("as")
+	if as == "" {
+		as = simulatedMembers()[0].ID
+	}
+	m, ok := viewer(w, as, r.PathValue("channel"))
+	if !ok {
+		return
+	}
+	data := sb.pageData(r.PathValue("channel"), m, time.Now())
+	var buf bytes.Buffer
+	if err := sb.tmpl.Execute(&buf, data); err != nil {
+		sb.log.Error("render page", "err", err)
+		http.Error(w, "render: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(buf.Bytes())
+}
+
+// events streams one "change" event per change of the Discord server's
+// state (coalesced while the page is slow to read), until the client goes
+// or the sandbox stops.
+func (sb *Sandbox) events(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	n := 0
+	for {
+		changed := sb.srv.Changed()
+		if _, err := fmt.Fprintf(w, "event: change\ndata: %d\n\n", n); err != nil {
+			return
+		}
+		fl.Flush()
+		n++
+		select {
+		case <-r.Context().Done():
+			return
+		case <-changed:
+		}
+	}
+}
+
+// action is what the page posts for every interaction.
+type action struct {
+	Channel string `json:"channel"`
+	As      string `json:"as"`
+	// Command: the command name, the subcommand path and option values.
+	Name    string        `json:"name"`
+	Path    []string      `json:"path"`
+	Options []actionValue `json:"options"`
+	Focused string        `json:"focused"` // autocomplete: the option being typed
+	// Component and modal.
+	Message  string            `json:"message"`
+	CustomID string            `json:"custom_id"`
+	Values   []string          `json:"values"`
+	Fields   map[string]string `json:"fields"`
+}
+
+type actionValue struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+	// File is an attachment's content (base64 in JSON).
+	File []byte `json:"file"`
+}
+
+// outcome is what the page learns from an action.
+type outcome struct {
+	// Modal is the bot's modal (callback type 9): custom_id, title, components.
+	Modal json.RawMessage `json:"modal,omitempty"`
+	// Choices answer an autocomplete.
+	Choices []*discordgo.ApplicationCommandOptionChoice `json:"choices,omitempty"`
+	// Error is shown under the composer, as Discord shows "The application
+	// did not respond".
+	Error string `json:"error,omitempty"`
+}
+
+func (sb *Sandbox) readAction(w http.ResponseWriter, r *http.Request) (action, discordtest.Member, bool) {
+	var a action
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxAction)).Decode(&a); err != nil {
+		http.Error(w, "bad request: "+err.Error(), http.StatusBadRequest)
+		return a, discordtest.Member{}, false
+	}
+	m, ok := viewer(w, a.As, a.Channel)
+	return a, m, ok
+}
+
+func (sb *Sandbox) command(w http.ResponseWriter, r *http.Request) {
+	a, m, ok := sb.readAction(w, r)
+	if !ok {
+		return
+	}
+	opts, err := sb.buildOptions(a, "")
+	if err != nil {
+		writeJSON(w, outcome{Error: err.Error()})
+		return
+	}
+	p := sb.srv.SlashCommand(guildID, a.Channel, m, a.Name, opts...)
+	sb.mu.Lock()
+	sb.calls[p.ID()] = call{userID: m.ID, command: "/" + strings.Join(append([]string{a.Name}, a.Path...), " ")}
+	sb.mu.Unlock()
+	writeJSON(w, sb.await(r.Context(), p))
+}
+
+func (sb *Sandbox) autocomplete(w http.ResponseWriter, r *http.Request) {
+	a, m, ok := sb.readAction(w, r)
+	if !ok {
+		return
+	}
+	opts, err := sb.buildOptions(a, a.Focused)
+	if err != nil {
+		writeJSON(w, outcome{Error: err.Error()})
+		return
+	}
+	writeJSON(w, sb.await(r.Context(), sb.srv.Autocomplete(guildID, a.Channel, m, a.Name, opts...)))
+}
+
+func (sb *Sandbox) component(w http.ResponseWriter, r *http.Request) {
+	a, m, ok := sb.readAction(w, r)
+	if !ok {
+		return
+	}
+	p := sb.srv.Component(guildID, a.Channel, m, a.Message, a.CustomID, a.Values...)
+	sb.mu.Lock()
+	sb.calls[p.ID()] = call{userID: m.ID}
+	sb.mu.Unlock()
+	writeJSON(w, sb.await(r.Context(), p))
+}
+
+func (sb *Sandbox) modal(w http.ResponseWriter, r *http.Request) {
+	a, m, ok := sb.readAction(w, r)
+	if !ok {
+		return
+	}
+	p := sb.srv.ModalSubmit(guildID, a.Channel, m, a.Message, a.CustomID, a.Fields)
+	sb.mu.Lock()
+	sb.calls[p.ID()] = call{userID: m.ID}
+	sb.mu.Unlock()
+	writeJSON(w, sb.await(r.Context(), p))
+}
+
+// await waits for the bot's initial response to p.
+func (sb *Sandbox) await(ctx context.Context, p *discordtest.Pending) outcome {
+	ctx, cancel := context.WithTimeout(ctx, respondWait)
+	defer cancel()
+	resp, err := p.Response(ctx)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return outcome{Error: "The application did not respond"}
+	case err != nil:
+		return outcome{Error: err.Error()}
+	}
+	switch resp.Type {
+	case discordgo.InteractionResponseModal:
+		return outcome{Modal: resp.Data}
+	case discordgo.InteractionApplicationCommandAutocompleteResult:
+		ch := resp.Choices
+		if ch == nil {
+			ch = []*discordgo.ApplicationCommandOptionChoice{}
+		}
+		return outcome{Choices: ch}
+	}
+	return outcome{}
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// buildOptions turns the page's option values into typed options, using
+// the registered command's definition for the types (the page is not
+// trusted with them). focused names the option being typed, for
+// autocomplete.
+func (sb *Sandbox) buildOptions(a action, focused string) ([]discordtest.Option, error) {
+	defs, ok := commandOptions(sb.srv.Commands(""), a.Name, a.Path)
+	if !ok {
+		return nil, fmt.Errorf("unknown command /%s", strings.Join(append([]string{a.Name}, a.Path...), " "))
+	}
+	var opts []discordtest.Option
+	for _, v := range a.Options {
+		def, ok := defs[v.Name]
+		if !ok {
+			return nil, fmt.Errorf("unknown option %q", v.Name)
+		}
+		if v.Value == "" && v.File == nil && v.Name != focused {
+			continue
+		}
+		o := discordtest.Option{Name: v.Name, Type: def.Type, Focused: v.Name == focused}
+		var err error
+		switch def.Type {
+		case discordgo.ApplicationCommandOptionInteger:
+			var n int64
+			n, err = strconv.ParseInt(strings.TrimSpace(v.Value), 10, 64)
+			o.Value = n
+		case discordgo.ApplicationCommandOptionNumber:
+			var f float64
+			f, err = strconv.ParseFloat(strings.TrimSpace(v.Value), 64)
+			o.Value = f
+		case discordgo.ApplicationCommandOptionBoolean:
+			var b bool
+			b, err = strconv.ParseBool(v.Value)
+			o.Value = b
+		case discordgo.ApplicationCommandOptionAttachment:
+			o.Value = discordtest.Attachment{Filename: v.Value, Data: v.File}
+		default:
+			o.Value = v.Value
+		}
+		if err != nil {
+			return nil, fmt.Errorf("option %s: %q is not a valid value", v.Name, v.Value)
+		}
+		opts = append(opts, o)
+	}
+	for i := len(a.Path) - 1; i >= 0; i-- {
+		typ := discordgo.ApplicationCommandOptionSubCommand
+		if i < len(a.Path)-1 {
+			typ = discordgo.ApplicationCommandOptionSubCommandGroup
+		}
+		opts = []discordtest.Option{{Name: a.Path[i], Type: typ, Options: opts}}
+	}
+	return opts, nil
+}
+
+// commandDef is the part of a registered command the page and the
+// sandbox read. Registered commands come back as JSON from the server.
+type commandDef struct {
+	Name        string      `json:"name"`
+	Description string      `json:"description"`
+	Type        int         `json:"type"`
+	Options     []optionDef `json:"options"`
+	// DefaultMemberPermissions hides the command from members without
+	// these permissions (a decimal string, or null).
+	DefaultMemberPermissions *string `json:"default_member_permissions"`
+}
+
+type optionDef struct {
+	Type         discordgo.ApplicationCommandOptionType `json:"type"`
+	Name         string                                 `json:"name"`
+	Description  string                                 `json:"description"`
+	Required     bool                                   `json:"required,omitempty"`
+	Autocomplete bool                                   `json:"autocomplete,omitempty"`
+	Choices      []struct {
+		Name  string `json:"name"`
+		Value any    `json:"value"`
+	} `json:"choices,omitempty"`
+	MinValue *float64    `json:"min_value,omitempty"`
+	MaxValue *float64    `json:"max_value,omitempty"`
+	Options  []optionDef `json:"options,omitempty"`
+}
+
+func decodeCommands(raw []map[string]any) []commandDef {
+	b, _ := json.Marshal(raw)
+	var defs []commandDef
+	_ = json.Unmarshal(b, &defs)
+	return defs
+}
+
+// commandOptions finds the value options of /name path... by name.
+func commandOptions(raw []map[string]any, name string, path []string) (map[string]optionDef, bool) {
+	for _, c := range decodeCommands(raw) {
+		if c.Name != name {
+			continue
+		}
+		opts := c.Options
+		for _, p := range path {
+			found := false
+			for _, o := range opts {
+				if o.Name == p && (o.Type == discordgo.ApplicationCommandOptionSubCommand || o.Type == discordgo.ApplicationCommandOptionSubCommandGroup) {
+					opts, found = o.Options, true
+					break
+				}
+			}
+			if !found {
+				return nil, false
+			}
+		}
+		out := map[string]optionDef{}
+		for _, o := range opts {
+			out[o.Name] = o
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// leafCommand is one command as the composer offers it: "/quizadmin daily
+// set" with its value options.
+type leafCommand struct {
+	Name        string      `json:"name"`
+	Path        []string    `json:"path"`
+	Label       string      `json:"label"`
+	Description string      `json:"description"`
+	Options     []optionDef `json:"options"`
+}
+
+// leafCommands flattens the registered slash commands that member may see
+// (Discord hides a command whose default_member_permissions the member
+// lacks, unless they are an administrator).
+func leafCommands(raw []map[string]any, m discordtest.Member) []leafCommand {
+	var out []leafCommand
+	for _, c := range decodeCommands(raw) {
+		if c.Type != 0 && c.Type != 1 {
+			continue
+		}
+		if c.DefaultMemberPermissions != nil {
+			need, _ := strconv.ParseInt(*c.DefaultMemberPermissions, 10, 64)
+			if m.Permissions&discordgo.PermissionAdministrator == 0 && m.Permissions&need != need {
+				continue
+			}
+		}
+		var walk func(path []string, desc string, opts []optionDef)
+		walk = func(path []string, desc string, opts []optionDef) {
+			var subs []optionDef
+			for _, o := range opts {
+				if o.Type == discordgo.ApplicationCommandOptionSubCommand || o.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
+					subs = append(subs, o)
+				}
+			}
+			if len(subs) == 0 {
+				out = append(out, leafCommand{Name: c.Name, Path: path, Description: desc, Options: opts,
+					Label: "/" + strings.Join(append([]string{c.Name}, path...), " ")})
+				return
+			}
+			for _, s := range subs {
+				walk(append(append([]string(nil), path...), s.Name), s.Description, s.Options)
+			}
+		}
+		walk(nil, c.Description, c.Options)
+	}
+	return out
+}
+
+// pageURL is the page of channel as member.
+func pageURL(channel, member string) string {
+	return "/channels/" + channel + "?as=" + url.QueryEscape(member)
+}
+
+// parsePage parses the page's template from the embedded assets.
+func parsePage() (*template.Template, error) {
+	t, err := template.New("page.html").ParseFS(assets, "assets/page.html")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: page template: %w", err)
+	}
+	return t, nil
+}
