@@ -177,18 +177,28 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	}
 	log.Info("question banks loaded", "banks", len(cat.Banks()), "questions", cat.Len())
 
+	_, statErr := os.Stat(cfg.dbPath)
+	fresh := errors.Is(statErr, fs.ErrNotExist)
 	db, err := storage.Open(cfg.dbPath, storage.Options{Timeout: 3 * time.Second})
+	if errors.Is(err, storage.ErrDamaged) {
+		return exitCode{1, damagedHelp(cfg.dbPath, err)}
+	}
 	if err != nil {
 		return fmt.Errorf("open database: %w", err)
 	}
+	var b *bot.Bot
 	defer func() {
 		if err := db.Close(); err != nil {
 			log.Error("close database", "err", err)
 		}
+		// A start that never reached Discord leaves no new, empty file.
+		if fresh && (b == nil || !b.Connected()) {
+			os.Remove(cfg.dbPath)
+		}
 	}()
 	go backupOnSignal(ctx, db, cfg.dbPath+".bak", log)
 
-	b, err := bot.New(bot.Config{Token: cfg.token, GuildID: cfg.guildID, APIBase: cfg.apiBase,
+	b, err = bot.New(bot.Config{Token: cfg.token, GuildID: cfg.guildID, APIBase: cfg.apiBase,
 		Store: db, Catalogue: cat, Logger: log})
 	if err != nil {
 		return err
@@ -206,6 +216,18 @@ func bankPaths(env string) []string {
 		return nil
 	}
 	return []string{env}
+}
+
+// damagedHelp is the message for a database file that Open refused as
+// damaged: what happened and how to restore from a backup.
+func damagedHelp(path string, err error) string {
+	return fmt.Sprintf(`quizhost: %v
+quizhost has not changed %[2]s. To restore it from a backup:
+  1. keep the damaged file aside:   mv %[2]s %[2]s.damaged
+  2. copy the backup in its place:  cp %[2]s.bak %[2]s   (or your own copy)
+  3. start quizhost again.
+%[2]s.bak is written when the running bot gets SIGUSR1 (see README.md, "Operations").
+Without a backup, moving the file aside starts quizhost with an empty database.`, err, path)
 }
 
 // backupOnSignal writes a hot backup of the running bot's database to dest

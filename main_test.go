@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/questions"
 	"github.com/quizhost/quizhost/storage"
 )
 
@@ -496,5 +497,142 @@ func TestSIGTERMStopsCleanly(t *testing.T) {
 	defer db.Close()
 	if banks, err := db.Banks(8001); err != nil || len(banks) != 1 {
 		t.Errorf("banks after shutdown: %v, %v", banks, err)
+	}
+}
+
+// startChild runs quizhost (this test binary) against srv in dir and
+// returns the command and its combined output.
+func startChild(t *testing.T, srv *discordtest.Server, dir string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "QUIZHOST_TEST_MAIN=1", "DISCORD_TOKEN=secret-token-123",
+		"DISCORD_API_BASE="+srv.URL(), "QUIZHOST_DB="+filepath.Join(dir, "q.db"))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	return cmd, &out
+}
+
+// waitExit waits up to within for cmd to exit and returns its status.
+func waitExit(t *testing.T, cmd *exec.Cmd, out *bytes.Buffer, within time.Duration) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+		return cmd.ProcessState.ExitCode()
+	case <-time.After(within):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("quizhost still running after %v; output:\n%s", within, out.String())
+		return -1
+	}
+}
+
+// TestFatalCloseCodeExits: a gateway closed with a fatal code while the
+// bot runs ends the process with status 1 and says why, so a service
+// manager learns of it.
+func TestFatalCloseCodeExits(t *testing.T) {
+	srv := discordtest.Start(t, discordtest.Options{Token: "secret-token-123"})
+	dir := t.TempDir()
+	cmd, out := startChild(t, srv, dir)
+	srv.WaitRequest(t, func(r discordtest.Request) bool { return r.Method == "PUT" && r.Status == 200 }, 10*time.Second)
+	srv.FailGateway(4004, "Authentication failed.")
+	if code := waitExit(t, cmd, out, 10*time.Second); code != 1 {
+		t.Errorf("exit status %d, want 1; output:\n%s", code, out.String())
+	}
+	if !strings.Contains(out.String(), "4004") || !strings.Contains(out.String(), "check DISCORD_TOKEN") {
+		t.Errorf("output lacks the close code and the hint:\n%s", out.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "q.db")); err != nil {
+		t.Errorf("the database of a bot that ran is gone: %v", err)
+	}
+}
+
+// TestInterruptWhileConnecting: Ctrl-C while the gateway hangs before
+// HELLO exits 0 within 5 s, and leaves no database file behind.
+func TestInterruptWhileConnecting(t *testing.T) {
+	srv := discordtest.Start(t, discordtest.Options{Token: "secret-token-123"})
+	srv.StallGateway(true)
+	dir := t.TempDir()
+	cmd, out := startChild(t, srv, dir)
+	srv.WaitGatewayDials(t, 1, 10*time.Second)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if code := waitExit(t, cmd, out, 5*time.Second); code != 0 {
+		t.Errorf("exit status %d, want 0; output:\n%s", code, out.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "q.db")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("q.db after an interrupted first start: %v, want none", err)
+	}
+}
+
+// TestFailedStartLeavesNoDatabase: a start that cannot reach Discord says
+// where it tried and leaves no empty database file.
+func TestFailedStartLeavesNoDatabase(t *testing.T) {
+	t.Chdir(t.TempDir())
+	base := "http://127.0.0.1:1"
+	err := run(context.Background(), nil, envMap(map[string]string{"DISCORD_TOKEN": "x", "DISCORD_API_BASE": base}),
+		&bytes.Buffer{}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), base) || strings.Contains(err.Error(), "discord.com") {
+		t.Errorf("run = %v, want an error naming %s (not discord.com)", err, base)
+	}
+	if _, err := os.Stat("quizhost.db"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("quizhost.db after a failed first start: %v, want none", err)
+	}
+}
+
+// TestDamagedDatabaseRefused: a damaged or empty database file stops
+// start-up with exit status 1 and restore steps, and is left unchanged.
+func TestDamagedDatabaseRefused(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.db")
+	db, err := storage.Open(good, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for g := uint64(1); g <= 50; g++ {
+		if _, err := db.UpdateSettings(g, func(*questions.Settings) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A backup holds exactly the pages in use: any cut loses some.
+	var buf bytes.Buffer
+	if _, err := db.Backup(&buf); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	data := buf.Bytes()
+	for _, tc := range []struct {
+		name string
+		data []byte
+	}{
+		{"cut in half", data[:len(data)/2]},
+		{"cut by half a page", data[:len(data)-2048]},
+		{"empty", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "q.db")
+			os.WriteFile(path, tc.data, 0o600)
+			err := run(context.Background(), nil, envMap(map[string]string{"DISCORD_TOKEN": "x",
+				"DISCORD_API_BASE": "http://127.0.0.1:1", "QUIZHOST_DB": path}), &bytes.Buffer{}, &bytes.Buffer{})
+			var ec exitCode
+			if !errors.As(err, &ec) || ec.code != 1 {
+				t.Fatalf("run = %v, want exit 1", err)
+			}
+			for _, w := range []string{path, "damaged", path + ".bak", "mv "} {
+				if !strings.Contains(ec.msg, w) {
+					t.Errorf("message lacks %q:\n%s", w, ec.msg)
+				}
+			}
+			if after, _ := os.ReadFile(path); !bytes.Equal(after, tc.data) {
+				t.Errorf("the file changed: %d bytes before, %d after", len(tc.data), len(after))
+			}
+		})
 	}
 }

@@ -222,7 +222,7 @@ func (b *Bot) closePost(ctx context.Context, postID uint64) error {
 		return nil
 	}
 	if post.MessageID != 0 {
-		if _, err := b.sess.ChannelMessageEditComplex(closedMessage(post, b.questionFor(post)), rest(ctx)...); err != nil {
+		if err := b.editNow(ctx, closedMessage(post, b.questionFor(post))); err != nil {
 			return fmt.Errorf("edit closed post %d: %w", postID, err)
 		}
 	}
@@ -242,16 +242,29 @@ func (b *Bot) closeCmd(c *call) error {
 	if err != nil {
 		return fmt.Errorf("close: %w", err)
 	}
-	var failed int
+	// A reveal held up by Discord's rate limit is not waited for (the
+	// reply is due within seconds): the scheduler retries it.
+	var failed, later int
 	for _, p := range posts {
-		if err := b.closePost(c.ctx, p.ID); err != nil {
+		err := b.closePost(c.ctx, p.ID)
+		var rl *discordgo.RateLimitError
+		switch {
+		case err == nil:
+		case errors.Is(err, errRateLimited) || errors.As(err, &rl):
+			b.log.Info("reveal left for later: rate limited", "post", p.ID, "err", err)
+			later++
+		default:
 			b.log.Error("close post", "post", p.ID, "err", err)
 			failed++
 		}
 	}
 	b.poke()
 	text := "There are no open questions in this channel."
-	if len(posts) > 0 {
+	switch {
+	case later > 0:
+		text = fmt.Sprintf("Closed %s. Discord is rate-limiting edits: the answers of %s will be revealed in a minute or so.",
+			plural(len(posts), "question", "questions"), plural(later, "question", "questions"))
+	case len(posts) > 0:
 		text = fmt.Sprintf("Closed %s and revealed the answers.", plural(len(posts)-failed, "question", "questions"))
 	}
 	if failed > 0 {

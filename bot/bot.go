@@ -4,18 +4,25 @@
 package bot
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gorilla/websocket"
 
 	"github.com/quizhost/quizhost/internal/clock"
 	"github.com/quizhost/quizhost/questions"
@@ -108,7 +115,8 @@ type Bot struct {
 	randMu sync.Mutex
 	rand   *rand.Rand
 
-	sess *discordgo.Session
+	sess      *discordgo.Session
+	connected atomic.Bool // Run got past its first connect
 
 	// inflight counts interaction handlers; once closing, new ones only
 	// say the bot is restarting.
@@ -197,20 +205,240 @@ func apiBase(s string) (*url.URL, error) {
 	return u, nil
 }
 
-// rewriteTransport sends requests for discord.com to the configured API
-// base, same path: this is how the bot runs against a local
-// Discord-compatible server.
-type rewriteTransport struct {
+// transport sends requests for discord.com to the configured API base,
+// same path (this is how the bot runs against a local Discord-compatible
+// server), and keeps Discord's global rate limit away from interaction
+// responses.
+//
+// A 429 with X-RateLimit-Global makes discordgo hold every request until
+// it passes, interaction callbacks included, although Discord exempts
+// interaction endpoints from the global limit: held for 4 s, answers miss
+// their 3 s deadline and are lost. So the transport takes the global limit
+// over: it strips the header (discordgo then waits out that one route
+// only), and holds every other request that is not an interaction
+// response until the limit passes, for as long as its context allows.
+type transport struct {
 	base *url.URL
 	next http.RoundTripper
+	// connecting is the context of a gateway connection attempt: a GET of
+	// /gateway (which discordgo sends without a context) is cancelled with it.
+	connecting *attempt
+
+	mu          sync.Mutex
+	globalUntil time.Time
 }
 
-func (t rewriteTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.URL.Host == "discord.com" && (t.base.Host != "discord.com" || t.base.Scheme != "https") {
 		req = req.Clone(req.Context())
 		req.URL.Scheme, req.URL.Host, req.Host = t.base.Scheme, t.base.Host, t.base.Host
 	}
-	return t.next.RoundTrip(req)
+	if !interactionRoute(req.URL.Path) {
+		t.mu.Lock()
+		until := t.globalUntil
+		t.mu.Unlock()
+		if d := time.Until(until); d > 0 {
+			timer := time.NewTimer(d)
+			select {
+			case <-timer.C:
+			case <-req.Context().Done():
+				timer.Stop()
+				if req.Body != nil {
+					req.Body.Close()
+				}
+				return nil, req.Context().Err()
+			}
+		}
+	}
+	if strings.HasSuffix(req.URL.Path, "/gateway") || strings.HasSuffix(req.URL.Path, "/gateway/bot") {
+		return t.connecting.roundTrip(t.next, req)
+	}
+	resp, err := t.next.RoundTrip(req)
+	if err != nil || resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("X-RateLimit-Global") == "" {
+		return resp, err
+	}
+	wait, perr := strconv.ParseFloat(resp.Header.Get("X-RateLimit-Reset-After"), 64)
+	if perr != nil {
+		wait, _ = strconv.ParseFloat(resp.Header.Get("Retry-After"), 64)
+	}
+	until := time.Now().Add(time.Duration(wait * float64(time.Second)))
+	t.mu.Lock()
+	if until.After(t.globalUntil) {
+		t.globalUntil = until
+	}
+	t.mu.Unlock()
+	resp.Header.Del("X-RateLimit-Global")
+	return resp, nil
+}
+
+// interactionRoute reports whether path is an interaction response:
+// a callback or a webhook call with an interaction token (follow-ups and
+// edits of the original reply). Discord exempts these from the global
+// rate limit.
+func interactionRoute(path string) bool {
+	return strings.Contains(path, "/interactions/") || strings.Contains(path, "/webhooks/")
+}
+
+// attempt is the context of the gateway connection attempt under way (nil
+// between attempts). discordgo's Open takes no context: it GETs /gateway,
+// dials the websocket and reads HELLO and READY without a deadline, all
+// holding the session's lock. Cancelling the attempt's context cancels
+// the GET and closes the sockets dialed during it, so Open returns at once.
+type attempt struct {
+	mu    sync.Mutex
+	ctx   context.Context
+	stops []func() bool // AfterFuncs closing the sockets of the attempt
+}
+
+// begin starts an attempt under ctx; end ends it (a socket it dialed is
+// no longer closed when ctx ends).
+func (a *attempt) begin(ctx context.Context) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.ctx = ctx
+}
+
+func (a *attempt) end() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, stop := range a.stops {
+		stop()
+	}
+	a.ctx, a.stops = nil, nil
+}
+
+func (a *attempt) context() context.Context {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.ctx == nil {
+		return context.Background()
+	}
+	return a.ctx
+}
+
+// dial is the gateway dialer's NetDialContext.
+func (a *attempt) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	actx := a.context()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(actx, cancel)()
+	conn, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.stops = append(a.stops, context.AfterFunc(actx, func() { conn.Close() }))
+	return conn, nil
+}
+
+// roundTrip sends a request of the attempt (GET /gateway) under its
+// context, reading the whole (small) body before the context goes.
+func (a *attempt) roundTrip(next http.RoundTripper, req *http.Request) (*http.Response, error) {
+	ctx, cancel := context.WithCancel(req.Context())
+	defer cancel()
+	defer context.AfterFunc(a.context(), cancel)()
+	resp, err := next.RoundTrip(req.WithContext(ctx))
+	if err != nil {
+		return nil, err
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	return resp, nil
+}
+
+// fatalClose says why a gateway close code is fatal: after 4004 and
+// 4010–4014 Discord says not to reconnect, the same connection would be
+// refused again.
+func fatalClose(code int) (string, bool) {
+	switch code {
+	case 4004:
+		return "authentication failed: Discord refused the bot token; check DISCORD_TOKEN", true
+	case 4010:
+		return "invalid shard", true
+	case 4011:
+		return "sharding required: the bot is in too many servers for one connection", true
+	case 4012:
+		return "invalid API version", true
+	case 4013:
+		return "invalid intents", true
+	case 4014:
+		return "disallowed intents: enable the intents quizhost asks for on the Bot page of the Discord developer portal", true
+	}
+	return "", false
+}
+
+// connectError explains a failed connection attempt: the configured API
+// base instead of discord.com (which the HTTP client names, having sent
+// the request there before the transport redirected it), and what to do
+// about a refused token or a fatal close code. fatal reports whether
+// retrying cannot help.
+func (b *Bot) connectError(err error) (msg error, fatal bool) {
+	var ce *websocket.CloseError
+	if errors.As(err, &ce) {
+		if why, ok := fatalClose(ce.Code); ok {
+			return fmt.Errorf("the Discord gateway closed the connection with code %d (%s)", ce.Code, why), true
+		}
+	}
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusUnauthorized {
+		return fmt.Errorf("the Discord API at %s refused the bot token (HTTP 401 Unauthorized): check DISCORD_TOKEN", b.cfg.APIBase), true
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return fmt.Errorf("connect to Discord at %s: %w", b.cfg.APIBase, err), false
+}
+
+// connect opens the gateway connection, giving up when ctx ends.
+func (b *Bot) connect(ctx context.Context, s *discordgo.Session, a *attempt) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	a.begin(ctx)
+	defer a.end()
+	return s.Open()
+}
+
+// keepConnected reconnects the gateway each time it drops (discordgo's own
+// reconnecting is off: it retries fatal close codes forever and cannot be
+// stopped), waiting 1 s, 2 s, 4 s … up to 10 minutes between failed tries,
+// like discordgo. It returns when ctx ends (nil) or on a fatal close code
+// (the error to stop the bot with).
+func (b *Bot) keepConnected(ctx context.Context, s *discordgo.Session, a *attempt, dropped <-chan struct{}) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-dropped:
+		}
+		wait := time.Second
+		for {
+			err := b.connect(ctx, s, a)
+			if err == nil || errors.Is(err, discordgo.ErrWSAlreadyOpen) {
+				b.log.Info("reconnected to the gateway")
+				break
+			}
+			if ctx.Err() != nil {
+				return nil
+			}
+			msg, fatal := b.connectError(err)
+			if fatal {
+				return msg
+			}
+			b.log.Warn("reconnect to the gateway", "err", msg, "retry_in", wait)
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(wait):
+			}
+			wait = min(2*wait, 10*time.Minute)
+		}
+	}
 }
 
 // Run connects to Discord, registers the commands, re-arms the timers of
@@ -218,13 +446,24 @@ func (t rewriteTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 // stops taking interactions, waits for those in flight (up to
 // ShutdownGrace), stops its timers and closes the gateway. It does not
 // close the Store: that is the caller's.
+//
+// Cancelling ctx while connecting stops at once and returns nil. A gateway
+// that closes with a fatal code (4004 authentication failed, 4010–4014),
+// at start or later, stops the bot the same way as ctx and returns an
+// error saying why; so does a token refused at start (HTTP 401). Other
+// connection failures at start are returned; later drops are reconnected.
 func (b *Bot) Run(ctx context.Context) error {
 	base, _ := apiBase(b.cfg.APIBase)
 	s, err := discordgo.New("Bot " + b.cfg.Token)
 	if err != nil {
 		return fmt.Errorf("discord session: %w", err)
 	}
-	s.Client = &http.Client{Timeout: 20 * time.Second, Transport: rewriteTransport{base: base, next: http.DefaultTransport}}
+	att := &attempt{}
+	s.Client = &http.Client{Timeout: 20 * time.Second, Transport: &transport{base: base, next: http.DefaultTransport, connecting: att}}
+	dialer := *websocket.DefaultDialer
+	dialer.NetDialContext = att.dial
+	s.Dialer = &dialer
+	s.ShouldReconnectOnError = false // keepConnected does it
 	s.Identify.Intents = discordgo.IntentsGuilds
 	s.LogLevel = discordgo.LogError
 	b.sess = s
@@ -239,10 +478,23 @@ func (b *Bot) Run(ctx context.Context) error {
 			b.onInteraction(ctx, ic, closing)
 		}()
 	})
+	dropped := make(chan struct{}, 1)
+	s.AddHandler(func(*discordgo.Session, *discordgo.Disconnect) {
+		select {
+		case dropped <- struct{}{}:
+		default:
+		}
+	})
 
-	if err := s.Open(); err != nil {
-		return fmt.Errorf("connect to the Discord gateway: %w", err)
+	if err := b.connect(ctx, s, att); err != nil {
+		if ctx.Err() != nil {
+			b.log.Info("stopped while connecting")
+			return nil
+		}
+		msg, _ := b.connectError(err)
+		return msg
 	}
+	b.connected.Store(true)
 	appID, user := "", ""
 	if s.State.Application != nil {
 		appID = s.State.Application.ID
@@ -257,6 +509,11 @@ func (b *Bot) Run(ctx context.Context) error {
 
 	bg, stopBG := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
+	// The gateway watcher stops first, before the gateway closes (its
+	// Disconnect must not be taken for a drop).
+	gwCtx, stopGW := context.WithCancel(ctx)
+	gwDone := make(chan struct{})
+	gwErr := make(chan error, 1)
 	// shutdown stops taking interactions (new ones are told the bot is
 	// restarting), waits for those in flight (up to ShutdownGrace), closes
 	// the gateway, then stops the timers, all within shutdownBudget. Every
@@ -266,6 +523,8 @@ func (b *Bot) Run(ctx context.Context) error {
 		b.inflightMu.Lock()
 		b.closing = true
 		b.inflightMu.Unlock()
+		stopGW()
+		<-gwDone // returns at once: any connection attempt is cancelled with gwCtx
 		if !b.waitIdle(min(b.cfg.ShutdownGrace, time.Until(deadline)-1500*time.Millisecond)) {
 			b.log.Warn("interactions still in flight at shutdown")
 		}
@@ -284,6 +543,12 @@ func (b *Bot) Run(ctx context.Context) error {
 		}
 		return nil
 	}
+	go func() {
+		defer close(gwDone)
+		if err := b.keepConnected(gwCtx, s, att, dropped); err != nil {
+			gwErr <- err
+		}
+	}()
 
 	if _, err := s.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, commands(), discordgo.WithContext(ctx)); err != nil {
 		serr := shutdown()
@@ -298,10 +563,20 @@ func (b *Bot) Run(ctx context.Context) error {
 	go func() { defer wg.Done(); b.scheduler(background(bg)) }()
 	go func() { defer wg.Done(); b.refresher(background(bg)) }()
 
-	<-ctx.Done()
-	b.log.Info("shutting down")
-	return shutdown()
+	select {
+	case <-ctx.Done():
+		b.log.Info("shutting down")
+		return shutdown()
+	case err := <-gwErr:
+		b.log.Error("gateway refused the bot: stopping", "err", err)
+		shutdown()
+		return err
+	}
 }
+
+// Connected reports whether Run ever connected to the gateway (false when
+// it failed or was stopped while connecting). Safe for concurrent use.
+func (b *Bot) Connected() bool { return b.connected.Load() }
 
 // enter counts a handler in and reports whether the bot is shutting down.
 func (b *Bot) enter() (closing bool) {
@@ -375,6 +650,72 @@ func rest(ctx context.Context) []discordgo.RequestOption {
 		opts = append(opts, discordgo.WithRetryOnRatelimit(false))
 	}
 	return opts
+}
+
+// maxRateWait is the longest editNow waits for a rate-limited route.
+const maxRateWait = time.Second
+
+// errRateLimited is returned by editNow when the route is rate limited for
+// longer than maxRateWait.
+var errRateLimited = errors.New("rate limited: try again later")
+
+// editNow edits a channel message without waiting out a rate limit of
+// more than maxRateWait: discordgo would sleep through it before sending
+// (deaf to ctx), so an interaction whose reply waits on the edit (a reveal
+// by /quizadmin close) would answer far too late. A limited route fails at
+// once with errRateLimited (and a 429 with a RateLimitError); the caller
+// leaves the edit to a later retry. It takes the route's discordgo bucket
+// itself, so discordgo's own requests and this one still count together.
+func (b *Bot) editNow(ctx context.Context, m *discordgo.MessageEdit) error {
+	rl := b.sess.Ratelimiter
+	bucket := rl.GetBucket(discordgo.EndpointChannelMessage(m.Channel, ""))
+	give := time.Now().Add(maxRateWait)
+	for !bucket.TryLock() { // another request of the route is in flight, or asleep
+		if time.Now().After(give) {
+			return fmt.Errorf("edit message %s: %w", m.ID, errRateLimited)
+		}
+		if err := sleepCtx(ctx, 10*time.Millisecond); err != nil {
+			return err
+		}
+	}
+	if wait := rl.GetWaitTime(bucket, 1); wait > 0 {
+		if wait > maxRateWait {
+			bucket.Unlock()
+			return fmt.Errorf("edit message %s: %w (for %v)", m.ID, errRateLimited, wait.Round(time.Millisecond))
+		}
+		if err := sleepCtx(ctx, wait); err != nil {
+			bucket.Unlock()
+			return err
+		}
+	}
+	bucket.Remaining--
+	if m.Embeds != nil {
+		for _, e := range *m.Embeds {
+			if e.Type == "" {
+				e.Type = discordgo.EmbedTypeRich
+			}
+		}
+	}
+	body, err := json.Marshal(m)
+	if err != nil {
+		bucket.Release(nil)
+		return fmt.Errorf("edit message %s: %w", m.ID, err)
+	}
+	_, err = b.sess.RequestWithLockedBucket(http.MethodPatch, discordgo.EndpointChannelMessage(m.Channel, m.ID),
+		"application/json", body, bucket, 0, append(rest(ctx), discordgo.WithRetryOnRatelimit(false))...)
+	return err
+}
+
+// sleepCtx waits for d or until ctx ends (then returns its error).
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // errUser is an error whose text is meant for the member.

@@ -47,7 +47,7 @@ func (db *DB) RecordAnswer(a questions.Answer) (questions.Answer, error) {
 	}
 	var out questions.Answer
 	var refused error
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		_, out, refused = checkAnswer(tx, a)
 		return nil
 	})
@@ -145,7 +145,7 @@ func (db *DB) recordAnswer(tx *bbolt.Tx, a questions.Answer) (questions.Answer, 
 // answered it. Safe for concurrent use.
 func (db *DB) Answer(postID, userID uint64) (questions.Answer, error) {
 	var a questions.Answer
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		p, err := getPost(tx, postID)
 		if err != nil {
 			return err
@@ -169,7 +169,7 @@ func (db *DB) Answer(postID, userID uint64) (questions.Answer, error) {
 // concurrent use.
 func (db *DB) Answers(postID uint64) ([]questions.Answer, error) {
 	var out []questions.Answer
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		p, err := getPost(tx, postID)
 		if err != nil {
 			return err

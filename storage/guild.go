@@ -19,7 +19,7 @@ import (
 // for concurrent use.
 func (db *DB) Asked(guildID uint64) (map[string]bool, error) {
 	out := map[string]bool{}
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		b := sub(guildRO(tx, guildID), bAsked)
 		if b == nil {
 			return nil
@@ -39,7 +39,7 @@ func (db *DB) Asked(guildID uint64) (map[string]bool, error) {
 // (typically every question of a bank once all were asked). Unknown IDs
 // are ignored. Safe for concurrent use.
 func (db *DB) ForgetAsked(guildID uint64, questionIDs []string) error {
-	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+	err := db.update(func(tx *bbolt.Tx) error {
 		b := sub(guildRO(tx, guildID), bAsked)
 		if b == nil {
 			return nil
@@ -80,7 +80,7 @@ func (db *DB) SaveBank(guildID uint64, f questions.BankFile) error {
 	if err != nil {
 		return fmt.Errorf("save bank: %w", err)
 	}
-	err = db.bolt.Update(func(tx *bbolt.Tx) error {
+	err = db.update(func(tx *bbolt.Tx) error {
 		g, err := guildRW(tx, guildID)
 		if err != nil {
 			return err
@@ -97,7 +97,7 @@ func (db *DB) SaveBank(guildID uint64, f questions.BankFile) error {
 // (case-insensitively); the slices are the caller's. Safe for concurrent use.
 func (db *DB) Banks(guildID uint64) ([]questions.BankFile, error) {
 	var out []questions.BankFile
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		b := sub(guildRO(tx, guildID), bBanks)
 		if b == nil {
 			return nil
@@ -122,7 +122,7 @@ func (db *DB) Banks(guildID uint64) ([]questions.BankFile, error) {
 // returns an error wrapping questions.ErrNotFound if there is none. Safe
 // for concurrent use.
 func (db *DB) DeleteBank(guildID uint64, name string) error {
-	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+	err := db.update(func(tx *bbolt.Tx) error {
 		b := sub(guildRO(tx, guildID), bBanks)
 		if b == nil || b.Get(normBank(name)) == nil {
 			return fmt.Errorf("bank %q: %w", name, questions.ErrNotFound)
@@ -156,7 +156,7 @@ func clearScores(g *bbolt.Bucket) error {
 // counts only answers recorded after it. Settings and banks stay. Safe for
 // concurrent use.
 func (db *DB) ResetGuild(guildID uint64) error {
-	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+	err := db.update(func(tx *bbolt.Tx) error {
 		g := guildRO(tx, guildID)
 		if g == nil {
 			return nil
@@ -187,7 +187,7 @@ func (db *DB) ResetGuild(guildID uint64) error {
 // index entries and topic stats. Their answers stay as history but no
 // longer count (as for ResetGuild). Safe for concurrent use.
 func (db *DB) ResetMember(guildID, userID uint64) error {
-	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+	err := db.update(func(tx *bbolt.Tx) error {
 		g := guildRO(tx, guildID)
 		if g == nil {
 			return nil
@@ -212,7 +212,7 @@ func (db *DB) ResetMember(guildID, userID uint64) error {
 // counted answer in memory (each answer is read again as it is counted).
 // Safe for concurrent use.
 func (db *DB) RebuildScores(guildID uint64) error {
-	if err := db.bolt.Update(func(tx *bbolt.Tx) error { return db.rebuild(tx, guildID) }); err != nil {
+	if err := db.update(func(tx *bbolt.Tx) error { return db.rebuild(tx, guildID) }); err != nil {
 		return fmt.Errorf("rebuild scores: %w", err)
 	}
 	return nil

@@ -69,7 +69,7 @@ func (b board) show(s questions.Score) questions.Score {
 // concurrent use.
 func (db *DB) Leaderboard(guildID uint64, p questions.Period, r questions.Ranking, at time.Time, offset, limit int) (questions.Leaderboard, error) {
 	lb := questions.Leaderboard{Period: p, Ranking: r}
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		b, err := db.board(tx, guildID, p, r, at)
 		if err != nil {
 			return err
@@ -98,7 +98,7 @@ func (db *DB) Leaderboard(guildID uint64, p questions.Period, r questions.Rankin
 // accuracy ranking). Cost as for Leaderboard. Safe for concurrent use.
 func (db *DB) Standing(guildID, userID uint64, p questions.Period, r questions.Ranking, at time.Time) (questions.Standing, error) {
 	var st questions.Standing
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		b, err := db.board(tx, guildID, p, r, at)
 		if err != nil {
 			return err
@@ -122,7 +122,7 @@ func (db *DB) Standing(guildID, userID uint64, p questions.Period, r questions.R
 // streak is still alive. Safe for concurrent use.
 func (db *DB) MemberStats(guildID, userID uint64, at time.Time) (questions.MemberStats, error) {
 	var ms questions.MemberStats
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		b, err := db.board(tx, guildID, questions.PeriodAll, questions.ByPoints, at)
 		if err != nil {
 			return err
@@ -158,7 +158,7 @@ func (db *DB) MemberStats(guildID, userID uint64, at time.Time) (questions.Membe
 // index. Safe for concurrent use.
 func (db *DB) ActiveStreaks(guildID uint64, at time.Time, limit int) ([]questions.Score, error) {
 	var out []questions.Score
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		b, err := db.board(tx, guildID, questions.PeriodAll, questions.ByPoints, at)
 		if err != nil {
 			return err

@@ -102,7 +102,7 @@ func (db *DB) CreatePost(p questions.Post) (questions.Post, error) {
 	p.Tallies = make([]int, p.OptionCount)
 	p.Answers, p.Right = 0, 0
 	in := p
-	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+	err := db.update(func(tx *bbolt.Tx) error {
 		p = in
 		id, err := tx.Bucket(bPosts).NextSequence()
 		if err != nil {
@@ -140,7 +140,7 @@ func (db *DB) CreatePost(p questions.Post) (questions.Post, error) {
 // returns an error wrapping questions.ErrNotFound for an unknown post.
 // Safe for concurrent use.
 func (db *DB) SetPostMessage(postID, messageID uint64) error {
-	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+	err := db.update(func(tx *bbolt.Tx) error {
 		p, err := getPost(tx, postID)
 		if err != nil {
 			return err
@@ -163,7 +163,7 @@ func (db *DB) SetPostMessage(postID, messageID uint64) error {
 // an error wrapping questions.ErrNotFound for an unknown post. Safe for
 // concurrent use.
 func (db *DB) DeletePost(postID uint64) error {
-	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+	err := db.update(func(tx *bbolt.Tx) error {
 		p, err := getPost(tx, postID)
 		if err != nil {
 			return err
@@ -234,7 +234,7 @@ func deletePrefix(b *bbolt.Bucket, prefix []byte) (int, error) {
 // for an unknown post. Safe for concurrent use.
 func (db *DB) Post(postID uint64) (questions.Post, error) {
 	var p questions.Post
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		var err error
 		p, err = getPost(tx, postID)
 		return err
@@ -271,7 +271,7 @@ func (db *DB) OpenPostsIn(guildID, channelID uint64) ([]questions.Post, error) {
 
 func (db *DB) openPosts(prefix []byte) ([]questions.Post, error) {
 	var out []questions.Post
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		c := tx.Bucket(bOpen).Cursor()
 		k, _ := c.First()
 		if prefix != nil {
@@ -301,7 +301,7 @@ func (db *DB) ClosePost(postID uint64, at time.Time) (questions.Post, bool, erro
 	}
 	var p questions.Post
 	closed := false
-	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+	err := db.update(func(tx *bbolt.Tx) error {
 		var err error
 		closed = false
 		if p, err = getPost(tx, postID); err != nil || p.Closed {
@@ -330,7 +330,7 @@ func (db *DB) ClosePost(postID uint64, at time.Time) (questions.Post, bool, erro
 // questions.ErrNotFound for an unknown post, and refuses an open post (its
 // reveal comes after the close). Safe for concurrent use.
 func (db *DB) MarkRevealed(postID uint64) error {
-	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+	err := db.update(func(tx *bbolt.Tx) error {
 		p, err := getPost(tx, postID)
 		if err != nil {
 			return err
@@ -359,7 +359,7 @@ func (db *DB) MarkRevealed(postID uint64) error {
 // never every post. Safe for concurrent use.
 func (db *DB) UnrevealedPosts() ([]questions.Post, error) {
 	var out []questions.Post
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		return tx.Bucket(bUnrevealed).ForEach(func(k, _ []byte) error {
 			p, err := getPost(tx, getU64(k))
 			if err != nil {

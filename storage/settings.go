@@ -89,7 +89,7 @@ func (db *DB) guildLocation(tx *bbolt.Tx, guildID uint64) (*time.Location, error
 // when it has saved none. Safe for concurrent use.
 func (db *DB) Settings(guildID uint64) (questions.Settings, error) {
 	var s questions.Settings
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		var err error
 		s, err = readSettings(tx, guildID)
 		return err
@@ -112,7 +112,7 @@ func (db *DB) SaveSettings(s questions.Settings) error {
 	if err := validateSettings(s); err != nil {
 		return fmt.Errorf("save settings: %w", err)
 	}
-	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+	err := db.update(func(tx *bbolt.Tx) error {
 		old, err := readSettings(tx, s.GuildID)
 		if err != nil {
 			return err
@@ -141,7 +141,7 @@ func (db *DB) SaveSettings(s questions.Settings) error {
 // concurrent use.
 func (db *DB) UpdateSettings(guildID uint64, fn func(*questions.Settings) error) (questions.Settings, error) {
 	var out questions.Settings
-	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+	err := db.update(func(tx *bbolt.Tx) error {
 		old, err := readSettings(tx, guildID)
 		if err != nil {
 			return err
@@ -197,7 +197,7 @@ func validateSettings(s questions.Settings) error {
 // (Settings.Daily != nil), in guild ID order. Safe for concurrent use.
 func (db *DB) DailyGuilds() ([]questions.Settings, error) {
 	var out []questions.Settings
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		return tx.Bucket(bSettings).ForEach(func(k, v []byte) error {
 			s, err := decodeSettings(getU64(k), v)
 			if err != nil {
@@ -225,7 +225,7 @@ func (db *DB) DailyGuilds() ([]questions.Settings, error) {
 // one wins.
 func (db *DB) ClaimDaily(guildID uint64, due, next time.Time, localDate string) (bool, error) {
 	claimed := false
-	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+	err := db.update(func(tx *bbolt.Tx) error {
 		claimed = false
 		s, err := readSettings(tx, guildID)
 		if err != nil {
@@ -251,7 +251,7 @@ func (db *DB) ClaimDaily(guildID uint64, due, next time.Time, localDate string) 
 // (Daily.LastError; the next successful ClaimDaily clears it). It does
 // nothing when the guild has no daily schedule. Safe for concurrent use.
 func (db *DB) DailyFailed(guildID uint64, msg string) error {
-	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+	err := db.update(func(tx *bbolt.Tx) error {
 		s, err := readSettings(tx, guildID)
 		if err != nil || s.Daily == nil || s.Daily.LastError == msg {
 			return err

@@ -37,6 +37,10 @@ type gateway struct {
 	resumes    int
 	heartbeats int
 	sessions   int
+	dials      int    // websocket connections accepted
+	stalled    bool   // new connections get no HELLO
+	failCode   int    // when set, sessions are closed with this code
+	failText   string // and this reason
 }
 
 type gwConn struct {
@@ -90,6 +94,23 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 		s.gw.conns = map[*gwConn]struct{}{}
 	}
 	s.gw.conns[c] = struct{}{}
+	s.gw.dials++
+	s.notifyLocked()
+	if s.gw.stalled {
+		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			delete(s.gw.conns, c)
+			s.notifyLocked()
+			s.mu.Unlock()
+			_ = ws.Close()
+		}()
+		for { // no HELLO: wait for the client (or Close) to drop it
+			if _, _, err := ws.ReadMessage(); err != nil {
+				return
+			}
+		}
+	}
 	hello := fmt.Sprintf(`{"op":10,"s":null,"t":null,"d":{"heartbeat_interval":%d}}`, s.opts.HeartbeatInterval.Milliseconds())
 	s.writeLocked(c, []byte(hello))
 	s.mu.Unlock()
@@ -168,6 +189,10 @@ func (s *Server) identifyLocked(c *gwConn, d json.RawMessage) {
 	_ = json.Unmarshal(d, &id)
 	s.gw.identifies = append(s.gw.identifies, Identify{Token: id.Token, Intents: id.Intents, Shard: id.Shard,
 		Raw: append(json.RawMessage(nil), d...), At: time.Now()})
+	if s.gw.failCode != 0 {
+		s.closeConnLocked(c, s.gw.failCode, s.gw.failText)
+		return
+	}
 	if !s.tokenOK(id.Token) {
 		s.violationLocked("gateway IDENTIFY: bad token")
 		s.closeConnLocked(c, 4004, "Authentication failed.")
@@ -215,6 +240,10 @@ func (s *Server) resumeLocked(c *gwConn, d json.RawMessage) {
 	}
 	_ = json.Unmarshal(d, &r)
 	s.gw.resumes++
+	if s.gw.failCode != 0 {
+		s.closeConnLocked(c, s.gw.failCode, s.gw.failText)
+		return
+	}
 	if !s.tokenOK(r.Token) {
 		s.violationLocked("gateway RESUME: bad token")
 		s.closeConnLocked(c, 4004, "Authentication failed.")
@@ -362,6 +391,41 @@ func (s *Server) Disconnect() {
 	}
 	s.gw.active = nil
 	s.notifyLocked()
+}
+
+// FailGateway closes every gateway connection with the close code and
+// reason given (4004 "Authentication failed.", 4014 "Disallowed
+// intent(s).", …) and closes every later IDENTIFY and RESUME the same way,
+// as Discord does once a token is reset or an intent withdrawn. The
+// session is gone: a client that honours fatal codes stops; one that does
+// not keeps reconnecting (Identifies and Resumes count its tries).
+func (s *Server) FailGateway(code int, reason string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gw.failCode, s.gw.failText = code, reason
+	for c := range s.gw.conns {
+		s.closeConnLocked(c, code, reason)
+	}
+	s.gw.active = nil
+	s.notifyLocked()
+}
+
+// StallGateway makes new gateway connections (while on is true) hang
+// before HELLO: the websocket is accepted and then nothing is sent, as a
+// gateway that is overloaded or cut off behind a proxy would. Connections
+// already stalled stay so until the client drops them or the server closes.
+func (s *Server) StallGateway(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gw.stalled = on
+}
+
+// WaitGatewayDials waits until at least n gateway websocket connections
+// have been accepted (stalled ones included), calling t.Fatalf after
+// timeout. Call it from the test goroutine.
+func (s *Server) WaitGatewayDials(t testing.TB, n int, timeout time.Duration) {
+	t.Helper()
+	s.waitT(t, timeout, fmt.Sprintf("%d gateway connections", n), func() bool { return s.gw.dials >= n })
 }
 
 // RequestReconnect sends op 7 (RECONNECT) on the ready connection, which

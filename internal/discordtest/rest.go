@@ -234,6 +234,9 @@ func (s *Server) handleLocked(req *Request, obj map[string]json.RawMessage) repl
 func injected(f failure) reply {
 	body := f.body
 	h := http.Header{}
+	if f.header != nil {
+		return reply{status: f.status, body: []byte(body), header: f.header.Clone()}
+	}
 	if body == "" {
 		if f.status == http.StatusTooManyRequests {
 			body = `{"message":"You are being rate limited.","retry_after":0.05,"global":false}`

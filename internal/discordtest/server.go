@@ -3,9 +3,11 @@ package discordtest
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -147,6 +149,7 @@ type failure struct {
 	method, prefix string
 	status         int
 	body           string
+	header         http.Header
 }
 
 // Start starts a server listening on 127.0.0.1 on a free port (HTTP and the
@@ -341,6 +344,32 @@ func (s *Server) FailNext(method, pathPrefix string, status int, body string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.failures = append(s.failures, failure{method: strings.ToUpper(method), prefix: pathPrefix, status: status, body: body})
+}
+
+// RateLimitNext makes the next REST request whose method equals method (""
+// matches any) and whose path starts with pathPrefix answer 429 the way
+// Discord does: body {"message","retry_after","global"} and the headers
+// Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining: 0,
+// X-RateLimit-Reset-After and X-RateLimit-Scope ("user", or "global"
+// with X-RateLimit-Global: true when global is set). Like FailNext it is
+// used once and the request is recorded with Injected set.
+func (s *Server) RateLimitNext(method, pathPrefix string, retryAfter time.Duration, global bool) {
+	secs := strconv.FormatFloat(retryAfter.Seconds(), 'f', 3, 64)
+	h := http.Header{}
+	h.Set("Retry-After", strconv.Itoa(int(math.Ceil(retryAfter.Seconds()))))
+	h.Set("X-RateLimit-Limit", "5")
+	h.Set("X-RateLimit-Remaining", "0")
+	h.Set("X-RateLimit-Reset-After", secs)
+	h.Set("X-RateLimit-Scope", "user")
+	if global {
+		h.Set("X-RateLimit-Global", "true")
+		h.Set("X-RateLimit-Scope", "global")
+	}
+	body := fmt.Sprintf(`{"message":"You are being rate limited.","retry_after":%s,"global":%t}`, secs, global)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failures = append(s.failures, failure{method: strings.ToUpper(method), prefix: pathPrefix,
+		status: http.StatusTooManyRequests, body: body, header: h})
 }
 
 // Violations returns one line per request the server rejected the way

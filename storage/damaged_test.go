@@ -1,0 +1,175 @@
+package storage
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// damagedFixture is a closed database file with a few posts and answers,
+// and its page size and pages in use.
+func damagedFixture(t *testing.T) (data []byte, pageSize, inUse int) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "good.db")
+	db, err := Open(path, Options{Now: func() time.Time { return t0 }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		p := mustPost(t, db, questions.Post{})
+		for u := uint64(1); u <= 40; u++ {
+			answer(t, db, p, u, t0, "B")
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err = os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := openPath(t, path) // the fixture is sound
+	var size int64
+	ps := b.bolt.Info().PageSize
+	b.bolt.View(func(tx *bbolt.Tx) error { size = tx.Size(); return nil })
+	b.Close()
+	return data, ps, int(size) / ps
+}
+
+// TestOpenRefusesDamagedFile: a file cut anywhere, empty, random or with a
+// damaged page is refused with ErrDamaged before anything is written (the
+// file stays byte-identical) and without crashing the process.
+func TestOpenRefusesDamagedFile(t *testing.T) {
+	good, ps, inUse := damagedFixture(t)
+	if inUse < 6 {
+		t.Fatalf("fixture uses %d pages; want a few more to cut", inUse)
+	}
+	type tc struct {
+		name string
+		data []byte
+	}
+	var cases []tc
+	for k := range inUse {
+		cases = append(cases, tc{fmt.Sprintf("cut at page %d", k), good[:k*ps]})
+		cases = append(cases, tc{fmt.Sprintf("cut inside page %d", k), good[:k*ps+ps/2]})
+	}
+	cases = append(cases, tc{"cut by half a page", good[:len(good)-ps/2]})
+	r := rand.New(rand.NewPCG(1, 2))
+	random := make([]byte, len(good))
+	for i := range random {
+		random[i] = byte(r.UintN(256))
+	}
+	cases = append(cases, tc{"random bytes", random})
+	// Damaged but plausible: meta pages intact, one page in use garbled.
+	// bbolt itself panics on some of these ("invalid freelist page").
+	for k := 2; k < inUse; k++ {
+		d := bytes.Clone(good)
+		for i := k * ps; i < (k+1)*ps; i++ {
+			d[i] = byte(r.UintN(256))
+		}
+		cases = append(cases, tc{fmt.Sprintf("page %d garbled", k), d})
+	}
+	refused := 0
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "quiz.db")
+			if err := os.WriteFile(path, c.data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			db, err := Open(path, Options{Timeout: 100 * time.Millisecond})
+			if err == nil {
+				// Only a garbled page that bbolt no longer uses (a free
+				// page) may open, and then the file must check clean.
+				defer db.Close()
+				if cerr := db.Check(); cerr != nil {
+					t.Fatalf("Open: got nil error and Check: %v; want ErrDamaged from Open", cerr)
+				}
+				if len(c.data) != len(good) {
+					t.Fatalf("Open of a %d-byte cut of a %d-byte file: got nil error, want ErrDamaged", len(c.data), len(good))
+				}
+				return
+			}
+			refused++
+			if !errors.Is(err, ErrDamaged) {
+				t.Errorf("Open: got %v, want an error wrapping ErrDamaged", err)
+			}
+			after, rerr := os.ReadFile(path)
+			if rerr != nil || !bytes.Equal(after, c.data) {
+				t.Errorf("the file changed: %d bytes before, %d after (%v)", len(c.data), len(after), rerr)
+			}
+		})
+	}
+	if want := 2*inUse + 2; refused < want {
+		t.Errorf("refused %d of %d damaged files, want at least the %d cut or random ones", refused, len(cases), want)
+	}
+}
+
+// TestOpenRefusesEmptyFile: an empty file (a failed restore) is not taken
+// for a new database.
+func TestOpenRefusesEmptyFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "quiz.db")
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(path, Options{})
+	if !errors.Is(err, ErrDamaged) {
+		t.Fatalf("Open of an empty file: got %v, want ErrDamaged", err)
+	}
+	if st, err := os.Stat(path); err != nil || st.Size() != 0 {
+		t.Errorf("the empty file changed: %v, %v", st, err)
+	}
+}
+
+// TestDamageWhileOpenIsAnError: pages garbled, or the file cut, under a
+// running DB make its methods fail with ErrDamaged instead of crashing the
+// process (a bbolt panic, or a fault reading the map past the file's end).
+func TestDamageWhileOpenIsAnError(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		damage func(f *os.File, ps int) error
+	}{
+		{"pages garbled", func(f *os.File, ps int) error {
+			st, err := f.Stat()
+			if err != nil {
+				return err
+			}
+			junk := bytes.Repeat([]byte{0xff}, int(st.Size())-2*ps)
+			_, err = f.WriteAt(junk, int64(2*ps))
+			return err
+		}},
+		{"file cut to nothing", func(f *os.File, ps int) error { return f.Truncate(0) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "quiz.db")
+			db, err := Open(path, Options{Now: func() time.Time { return t0 }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			p := mustPost(t, db, questions.Post{})
+			answer(t, db, p, 1, t0, "B")
+			f, err := os.OpenFile(path, os.O_RDWR, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if err := tc.damage(f, os.Getpagesize()); err != nil {
+				t.Fatal(err)
+			}
+			_, rerr := db.Leaderboard(guild, questions.PeriodAll, questions.ByPoints, t0, 0, 10)
+			_, aerr := db.RecordAnswer(questions.Answer{PostID: p.ID, UserID: 2, GuildID: guild, Choice: []string{"B"}, At: t0})
+			if !errors.Is(rerr, ErrDamaged) && !errors.Is(aerr, ErrDamaged) {
+				t.Errorf("after damage: Leaderboard %v, RecordAnswer %v; want ErrDamaged from at least one", rerr, aerr)
+			}
+		})
+	}
+}
