@@ -596,7 +596,7 @@ func TestDamagedDatabaseRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for g := uint64(1); g <= 50; g++ {
+	for g := questions.GuildID(1); g <= 50; g++ {
 		if _, err := db.UpdateSettings(g, func(*questions.Settings) error { return nil }); err != nil {
 			t.Fatal(err)
 		}

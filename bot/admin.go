@@ -106,7 +106,7 @@ func (b *Bot) settingsCmd(c *call, opts options) error {
 }
 
 // bankList reads "all" or a comma-separated list of existing bank names.
-func (b *Bot) bankList(guild uint64, v string) ([]string, error) {
+func (b *Bot) bankList(guild questions.GuildID, v string) ([]string, error) {
 	if strings.EqualFold(strings.TrimSpace(v), "all") || strings.TrimSpace(v) == "" {
 		return nil, nil
 	}
@@ -342,7 +342,7 @@ func (b *Bot) bankExport(c *call, opts options) error {
 }
 
 // importedFile finds an imported bank by name, or says why not.
-func (b *Bot) importedFile(guild uint64, name string) (questions.BankFile, error) {
+func (b *Bot) importedFile(guild questions.GuildID, name string) (questions.BankFile, error) {
 	files, err := b.store.Banks(guild)
 	if err != nil {
 		return questions.BankFile{}, fmt.Errorf("banks: %w", err)
@@ -371,13 +371,13 @@ func fileName(s string) string {
 // resetCmd asks to confirm a reset (/quizadmin reset scope:<all|member> [member]).
 func (b *Bot) resetCmd(c *call, opts options) error {
 	scope, _ := opts.str("scope")
-	var member uint64
+	var member questions.UserID
 	var what string
 	switch scope {
 	case "all":
 		what = "every member's scores, streaks and leaderboard places on this server, and which questions were asked"
 	case "member":
-		id, ok := opts.snowflake("member")
+		id, ok := opts.user("member")
 		if !ok {
 			return userErr("With scope member, pick the member to reset.")
 		}

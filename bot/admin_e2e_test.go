@@ -587,7 +587,7 @@ func TestRevealGivenUpOnADeletedMessage(t *testing.T) {
 // revealed returns a post as stored. Call it when the scheduler is asleep
 // (after start or advance): a reveal it was going to do, or give up, is
 // done.
-func (e *env) revealed(id uint64) questions.Post {
+func (e *env) revealed(id questions.PostID) questions.Post {
 	e.t.Helper()
 	p, err := e.db.Post(id)
 	if err != nil {

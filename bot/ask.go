@@ -51,7 +51,7 @@ func (b *Bot) ask(c *call, opts options) error {
 
 // postQuestion records a post of q and sends its message, with any extra
 // embeds after the question's. A message that cannot be sent leaves no post.
-func (b *Bot) postQuestion(ctx context.Context, guild, channel uint64, q *questions.Question, closesAt time.Time, daily bool, extra ...*discordgo.MessageEmbed) (questions.Post, error) {
+func (b *Bot) postQuestion(ctx context.Context, guild questions.GuildID, channel questions.ChannelID, q *questions.Question, closesAt time.Time, daily bool, extra ...*discordgo.MessageEmbed) (questions.Post, error) {
 	post, err := b.store.CreatePost(questions.Post{
 		GuildID: guild, ChannelID: channel, QuestionID: q.ID, Bank: q.Bank, Tags: q.Tags,
 		Correct: q.Correct(), OptionCount: len(q.Options), SelectCount: q.SelectCount(),
@@ -67,7 +67,7 @@ func (b *Bot) postQuestion(ctx context.Context, guild, channel uint64, q *questi
 		}
 		return questions.Post{}, fmt.Errorf("send question: %w", err)
 	}
-	msgID, ok := parseID(msg.ID)
+	msgID, ok := parseID[questions.MessageID](msg.ID)
 	if !ok {
 		return questions.Post{}, fmt.Errorf("send question: bad message id %q", msg.ID)
 	}
@@ -82,7 +82,7 @@ func (b *Bot) postQuestion(ctx context.Context, guild, channel uint64, q *questi
 
 // draw picks the guild's next question: one not yet asked in this round,
 // at random; when every candidate was asked, a new round starts.
-func (b *Bot) draw(guild uint64, set questions.Settings, bankName string) (*questions.Question, error) {
+func (b *Bot) draw(guild questions.GuildID, set questions.Settings, bankName string) (*questions.Question, error) {
 	banks, err := b.guildBanks(guild)
 	if err != nil {
 		return nil, err
@@ -138,7 +138,7 @@ func (b *Bot) draw(guild uint64, set questions.Settings, bankName string) (*ques
 }
 
 // answer grades a member's pick on a post's select menu.
-func (b *Bot) answer(c *call, postID uint64, values []string) error {
+func (b *Bot) answer(c *call, postID questions.PostID, values []string) error {
 	post, err := b.store.Post(postID)
 	if errors.Is(err, questions.ErrNotFound) {
 		return userErr("This quiz has ended or this control is no longer in use.")
@@ -202,7 +202,7 @@ func (b *Bot) answer(c *call, postID uint64, values []string) error {
 }
 
 func mustID(s string) uint64 {
-	id, _ := parseID(s)
+	id, _ := parseID[uint64](s)
 	return id
 }
 
@@ -210,7 +210,7 @@ func mustID(s string) uint64 {
 // reveal, then records that the reveal went out. It is safe to call more
 // than once: a post already revealed is left alone, and one closed but not
 // yet revealed (its edit failed) is revealed now.
-func (b *Bot) closePost(ctx context.Context, postID uint64) error {
+func (b *Bot) closePost(ctx context.Context, postID questions.PostID) error {
 	mu := b.postLock(postID)
 	mu.Lock()
 	defer mu.Unlock()
@@ -274,7 +274,7 @@ func (b *Bot) closeCmd(c *call) error {
 }
 
 // queueRefresh asks the refresher to update a post's live count.
-func (b *Bot) queueRefresh(postID uint64) {
+func (b *Bot) queueRefresh(postID questions.PostID) {
 	select {
 	case b.refresh <- postID:
 	default: // the refresher is behind; the next answer will queue again
@@ -285,7 +285,7 @@ func (b *Bot) queueRefresh(postID uint64) {
 // once per RefreshEvery for all of them together, so bursts of answers cost
 // one edit per post.
 func (b *Bot) refresher(ctx context.Context) {
-	dirty := map[uint64]bool{}
+	dirty := map[questions.PostID]bool{}
 	tick := time.NewTicker(b.cfg.RefreshEvery)
 	defer tick.Stop()
 	for {
@@ -313,7 +313,7 @@ func (b *Bot) refresher(ctx context.Context) {
 }
 
 // refreshCount edits an open post's answer count into its message.
-func (b *Bot) refreshCount(ctx context.Context, postID uint64) error {
+func (b *Bot) refreshCount(ctx context.Context, postID questions.PostID) error {
 	mu := b.postLock(postID)
 	mu.Lock()
 	defer mu.Unlock()
@@ -403,7 +403,7 @@ func (b *Bot) runDue(ctx context.Context, now time.Time) time.Time {
 // hour); one that cannot succeed (the message or channel is gone, or the
 // bot may no longer see it) is given up, so that no request keeps hitting
 // a 403 or 404.
-func (b *Bot) tryClose(ctx context.Context, postID uint64, now time.Time) {
+func (b *Bot) tryClose(ctx context.Context, postID questions.PostID, now time.Time) {
 	err := b.closePost(ctx, postID)
 	switch {
 	case err == nil:

@@ -36,7 +36,7 @@ type bankResult struct {
 // catalogue, a question ID used twice in parts or by another bank of the
 // guild, a bank that would not store. The caller holds b.editMu from
 // planning to storing, so that no other edit slips in between.
-func (b *Bot) planBanks(guild, user uint64, parts []questions.Bank, replace bool) (bankChange, questions.Problems, error) {
+func (b *Bot) planBanks(guild questions.GuildID, user questions.UserID, parts []questions.Bank, replace bool) (bankChange, questions.Problems, error) {
 	g, err := b.imported(guild)
 	if err != nil {
 		return bankChange{}, nil, err
@@ -169,7 +169,7 @@ func firstPath(parts []questions.Bank, name string) string {
 // stores it, consuming the draft when draftID is not 0 (an error wrapping
 // questions.ErrNotFound if that draft is gone). Changes are applied one at
 // a time; no Discord call is made meanwhile.
-func (b *Bot) applyChange(guild, user uint64, parts []questions.Bank, replace bool, draftID uint64) (bankChange, questions.Problems, error) {
+func (b *Bot) applyChange(guild questions.GuildID, user questions.UserID, parts []questions.Bank, replace bool, draftID uint64) (bankChange, questions.Problems, error) {
 	b.editMu.Lock()
 	defer b.editMu.Unlock()
 	ch, refused, err := b.planBanks(guild, user, parts, replace)
@@ -184,7 +184,7 @@ func (b *Bot) applyChange(guild, user uint64, parts []questions.Bank, replace bo
 
 // saveChange stores a planned change (consuming the draft when draftID is
 // not 0) and drops the guild's cached banks.
-func (b *Bot) saveChange(guild uint64, ch bankChange, draftID uint64) error {
+func (b *Bot) saveChange(guild questions.GuildID, ch bankChange, draftID uint64) error {
 	if err := b.store.SaveBanks(guild, ch.files, draftID); err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ type guildBanks struct {
 
 // guildBanks returns every bank the guild can use: the catalogue's (built-in
 // and QUIZHOST_QUESTIONS) and its imported ones, sorted by name.
-func (b *Bot) guildBanks(guild uint64) ([]*questions.Bank, error) {
+func (b *Bot) guildBanks(guild questions.GuildID) ([]*questions.Bank, error) {
 	imp, err := b.imported(guild)
 	if err != nil {
 		return nil, err
@@ -27,7 +27,7 @@ func (b *Bot) guildBanks(guild uint64) ([]*questions.Bank, error) {
 	return all, nil
 }
 
-func (b *Bot) imported(guild uint64) (*guildBanks, error) {
+func (b *Bot) imported(guild questions.GuildID) (*guildBanks, error) {
 	b.importedMu.Lock()
 	defer b.importedMu.Unlock()
 	if g, ok := b.imports[guild]; ok {
@@ -53,7 +53,7 @@ func (b *Bot) imported(guild uint64) (*guildBanks, error) {
 }
 
 // forgetImported drops the guild's cached imported banks.
-func (b *Bot) forgetImported(guild uint64) {
+func (b *Bot) forgetImported(guild questions.GuildID) {
 	b.importedMu.Lock()
 	defer b.importedMu.Unlock()
 	delete(b.imports, guild)
@@ -87,7 +87,7 @@ func findBank(banks []*questions.Bank, name string) *questions.Bank {
 // question finds a question by its stable ID among the guild's banks; nil
 // if no bank has it any more. IDs are unique across a guild's banks:
 // Loader checks the catalogue, and imports are refused on a clash.
-func (b *Bot) question(guild uint64, id string) *questions.Question {
+func (b *Bot) question(guild questions.GuildID, id string) *questions.Question {
 	if q, ok := b.cfg.Catalogue.Question(id); ok {
 		return q
 	}

@@ -51,7 +51,7 @@ func (b *Bot) boardPage(c *call, id componentID) error {
 	return c.reply(m)
 }
 
-func (b *Bot) boardMessage(guild, viewer uint64, p questions.Period, r questions.Ranking, page int) (message, error) {
+func (b *Bot) boardMessage(guild questions.GuildID, viewer questions.UserID, p questions.Period, r questions.Ranking, page int) (message, error) {
 	now := b.clock.Now()
 	lb, err := b.store.Leaderboard(guild, p, r, now, page*boardPageSize, boardPageSize)
 	if err != nil {
@@ -123,7 +123,7 @@ func standingLine(s questions.Standing) string {
 // stats shows a member's record (/quiz stats [member]).
 func (b *Bot) stats(c *call, opts options) error {
 	who := c.user
-	if id, ok := opts.snowflake("member"); ok {
+	if id, ok := opts.user("member"); ok {
 		who = id
 	}
 	st, err := b.store.MemberStats(c.guild, who, b.clock.Now())

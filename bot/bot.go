@@ -31,44 +31,44 @@ import (
 // Store is what the bot needs from the database. storage.DB implements it;
 // see there for the contract of each method.
 type Store interface {
-	Settings(guildID uint64) (questions.Settings, error)
-	UpdateSettings(guildID uint64, fn func(*questions.Settings) error) (questions.Settings, error)
+	Settings(guildID questions.GuildID) (questions.Settings, error)
+	UpdateSettings(guildID questions.GuildID, fn func(*questions.Settings) error) (questions.Settings, error)
 	DailyGuilds() ([]questions.Settings, error)
-	ClaimDaily(guildID uint64, due, next time.Time, localDate string) (bool, error)
-	DailyFailed(guildID uint64, msg string) error
+	ClaimDaily(guildID questions.GuildID, due, next time.Time, localDate string) (bool, error)
+	DailyFailed(guildID questions.GuildID, msg string) error
 
 	CreatePost(p questions.Post) (questions.Post, error)
-	SetPostMessage(postID, messageID uint64) error
-	DeletePost(postID uint64) error
-	Post(postID uint64) (questions.Post, error)
+	SetPostMessage(postID questions.PostID, messageID questions.MessageID) error
+	DeletePost(postID questions.PostID) error
+	Post(postID questions.PostID) (questions.Post, error)
 	OpenPosts() ([]questions.Post, error)
-	OpenPostsIn(guildID, channelID uint64) ([]questions.Post, error)
-	ClosePost(postID uint64, at time.Time) (questions.Post, bool, error)
-	MarkRevealed(postID uint64) error
+	OpenPostsIn(guildID questions.GuildID, channelID questions.ChannelID) ([]questions.Post, error)
+	ClosePost(postID questions.PostID, at time.Time) (questions.Post, bool, error)
+	MarkRevealed(postID questions.PostID) error
 	UnrevealedPosts() ([]questions.Post, error)
 
 	RecordAnswer(a questions.Answer) (questions.Answer, error)
-	Answer(postID, userID uint64) (questions.Answer, error)
+	Answer(postID questions.PostID, userID questions.UserID) (questions.Answer, error)
 
-	Asked(guildID uint64) (map[string]bool, error)
-	ForgetAsked(guildID uint64, questionIDs []string) error
+	Asked(guildID questions.GuildID) (map[string]bool, error)
+	ForgetAsked(guildID questions.GuildID, questionIDs []string) error
 
-	Leaderboard(guildID uint64, p questions.Period, r questions.Ranking, at time.Time, offset, limit int) (questions.Leaderboard, error)
-	Standing(guildID, userID uint64, p questions.Period, r questions.Ranking, at time.Time) (questions.Standing, error)
-	MemberStats(guildID, userID uint64, at time.Time) (questions.MemberStats, error)
-	ActiveStreaks(guildID uint64, at time.Time, limit int) ([]questions.Score, error)
+	Leaderboard(guildID questions.GuildID, p questions.Period, r questions.Ranking, at time.Time, offset, limit int) (questions.Leaderboard, error)
+	Standing(guildID questions.GuildID, userID questions.UserID, p questions.Period, r questions.Ranking, at time.Time) (questions.Standing, error)
+	MemberStats(guildID questions.GuildID, userID questions.UserID, at time.Time) (questions.MemberStats, error)
+	ActiveStreaks(guildID questions.GuildID, at time.Time, limit int) ([]questions.Score, error)
 
-	SaveBanks(guildID uint64, files []questions.BankFile, draftID uint64) error
-	Banks(guildID uint64) ([]questions.BankFile, error)
-	DeleteBank(guildID uint64, name string) error
+	SaveBanks(guildID questions.GuildID, files []questions.BankFile, draftID uint64) error
+	Banks(guildID questions.GuildID) ([]questions.BankFile, error)
+	DeleteBank(guildID questions.GuildID, name string) error
 
 	SaveDraft(d questions.Draft) (questions.Draft, error)
-	Draft(guildID, id uint64) (questions.Draft, error)
-	DeleteDraft(guildID, id uint64) error
-	Suggestions(guildID uint64) ([]questions.Draft, error)
+	Draft(guildID questions.GuildID, id uint64) (questions.Draft, error)
+	DeleteDraft(guildID questions.GuildID, id uint64) error
+	Suggestions(guildID questions.GuildID) ([]questions.Draft, error)
 
-	ResetGuild(guildID uint64) error
-	ResetMember(guildID, userID uint64) error
+	ResetGuild(guildID questions.GuildID) error
+	ResetMember(guildID questions.GuildID, userID questions.UserID) error
 }
 
 // Config is everything the bot is built from. Token, Store and Catalogue
@@ -125,21 +125,21 @@ type Bot struct {
 	idle       chan struct{} // closed when inflight drops to zero
 	closing    bool
 
-	wake    chan struct{}  // pokes the scheduler after a post or setting changes
-	refresh chan uint64    // posts whose live count needs an edit
-	postMu  [64]sync.Mutex // striped by post id: serialise each post's message edits
+	wake    chan struct{}         // pokes the scheduler after a post or setting changes
+	refresh chan questions.PostID // posts whose live count needs an edit
+	postMu  [64]sync.Mutex        // striped by post id: serialise each post's message edits
 
 	// editMu serialises changes to imported banks (import, paste, approve,
 	// remove): each is planned from the banks as they are and stored whole.
 	editMu sync.Mutex
 
 	importedMu sync.Mutex
-	imports    map[uint64]*guildBanks // guild → its imported banks, parsed; loaded on first use
+	imports    map[questions.GuildID]*guildBanks // guild → its imported banks, parsed; loaded on first use
 
 	// Scheduler goroutine only: when to retry a failed reveal, and how
 	// many times it failed.
-	revealAt    map[uint64]time.Time
-	revealTries map[uint64]int
+	revealAt    map[questions.PostID]time.Time
+	revealTries map[questions.PostID]int
 }
 
 // New checks cfg and returns a bot ready to Run.
@@ -184,9 +184,9 @@ func New(cfg Config) (*Bot, error) {
 	return &Bot{
 		cfg: cfg, store: cfg.Store, log: cfg.Logger, clock: cfg.Clock, rand: cfg.Rand,
 		wake:     make(chan struct{}, 1),
-		refresh:  make(chan uint64, 1024),
-		imports:  map[uint64]*guildBanks{},
-		revealAt: map[uint64]time.Time{}, revealTries: map[uint64]int{},
+		refresh:  make(chan questions.PostID, 1024),
+		imports:  map[questions.GuildID]*guildBanks{},
+		revealAt: map[questions.PostID]time.Time{}, revealTries: map[questions.PostID]int{},
 	}, nil
 }
 
@@ -631,7 +631,9 @@ func (b *Bot) pick(n int) int {
 
 // postLock serialises the message edits of one post (and of the few posts
 // that share its stripe).
-func (b *Bot) postLock(id uint64) *sync.Mutex { return &b.postMu[id%uint64(len(b.postMu))] }
+func (b *Bot) postLock(id questions.PostID) *sync.Mutex {
+	return &b.postMu[uint64(id)%uint64(len(b.postMu))]
+}
 
 type backgroundKey struct{}
 

@@ -36,20 +36,20 @@ const (
 // componentID is a parsed custom ID.
 type componentID struct {
 	kind    componentKind
-	post    uint64            // kindAnswer
+	post    questions.PostID  // kindAnswer
 	period  questions.Period  // kindBoard
 	ranking questions.Ranking // kindBoard
 	page    int               // kindBoard, 0-based
 	scope   string            // kindReset: "all", "member" or "cancel"
-	member  uint64            // kindReset: the member to reset (0 for all)
-	by      uint64            // kindReset: who asked; only they may confirm
+	member  questions.UserID  // kindReset: the member to reset (0 for all)
+	by      questions.UserID  // kindReset: who asked; only they may confirm
 	draft   uint64            // kindModal, kindDraft, kindReview
 	action  string            // kindDraft: add, cancel, fix; kindReview: approve, reject, next
 }
 
 var errBadCustomID = errors.New("unknown or malformed custom id")
 
-func answerCustomID(post uint64) string { return "a1:" + strconv.FormatUint(post, 10) }
+func answerCustomID(post questions.PostID) string { return "a1:" + post.String() }
 
 func boardCustomID(p questions.Period, r questions.Ranking, page int) string {
 	rk := "p"
@@ -59,7 +59,7 @@ func boardCustomID(p questions.Period, r questions.Ranking, page int) string {
 	return fmt.Sprintf("lb1:%s:%s:%d", p, rk, page)
 }
 
-func resetCustomID(scope string, member, by uint64) string {
+func resetCustomID(scope string, member, by questions.UserID) string {
 	return fmt.Sprintf("rs1:%s:%d:%d", scope, member, by)
 }
 
@@ -82,7 +82,7 @@ func parseCustomID(s string) (componentID, error) {
 	f := strings.Split(s, ":")
 	switch {
 	case f[0] == "a1" && len(f) == 2:
-		post, ok := parseID(f[1])
+		post, ok := parseID[questions.PostID](f[1])
 		if !ok {
 			break
 		}
@@ -112,13 +112,13 @@ func parseCustomID(s string) (componentID, error) {
 			break
 		}
 		member, ok1 := parseUint(f[2])
-		by, ok2 := parseID(f[3])
+		by, ok2 := parseID[questions.UserID](f[3])
 		if !ok1 || !ok2 || (scope == "member" && member == 0) {
 			break
 		}
-		return componentID{kind: kindReset, scope: scope, member: member, by: by}, nil
+		return componentID{kind: kindReset, scope: scope, member: questions.UserID(member), by: by}, nil
 	case f[0] == "pm1" && len(f) == 2:
-		draft, ok := parseID(f[1])
+		draft, ok := parseID[uint64](f[1])
 		if !ok {
 			break
 		}
@@ -128,7 +128,7 @@ func parseCustomID(s string) (componentID, error) {
 		if f[0] == "sg1" {
 			kind, actions = kindReview, []string{"approve", "reject", "next"}
 		}
-		draft, ok := parseID(f[2])
+		draft, ok := parseID[uint64](f[2])
 		if !ok || !slices.Contains(actions, f[1]) {
 			break
 		}
@@ -154,8 +154,9 @@ func parseUint(s string) (uint64, bool) {
 	return n, true
 }
 
-// parseID parses a snowflake or post ID: a canonical decimal above zero.
-func parseID(s string) (uint64, bool) {
-	n, ok := parseUint(s)
-	return n, ok && n > 0
+// parseID parses a snowflake or post ID: a canonical decimal above zero
+// (questions.ParseID).
+func parseID[T ~uint64](s string) (T, bool) {
+	id, err := questions.ParseID[T](s)
+	return id, err == nil
 }

@@ -18,7 +18,7 @@ import (
 
 // dailySet sets the daily schedule (/quizadmin daily set).
 func (b *Bot) dailySet(c *call, opts options, res *discordgo.ApplicationCommandInteractionDataResolved) error {
-	channel, ok := opts.snowflake("channel")
+	channel, ok := opts.channel("channel")
 	if !ok {
 		return userErr("Pick the channel to post in.")
 	}
@@ -255,7 +255,7 @@ func (b *Bot) postDaily(ctx context.Context, set questions.Settings, now time.Ti
 
 // streaksEmbed shows the server's active study streaks on the first daily
 // question; nil when nobody has one.
-func (b *Bot) streaksEmbed(guild uint64, now time.Time) *discordgo.MessageEmbed {
+func (b *Bot) streaksEmbed(guild questions.GuildID, now time.Time) *discordgo.MessageEmbed {
 	streaks, err := b.store.ActiveStreaks(guild, now, 10)
 	if err != nil {
 		b.log.Error("daily streaks", "guild", guild, "err", err)

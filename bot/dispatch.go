@@ -20,9 +20,9 @@ type call struct {
 	ctx     context.Context
 	s       *discordgo.Session
 	i       *discordgo.Interaction
-	guild   uint64
-	channel uint64
-	user    uint64
+	guild   questions.GuildID
+	channel questions.ChannelID
+	user    questions.UserID
 	member  *discordgo.Member
 	start   time.Time // when the interaction arrived (Discord's 3 s run from about then)
 	acked   bool      // initial response sent (deferred or final)
@@ -79,9 +79,9 @@ func (b *Bot) dispatch(c *call) error {
 		return userErr("quizhost works in servers, not in direct messages.")
 	}
 	var ok1, ok2, ok3 bool
-	c.guild, ok1 = parseID(i.GuildID)
-	c.channel, ok2 = parseID(i.ChannelID)
-	c.user, ok3 = parseID(i.Member.User.ID)
+	c.guild, ok1 = parseID[questions.GuildID](i.GuildID)
+	c.channel, ok2 = parseID[questions.ChannelID](i.ChannelID)
+	c.user, ok3 = parseID[questions.UserID](i.Member.User.ID)
 	if !ok1 || !ok2 || !ok3 {
 		return userErr("That request arrived garbled. Try again.")
 	}
@@ -242,7 +242,19 @@ func (o options) snowflake(name string) (uint64, bool) {
 	if !ok {
 		return 0, false
 	}
-	return parseID(s)
+	return parseID[uint64](s)
+}
+
+// user reads a user option.
+func (o options) user(name string) (questions.UserID, bool) {
+	id, ok := o.snowflake(name)
+	return questions.UserID(id), ok
+}
+
+// channel reads a channel option.
+func (o options) channel(name string) (questions.ChannelID, bool) {
+	id, ok := o.snowflake(name)
+	return questions.ChannelID(id), ok
 }
 
 func (o options) focused() *discordgo.ApplicationCommandInteractionDataOption {
@@ -394,7 +406,7 @@ func (c *call) fail(text string) {
 	_ = c.reply(message{ephemeral: true, content: text})
 }
 
-func formatID(id uint64) string { return strconv.FormatUint(id, 10) }
+func formatID[T ~uint64](id T) string { return strconv.FormatUint(uint64(id), 10) }
 
 // tokenInURL matches the interaction token in the REST routes that carry
 // one; an *url.Error from net/http quotes the whole URL.

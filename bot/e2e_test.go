@@ -600,8 +600,8 @@ func TestLeaderboardStatsBanks(t *testing.T) {
 	}
 	// A dozen more members, all ahead of bob: bob's own line shows below
 	// the top 10, and the buttons page privately.
-	for u := uint64(7100); u < 7112; u++ {
-		if _, err := e.db.RecordAnswer(questions.Answer{PostID: post.ID, GuildID: 8001, UserID: u, InteractionID: u,
+	for u := questions.UserID(7100); u < 7112; u++ {
+		if _, err := e.db.RecordAnswer(questions.Answer{PostID: post.ID, GuildID: 8001, UserID: u, InteractionID: uint64(u),
 			Choice: post.Correct, At: e.clk.Now()}); err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/quizhost/quizhost/bot"
 	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/questions"
 	"github.com/quizhost/quizhost/storage"
 )
 
@@ -181,7 +182,7 @@ func TestCloseRepliesDespiteRateLimit(t *testing.T) {
 	if !strings.Contains(content, "Closed 2 questions") || !strings.Contains(content, "rate-limiting") {
 		t.Errorf("close reply %q, want both closed and the reveal promised for later", content)
 	}
-	for _, p := range []uint64{first.ID, second.ID} {
+	for _, p := range []questions.PostID{first.ID, second.ID} {
 		got, err := e.db.Post(p)
 		if err != nil || !got.Closed {
 			t.Errorf("post %d after close: %+v, %v; want closed", p, got, err)

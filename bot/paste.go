@@ -66,7 +66,7 @@ func (b *Bot) openPaste(c *call, opts options, kind questions.DraftKind) error {
 
 // checkQueue refuses a member who has maxQueuedPerMember suggestions
 // waiting.
-func (b *Bot) checkQueue(guild, user uint64) error {
+func (b *Bot) checkQueue(guild questions.GuildID, user questions.UserID) error {
 	queue, err := b.store.Suggestions(guild)
 	if err != nil {
 		return fmt.Errorf("suggestions: %w", err)

@@ -64,7 +64,7 @@ func (b *Bot) questionRemove(c *call, opts options) error {
 // removeQuestion removes the question of that ID from the imported bank
 // that has it, removing the bank with its last question. It returns the
 // bank's name and how many questions it has left.
-func (b *Bot) removeQuestion(guild, user uint64, id string) (string, int, error) {
+func (b *Bot) removeQuestion(guild questions.GuildID, user questions.UserID, id string) (string, int, error) {
 	b.editMu.Lock()
 	defer b.editMu.Unlock()
 	g, err := b.imported(guild)

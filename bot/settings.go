@@ -17,7 +17,7 @@ var errZoneMoved = errors.New("time zone changed meanwhile")
 // opens (nil when the stored zone does not load): the closure only
 // assigns. Should the zone change between that read and the transaction,
 // it reads again and retries.
-func (b *Bot) updateSettings(guild uint64, fn func(s *questions.Settings, zone *time.Location) error) (questions.Settings, error) {
+func (b *Bot) updateSettings(guild questions.GuildID, fn func(s *questions.Settings, zone *time.Location) error) (questions.Settings, error) {
 	for try := 0; ; try++ {
 		cur, err := b.store.Settings(guild)
 		if err != nil {

@@ -28,7 +28,7 @@ func (b *Bot) suggestionsCmd(c *call) error {
 
 // reviewPage is the review of the first queued suggestion after the draft
 // after (wrapping round to the oldest), below a note on what was just done.
-func (b *Bot) reviewPage(guild, after uint64, note string) (message, error) {
+func (b *Bot) reviewPage(guild questions.GuildID, after uint64, note string) (message, error) {
 	queue, err := b.store.Suggestions(guild)
 	if err != nil {
 		return message{}, fmt.Errorf("suggestions: %w", err)
@@ -183,7 +183,7 @@ func addedText(results []bankResult) string {
 }
 
 // guildName is the server's name as the gateway told it, or "the server".
-func (b *Bot) guildName(guild uint64) string {
+func (b *Bot) guildName(guild questions.GuildID) string {
 	if b.sess != nil && b.sess.State != nil {
 		if g, err := b.sess.State.Guild(formatID(guild)); err == nil && g.Name != "" {
 			return g.Name
@@ -195,7 +195,7 @@ func (b *Bot) guildName(guild uint64) string {
 // tellMember sends a member a direct message. A member whose direct
 // messages are closed (Discord answers 403, code 50007) is not told;
 // nothing else fails either way: the outcome is only logged.
-func (b *Bot) tellMember(ctx context.Context, guild, user uint64, text string) {
+func (b *Bot) tellMember(ctx context.Context, guild questions.GuildID, user questions.UserID, text string) {
 	ch, err := b.sess.UserChannelCreate(formatID(user), rest(ctx)...)
 	if err == nil {
 		_, err = b.sess.ChannelMessageSendComplex(ch.ID, &discordgo.MessageSend{Content: truncate(text, 2000),

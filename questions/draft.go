@@ -21,8 +21,8 @@ const (
 // the text.
 type Draft struct {
 	ID      uint64 // assigned when first saved; unique within the guild
-	GuildID uint64
-	UserID  uint64 // who pasted it
+	GuildID GuildID
+	UserID  UserID // who pasted it
 	Kind    DraftKind
 	// Bank is the bank the questions go into; "" means the banks the text
 	// names.

@@ -23,12 +23,12 @@ var (
 )
 
 // Post is a question posted in a channel. IDs of guilds, channels, messages
-// and users are Discord snowflakes as uint64.
+// and users are Discord snowflakes (see ids.go).
 type Post struct {
-	ID         uint64 // allocated by storage, > 0
-	GuildID    uint64
-	ChannelID  uint64
-	MessageID  uint64 // 0 until the message is sent
+	ID         PostID // allocated by storage, > 0
+	GuildID    GuildID
+	ChannelID  ChannelID
+	MessageID  MessageID // 0 until the message is sent
 	QuestionID string
 	Bank       string
 	Tags       []string
@@ -54,9 +54,9 @@ type Post struct {
 
 // Answer is one member's answer to one post.
 type Answer struct {
-	PostID        uint64
-	GuildID       uint64
-	UserID        uint64
+	PostID        PostID
+	GuildID       GuildID
+	UserID        UserID
 	InteractionID uint64 // the Discord interaction that carried it
 	Choice        []string
 	Grade         // filled in by storage on record
@@ -65,7 +65,7 @@ type Answer struct {
 
 // Score is a member's standing in a guild over one period (or all time).
 type Score struct {
-	UserID   uint64
+	UserID   UserID
 	Points   int
 	Answered int
 	Correct  int
@@ -146,7 +146,7 @@ type MemberStats struct {
 // Settings are a guild's choices. The zero value is not valid: use
 // DefaultSettings.
 type Settings struct {
-	GuildID uint64
+	GuildID GuildID
 	// TimeZone is an IANA name; periods and streaks are counted in it.
 	TimeZone string
 	// RevealOnAnswer: the answer reply carries the correct letters,
@@ -166,7 +166,7 @@ type Settings struct {
 // Daily is a guild's daily quiz schedule. Its time is local to the
 // guild's Settings.TimeZone.
 type Daily struct {
-	ChannelID uint64
+	ChannelID ChannelID
 	Time      string // "HH:MM", 24 h, local time
 	Bank      string // "" for every bank the guild can use
 	Count     int    // questions per day, >= 1
@@ -184,7 +184,7 @@ type Daily struct {
 }
 
 // DefaultSettings returns the settings of a guild that has chosen nothing.
-func DefaultSettings(guildID uint64) Settings {
+func DefaultSettings(guildID GuildID) Settings {
 	return Settings{GuildID: guildID, TimeZone: "UTC", RevealOnAnswer: true, AskMinutes: 10}
 }
 
@@ -195,5 +195,5 @@ type BankFile struct {
 	Format     Format
 	Data       []byte
 	ImportedAt time.Time
-	ImportedBy uint64
+	ImportedBy UserID
 }

@@ -143,7 +143,7 @@ func (db *DB) recordAnswer(tx *bbolt.Tx, a questions.Answer) (questions.Answer, 
 // Answer returns a member's answer to a post. It returns an error wrapping
 // questions.ErrNotFound if the post does not exist or the member has not
 // answered it. Safe for concurrent use.
-func (db *DB) Answer(postID, userID uint64) (questions.Answer, error) {
+func (db *DB) Answer(postID questions.PostID, userID questions.UserID) (questions.Answer, error) {
 	var a questions.Answer
 	err := db.view(func(tx *bbolt.Tx) error {
 		p, err := getPost(tx, postID)
@@ -167,7 +167,7 @@ func (db *DB) Answer(postID, userID uint64) (questions.Answer, error) {
 // Answers returns every answer to a post, in user ID order. It returns an
 // error wrapping questions.ErrNotFound for an unknown post. Safe for
 // concurrent use.
-func (db *DB) Answers(postID uint64) ([]questions.Answer, error) {
+func (db *DB) Answers(postID questions.PostID) ([]questions.Answer, error) {
 	var out []questions.Answer
 	err := db.view(func(tx *bbolt.Tx) error {
 		p, err := getPost(tx, postID)

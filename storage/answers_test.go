@@ -95,7 +95,7 @@ func TestRecordAnswerGrades(t *testing.T) {
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{OptionCount: 5, Correct: []string{"B", "D"}})
 	for _, tc := range []struct {
-		user   uint64
+		user   questions.UserID
 		choice []string
 		want   questions.Grade
 	}{
@@ -181,7 +181,7 @@ func TestConcurrentAnswers(t *testing.T) {
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{OptionCount: 4, Correct: []string{"B"}})
 	const members = 1000
-	choice := func(u uint64) string { return questions.Letter(int(u % 4)) }
+	choice := func(u questions.UserID) string { return questions.Letter(int(u % 4)) }
 	var wg sync.WaitGroup
 	errs := make(chan error, 2*members)
 	// Readers run alongside the writers.
@@ -207,11 +207,11 @@ func TestConcurrentAnswers(t *testing.T) {
 			}
 		})
 	}
-	for u := uint64(1); u <= members; u++ {
+	for u := questions.UserID(1); u <= members; u++ {
 		for range 2 {
 			wg.Go(func() {
 				_, err := db.RecordAnswer(questions.Answer{PostID: p.ID, GuildID: guild, UserID: u,
-					InteractionID: u, Choice: []string{choice(u)}, At: t0.Add(time.Duration(u) * time.Millisecond)})
+					InteractionID: uint64(u), Choice: []string{choice(u)}, At: t0.Add(time.Duration(u) * time.Millisecond)})
 				errs <- err
 			})
 		}
@@ -248,7 +248,7 @@ func TestConcurrentAnswers(t *testing.T) {
 		}
 		// Right answers (user%4 == 1) first, in the order they were given.
 		for i, e := range lb.Entries[:250] {
-			if want := uint64(4*i + 1); e.UserID != want || e.Points != 1 {
+			if want := questions.UserID(4*i + 1); e.UserID != want || e.Points != 1 {
 				t.Fatalf("%s entry %d: got user %d with %d points, want user %d with 1", period, i, e.UserID, e.Points, want)
 			}
 		}

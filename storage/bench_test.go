@@ -80,7 +80,7 @@ func benchRecord(b *testing.B, mode string, writers int) {
 					}
 					p := posts[i%len(posts)]
 					t := time.Now()
-					_, err := db.RecordAnswer(questions.Answer{PostID: p.ID, GuildID: guild, UserID: uint64(i + 1),
+					_, err := db.RecordAnswer(questions.Answer{PostID: p.ID, GuildID: guild, UserID: questions.UserID(i + 1),
 						InteractionID: uint64(i + 1), Choice: []string{questions.Letter(i % 4)}, At: t0.Add(time.Duration(i) * time.Millisecond)})
 					lat[i] = time.Since(t)
 					if err != nil {
@@ -128,7 +128,7 @@ func BenchmarkLeaderboard(b *testing.B) {
 			lat := make([]time.Duration, 0, b.N)
 			b.ResetTimer()
 			for range b.N {
-				user := uint64(1 + r.IntN(members))
+				user := questions.UserID(1 + r.IntN(members))
 				t := time.Now()
 				lb, err := db.Leaderboard(guild, tc.p, tc.r, t0, 0, 10)
 				if err != nil || len(lb.Entries) != 10 {
@@ -153,8 +153,8 @@ func BenchmarkLeaderboard(b *testing.B) {
 func BenchmarkStandingTies(b *testing.B) {
 	db, _ := newDB(b)
 	const members = 100_000
-	rows := make(map[uint64]*questions.Score, members)
-	for u := uint64(1); u <= members; u++ {
+	rows := make(map[questions.UserID]*questions.Score, members)
+	for u := questions.UserID(1); u <= members; u++ {
 		rows[u] = &questions.Score{UserID: u, Answered: 1, ReachedAt: t0.Add(time.Duration(u) * 600 * time.Microsecond),
 			CurrentStreak: 1, BestStreak: 1, LastStudyDay: "2025-03-14"}
 	}
@@ -166,7 +166,7 @@ func BenchmarkStandingTies(b *testing.B) {
 	lat := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for range b.N {
-		user := uint64(1 + r.IntN(members))
+		user := questions.UserID(1 + r.IntN(members))
 		t := time.Now()
 		st, err := db.Standing(guild, user, questions.PeriodAll, questions.ByPoints, t0)
 		if err != nil || st.Rank != int(user) {

@@ -56,7 +56,7 @@ func TestCrashChild(t *testing.T) {
 				p := posts[i%uint64(len(posts))]
 				user := base + uint64(w)<<32 + i
 				letter := questions.Letter(int(user % 4))
-				a, err := db.RecordAnswer(questions.Answer{PostID: p.ID, GuildID: p.GuildID, UserID: user,
+				a, err := db.RecordAnswer(questions.Answer{PostID: p.ID, GuildID: p.GuildID, UserID: questions.UserID(user),
 					InteractionID: user ^ 0xfeed, Choice: []string{letter}})
 				if err != nil {
 					fmt.Println("error:", err)
@@ -67,7 +67,7 @@ func TestCrashChild(t *testing.T) {
 				fmt.Fprintf(os.Stdout, "ack %d %d %d %s\n", a.PostID, a.UserID, a.InteractionID, a.Choice[0])
 				out.Unlock()
 				if i%7 == 0 { // a redelivery, which must change nothing
-					if _, err := db.RecordAnswer(questions.Answer{PostID: p.ID, GuildID: p.GuildID, UserID: user,
+					if _, err := db.RecordAnswer(questions.Answer{PostID: p.ID, GuildID: p.GuildID, UserID: questions.UserID(user),
 						InteractionID: user ^ 0xfeed, Choice: []string{letter}}); !errors.Is(err, questions.ErrAlreadyAnswered) {
 						fmt.Println("redelivery:", err)
 						os.Exit(2)
@@ -183,7 +183,7 @@ func verifyAfterCrash(t *testing.T, path string, acks []ack) {
 		t.Fatalf("consistency check after kill: %v", err)
 	}
 	for _, a := range acks {
-		got, err := db.Answer(a.post, a.user)
+		got, err := db.Answer(questions.PostID(a.post), questions.UserID(a.user))
 		if err != nil {
 			t.Fatalf("acknowledged answer %+v lost: %v", a, err)
 		}

@@ -26,7 +26,7 @@ func damagedFixture(t *testing.T) (data []byte, pageSize, inUse int) {
 	}
 	for range 3 {
 		p := mustPost(t, db, questions.Post{})
-		for u := uint64(1); u <= 40; u++ {
+		for u := questions.UserID(1); u <= 40; u++ {
 			answer(t, db, p, u, t0, "B")
 		}
 	}

@@ -399,7 +399,7 @@ func TestGroupCommitRetriesWithoutFailingCall(t *testing.T) {
 func TestWholeFile(t *testing.T) {
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{})
-	for u := uint64(1); u <= 50; u++ {
+	for u := questions.UserID(1); u <= 50; u++ {
 		answer(t, db, p, u, t0, "B")
 	}
 	var good bytes.Buffer

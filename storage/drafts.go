@@ -13,16 +13,16 @@ import (
 
 // draftRec is how a draft is stored (JSON) in guilds/<guild>/drafts/<id>.
 type draftRec struct {
-	UserID    uint64    `json:"user"`
-	Kind      string    `json:"kind"`
-	Bank      string    `json:"bank,omitempty"`
-	Text      string    `json:"text"`
-	Queued    bool      `json:"queued,omitempty"`
-	CreatedAt time.Time `json:"createdAt"`
-	ExpiresAt time.Time `json:"expiresAt,omitzero"`
+	UserID    questions.UserID `json:"user"`
+	Kind      string           `json:"kind"`
+	Bank      string           `json:"bank,omitempty"`
+	Text      string           `json:"text"`
+	Queued    bool             `json:"queued,omitempty"`
+	CreatedAt time.Time        `json:"createdAt"`
+	ExpiresAt time.Time        `json:"expiresAt,omitzero"`
 }
 
-func (r draftRec) draft(guildID, id uint64) questions.Draft {
+func (r draftRec) draft(guildID questions.GuildID, id uint64) questions.Draft {
 	return questions.Draft{ID: id, GuildID: guildID, UserID: r.UserID, Kind: questions.DraftKind(r.Kind),
 		Bank: r.Bank, Text: r.Text, Queued: r.Queued, CreatedAt: r.CreatedAt, ExpiresAt: r.ExpiresAt}
 }
@@ -82,7 +82,7 @@ func (db *DB) SaveDraft(d questions.Draft) (questions.Draft, error) {
 // Draft returns the guild's draft of that ID, or an error wrapping
 // questions.ErrNotFound if there is none or it has expired. Safe for
 // concurrent use.
-func (db *DB) Draft(guildID, id uint64) (questions.Draft, error) {
+func (db *DB) Draft(guildID questions.GuildID, id uint64) (questions.Draft, error) {
 	var d questions.Draft
 	err := db.bolt.View(func(tx *bbolt.Tx) error {
 		r, err := getDraft(sub(guildRO(tx, guildID), bDrafts), id, db.now())
@@ -97,7 +97,7 @@ func (db *DB) Draft(guildID, id uint64) (questions.Draft, error) {
 
 // DeleteDraft removes the guild's draft of that ID; an error wrapping
 // questions.ErrNotFound if there is none. Safe for concurrent use.
-func (db *DB) DeleteDraft(guildID, id uint64) error {
+func (db *DB) DeleteDraft(guildID questions.GuildID, id uint64) error {
 	err := db.bolt.Update(func(tx *bbolt.Tx) error {
 		b := sub(guildRO(tx, guildID), bDrafts)
 		if b == nil || b.Get(u64(id)) == nil {
@@ -113,7 +113,7 @@ func (db *DB) DeleteDraft(guildID, id uint64) error {
 
 // Suggestions returns the guild's queued suggestions (drafts with Queued
 // set), oldest first. The slice is the caller's. Safe for concurrent use.
-func (db *DB) Suggestions(guildID uint64) ([]questions.Draft, error) {
+func (db *DB) Suggestions(guildID questions.GuildID) ([]questions.Draft, error) {
 	var out []questions.Draft
 	now := db.now()
 	err := db.bolt.View(func(tx *bbolt.Tx) error {
@@ -144,7 +144,7 @@ func (db *DB) Suggestions(guildID uint64) ([]questions.Draft, error) {
 // land in their banks exactly once. With a draftID that names no draft (or
 // an expired one), nothing is stored and the error wraps
 // questions.ErrNotFound. Safe for concurrent use.
-func (db *DB) SaveBanks(guildID uint64, files []questions.BankFile, draftID uint64) error {
+func (db *DB) SaveBanks(guildID questions.GuildID, files []questions.BankFile, draftID uint64) error {
 	recs := make([][]byte, len(files))
 	for i, f := range files {
 		if f.Name == "" {

@@ -18,7 +18,7 @@ import (
 // over `span` before `end`, round-robin over `posts` posts (so no member
 // answers a post twice while answers <= members*posts).
 type fixture struct {
-	guild   uint64
+	guild   questions.GuildID
 	members int
 	answers int
 	posts   int
@@ -48,7 +48,7 @@ func buildFixture(tb testing.TB, db *DB, fx fixture) {
 			if err != nil {
 				return err
 			}
-			p := questions.Post{ID: id, GuildID: fx.guild, ChannelID: 1, QuestionID: fmt.Sprintf("fx#%d", i), Bank: "fx",
+			p := questions.Post{ID: questions.PostID(id), GuildID: fx.guild, ChannelID: 1, QuestionID: fmt.Sprintf("fx#%d", i), Bank: "fx",
 				Correct: []string{"B"}, OptionCount: 4, SelectCount: 1, OpenedAt: fx.end.Add(-fx.span),
 				Closed: true, ClosedAt: fx.end, Revealed: true, Tallies: make([]int, 4)}
 			if i%3 == 0 {
@@ -67,13 +67,13 @@ func buildFixture(tb testing.TB, db *DB, fx fixture) {
 		key, val []byte
 	}
 	answers := make([]answerRec, 0, fx.answers)
-	periods := map[string]map[uint64]*questions.Score{}
-	allRows := make(map[uint64]*questions.Score, fx.members)
+	periods := map[string]map[questions.UserID]*questions.Score{}
+	allRows := make(map[questions.UserID]*questions.Score, fx.members)
 	topics := map[string][2]int{} // user|topic → answered, correct
 	step := fx.span / time.Duration(max(fx.answers, 1))
 	start := fx.end.Add(-fx.span)
 	for i := range fx.answers {
-		user := uint64(1 + i%fx.members)
+		user := questions.UserID(1 + i%fx.members)
 		round := i / fx.members
 		pi := (round*97 + int(user)*13) % fx.posts
 		p := &posts[pi]
@@ -108,7 +108,7 @@ func buildFixture(tb testing.TB, db *DB, fx fixture) {
 		for _, k := range keys[1:] {
 			m := periods[string(k)]
 			if m == nil {
-				m = map[uint64]*questions.Score{}
+				m = map[questions.UserID]*questions.Score{}
 				periods[string(k)] = m
 			}
 			ps := m[user]
@@ -198,8 +198,8 @@ func buildFixture(tb testing.TB, db *DB, fx fixture) {
 
 // writePeriod writes one period's rows, rankings, histograms and counters
 // from final scores, in key order.
-func writePeriod(db *DB, guildID uint64, name string, rows map[uint64]*questions.Score) error {
-	var users []uint64
+func writePeriod(db *DB, guildID questions.GuildID, name string, rows map[questions.UserID]*questions.Score) error {
+	var users []questions.UserID
 	for u := range rows {
 		users = append(users, u)
 	}
@@ -273,7 +273,7 @@ func TestFixtureMatchesRebuild(t *testing.T) {
 	if err != nil || lb.Total != fx.members || len(lb.Entries) != 3 {
 		t.Errorf("fixture board: got %+v, %v", lb, err)
 	}
-	for _, u := range []uint64{1, 150, 300} {
+	for _, u := range []questions.UserID{1, 150, 300} {
 		st, err := db.Standing(guild, u, questions.PeriodAll, questions.ByPoints, t0)
 		if err != nil {
 			t.Fatal(err)

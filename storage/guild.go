@@ -17,7 +17,7 @@ import (
 // Asked returns the IDs of the questions asked in the guild in the current
 // round (since they were last forgotten). The map is the caller's. Safe
 // for concurrent use.
-func (db *DB) Asked(guildID uint64) (map[string]bool, error) {
+func (db *DB) Asked(guildID questions.GuildID) (map[string]bool, error) {
 	out := map[string]bool{}
 	err := db.view(func(tx *bbolt.Tx) error {
 		b := sub(guildRO(tx, guildID), bAsked)
@@ -38,7 +38,7 @@ func (db *DB) Asked(guildID uint64) (map[string]bool, error) {
 // ForgetAsked starts a new round for the given questions of the guild
 // (typically every question of a bank once all were asked). Unknown IDs
 // are ignored. Safe for concurrent use.
-func (db *DB) ForgetAsked(guildID uint64, questionIDs []string) error {
+func (db *DB) ForgetAsked(guildID questions.GuildID, questionIDs []string) error {
 	err := db.update(func(tx *bbolt.Tx) error {
 		b := sub(guildRO(tx, guildID), bAsked)
 		if b == nil {
@@ -62,17 +62,17 @@ func (db *DB) ForgetAsked(guildID uint64, questionIDs []string) error {
 
 // bankRec is how an imported bank is stored (JSON; Data as base64).
 type bankRec struct {
-	Name       string    `json:"name"`
-	Format     string    `json:"format"`
-	Data       []byte    `json:"data"`
-	ImportedAt time.Time `json:"importedAt"`
-	ImportedBy uint64    `json:"importedBy"`
+	Name       string           `json:"name"`
+	Format     string           `json:"format"`
+	Data       []byte           `json:"data"`
+	ImportedAt time.Time        `json:"importedAt"`
+	ImportedBy questions.UserID `json:"importedBy"`
 }
 
 // SaveBank stores an imported bank file of the guild, replacing the bank of
 // the same name compared case-insensitively (whose stored name then
 // becomes f.Name). It refuses an empty name. Safe for concurrent use.
-func (db *DB) SaveBank(guildID uint64, f questions.BankFile) error {
+func (db *DB) SaveBank(guildID questions.GuildID, f questions.BankFile) error {
 	if f.Name == "" {
 		return errors.New("save bank: no name")
 	}
@@ -95,7 +95,7 @@ func (db *DB) SaveBank(guildID uint64, f questions.BankFile) error {
 
 // Banks returns the guild's imported banks sorted by name
 // (case-insensitively); the slices are the caller's. Safe for concurrent use.
-func (db *DB) Banks(guildID uint64) ([]questions.BankFile, error) {
+func (db *DB) Banks(guildID questions.GuildID) ([]questions.BankFile, error) {
 	var out []questions.BankFile
 	err := db.view(func(tx *bbolt.Tx) error {
 		b := sub(guildRO(tx, guildID), bBanks)
@@ -121,7 +121,7 @@ func (db *DB) Banks(guildID uint64) ([]questions.BankFile, error) {
 // DeleteBank removes the guild's bank of that name (case-insensitive). It
 // returns an error wrapping questions.ErrNotFound if there is none. Safe
 // for concurrent use.
-func (db *DB) DeleteBank(guildID uint64, name string) error {
+func (db *DB) DeleteBank(guildID questions.GuildID, name string) error {
 	err := db.update(func(tx *bbolt.Tx) error {
 		b := sub(guildRO(tx, guildID), bBanks)
 		if b == nil || b.Get(normBank(name)) == nil {
@@ -155,7 +155,7 @@ func clearScores(g *bbolt.Bucket) error {
 // the reset remembers the last answer sequence number, and RebuildScores
 // counts only answers recorded after it. Settings and banks stay. Safe for
 // concurrent use.
-func (db *DB) ResetGuild(guildID uint64) error {
+func (db *DB) ResetGuild(guildID questions.GuildID) error {
 	err := db.update(func(tx *bbolt.Tx) error {
 		g := guildRO(tx, guildID)
 		if g == nil {
@@ -186,7 +186,7 @@ func (db *DB) ResetGuild(guildID uint64) error {
 // ResetMember clears one member's scores in every period, their streaks,
 // index entries and topic stats. Their answers stay as history but no
 // longer count (as for ResetGuild). Safe for concurrent use.
-func (db *DB) ResetMember(guildID, userID uint64) error {
+func (db *DB) ResetMember(guildID questions.GuildID, userID questions.UserID) error {
 	err := db.update(func(tx *bbolt.Tx) error {
 		g := guildRO(tx, guildID)
 		if g == nil {
@@ -211,14 +211,14 @@ func (db *DB) ResetMember(guildID, userID uint64) error {
 // its cost grows with the guild's answers, and it holds 24 bytes per
 // counted answer in memory (each answer is read again as it is counted).
 // Safe for concurrent use.
-func (db *DB) RebuildScores(guildID uint64) error {
+func (db *DB) RebuildScores(guildID questions.GuildID) error {
 	if err := db.update(func(tx *bbolt.Tx) error { return db.rebuild(tx, guildID) }); err != nil {
 		return fmt.Errorf("rebuild scores: %w", err)
 	}
 	return nil
 }
 
-func (db *DB) rebuild(tx *bbolt.Tx, guildID uint64) error {
+func (db *DB) rebuild(tx *bbolt.Tx, guildID questions.GuildID) error {
 	g := guildRO(tx, guildID)
 	if g == nil {
 		return nil
@@ -240,12 +240,12 @@ type answerRef struct {
 // countedAnswers returns the guild's answers that count (recorded after
 // the last ResetGuild and the member's last ResetMember), of the members
 // in users (every member when users is nil), in recording order.
-func countedAnswers(g *bbolt.Bucket, users map[uint64]bool) []answerRef {
+func countedAnswers(g *bbolt.Bucket, users map[questions.UserID]bool) []answerRef {
 	counts := countsFilter(g)
 	var refs []answerRef
 	c := g.Bucket(bAnswers).Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if len(k) != 16 || users != nil && !users[getU64(k[8:16])] {
+		if len(k) != 16 || users != nil && !users[getID[questions.UserID](k[8:16])] {
 			continue
 		}
 		if counts(k, v) {
@@ -270,13 +270,13 @@ func countsFilter(g *bbolt.Bucket) func(k, v []byte) bool {
 
 // recount counts the answers refs points at, in order, into the guild's
 // scores, in the guild's current time zone.
-func (db *DB) recount(tx *bbolt.Tx, g *bbolt.Bucket, guildID uint64, refs []answerRef) error {
+func (db *DB) recount(tx *bbolt.Tx, g *bbolt.Bucket, guildID questions.GuildID, refs []answerRef) error {
 	loc, err := db.guildLocation(tx, guildID)
 	if err != nil {
 		return err
 	}
 	answers := g.Bucket(bAnswers)
-	topics := map[uint64][]string{}
+	topics := map[questions.PostID][]string{}
 	for _, r := range refs {
 		a, _ := decodeAnswer(guildID, r.key[:], answers.Get(r.key[:]))
 		t, ok := topics[a.PostID]
@@ -298,7 +298,7 @@ func (db *DB) recount(tx *bbolt.Tx, g *bbolt.Bucket, guildID uint64, refs []answ
 // removeMember deletes a member's rows and ranking keys in every period
 // (and the periods left without members, as a rebuild would not create
 // them), their streak index entry and their topic stats.
-func removeMember(g *bbolt.Bucket, userID uint64) error {
+func removeMember(g *bbolt.Bucket, userID questions.UserID) error {
 	if all, ok := periodRO(g, periodAll).row(userID); ok {
 		if k := streakKey(all); k != nil {
 			if err := g.Bucket(bStreaks).Delete(k); err != nil {

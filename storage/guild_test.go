@@ -105,7 +105,7 @@ func TestResetGuild(t *testing.T) {
 	answer(t, db, p, 3, t0, "B")
 	assertRebuildEqual(t, db, guild)
 	lb, _ = db.Leaderboard(guild, questions.PeriodAll, questions.ByPoints, t0, 0, 10)
-	if got := users2(lb); !slices.Equal(got, []uint64{3}) {
+	if got := users2(lb); !slices.Equal(got, []questions.UserID{3}) {
 		t.Errorf("board after reset and rebuild: got %v, want [3]", got)
 	}
 	if d := diffMaps(dumpDerived(t, db, guild+1), otherBefore); d != "" {
@@ -121,12 +121,12 @@ func TestResetMember(t *testing.T) {
 	p := mustPost(t, db, questions.Post{Tags: []string{"x"}})
 	p2 := mustPost(t, db, questions.Post{})
 	day2 := t0.Add(24 * time.Hour)
-	for u := uint64(1); u <= 12; u++ {
+	for u := questions.UserID(1); u <= 12; u++ {
 		answer(t, db, p, u, t0, "B")
 	}
 	answer(t, db, p2, 5, day2, "B")
 	// Members 5 and 6 are on the accuracy board too.
-	for _, u := range []uint64{5, 6} {
+	for _, u := range []questions.UserID{5, 6} {
 		play(t, db, u, times(t0, questions.MinAnswersForAccuracy, time.Second), bools(questions.MinAnswersForAccuracy, 5))
 	}
 	if lb, _ := db.Leaderboard(guild, questions.PeriodAll, questions.ByAccuracy, t0, 0, 5); lb.Total != 2 {
@@ -146,7 +146,7 @@ func TestResetMember(t *testing.T) {
 			t.Errorf("%s after reset: got %v (total %d), want 11 members without 5", per, users2(lb), lb.Total)
 		}
 	}
-	if lb, _ := db.Leaderboard(guild, questions.PeriodAll, questions.ByAccuracy, t0, 0, 5); !slices.Equal(users2(lb), []uint64{6}) || lb.Total != 1 {
+	if lb, _ := db.Leaderboard(guild, questions.PeriodAll, questions.ByAccuracy, t0, 0, 5); !slices.Equal(users2(lb), []questions.UserID{6}) || lb.Total != 1 {
 		t.Errorf("accuracy board after reset: got %v (total %d), want [6]", users2(lb), lb.Total)
 	}
 	if s, _ := db.ActiveStreaks(guild, day2, 0); slices.ContainsFunc(s, func(s questions.Score) bool { return s.UserID == 5 }) {
@@ -187,7 +187,7 @@ func TestAccuracyBoardThreshold(t *testing.T) {
 func TestRebuildRepairs(t *testing.T) {
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{Tags: []string{"a"}})
-	for u := uint64(1); u <= 20; u++ {
+	for u := questions.UserID(1); u <= 20; u++ {
 		answer(t, db, p, u, t0.Add(time.Duration(u)*time.Hour), questions.Letter(int(u%2)))
 	}
 	want := dumpDerived(t, db, guild)
@@ -196,7 +196,7 @@ func TestRebuildRepairs(t *testing.T) {
 		if err := g.Bucket(bPeriods).DeleteBucket(kAllTime); err != nil {
 			return err
 		}
-		return g.Bucket(bTopics).Put(cat(u64(1), []byte("tag:a")), cat(u64(99), u64(99)))
+		return g.Bucket(bTopics).Put(cat(u64(uint64(1)), []byte("tag:a")), cat(u64(uint64(99)), u64(uint64(99))))
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -87,10 +87,10 @@ func mustPost(t testing.TB, db *DB, p questions.Post) questions.Post {
 }
 
 // answer records an answer and fails the test on error.
-func answer(t testing.TB, db *DB, post questions.Post, user uint64, at time.Time, choice ...string) questions.Answer {
+func answer(t testing.TB, db *DB, post questions.Post, user questions.UserID, at time.Time, choice ...string) questions.Answer {
 	t.Helper()
 	a, err := db.RecordAnswer(questions.Answer{PostID: post.ID, GuildID: post.GuildID, UserID: user,
-		InteractionID: user*1000 + post.ID, Choice: choice, At: at})
+		InteractionID: uint64(user)*1000 + uint64(post.ID), Choice: choice, At: at})
 	if err != nil {
 		t.Fatalf("RecordAnswer(post %d, user %d): %v", post.ID, user, err)
 	}
@@ -99,7 +99,7 @@ func answer(t testing.TB, db *DB, post questions.Post, user uint64, at time.Time
 
 // dumpDerived returns every key and value of the guild's derived data
 // (periods, topics, streaks), for comparing live writes with a rebuild.
-func dumpDerived(t testing.TB, db *DB, guildID uint64) map[string]string {
+func dumpDerived(t testing.TB, db *DB, guildID questions.GuildID) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	err := db.bolt.View(func(tx *bbolt.Tx) error {
@@ -158,7 +158,7 @@ func diffMaps(got, want map[string]string) string {
 
 // assertRebuildEqual checks that recounting the guild from its answers
 // reproduces the derived data exactly.
-func assertRebuildEqual(t testing.TB, db *DB, guildID uint64) {
+func assertRebuildEqual(t testing.TB, db *DB, guildID questions.GuildID) {
 	t.Helper()
 	live := dumpDerived(t, db, guildID)
 	if err := db.RebuildScores(guildID); err != nil {

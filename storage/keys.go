@@ -54,10 +54,11 @@ const (
 	periodAll   = "all"
 )
 
-// u64 encodes v as an 8-byte big-endian key, so keys sort as numbers.
-func u64(v uint64) []byte {
+// u64 encodes v (an ID or a counter) as an 8-byte big-endian key, so keys
+// sort as numbers.
+func u64[T ~uint64](v T) []byte {
 	b := make([]byte, 8)
-	binary.BigEndian.PutUint64(b, v)
+	binary.BigEndian.PutUint64(b, uint64(v))
 	return b
 }
 
@@ -68,6 +69,9 @@ func getU64(b []byte) uint64 {
 	}
 	return binary.BigEndian.Uint64(b)
 }
+
+// getID decodes an 8-byte big-endian ID of type T; 0 for a missing value.
+func getID[T ~uint64](b []byte) T { return T(getU64(b)) }
 
 // cat concatenates parts into a fresh slice (a fixed-width composite key).
 func cat(parts ...[]byte) []byte {
@@ -111,7 +115,7 @@ func pointsKey(s questions.Score) []byte {
 	binary.BigEndian.PutUint64(k[0:], ^uint64(s.Points))
 	binary.BigEndian.PutUint64(k[8:], ^accBits(s))
 	binary.BigEndian.PutUint64(k[16:], timeKey(s.ReachedAt))
-	binary.BigEndian.PutUint64(k[24:], s.UserID)
+	binary.BigEndian.PutUint64(k[24:], uint64(s.UserID))
 	return k
 }
 
@@ -122,12 +126,12 @@ func accKey(s questions.Score) []byte {
 	binary.BigEndian.PutUint64(k[0:], ^accBits(s))
 	binary.BigEndian.PutUint64(k[8:], ^uint64(s.Answered))
 	binary.BigEndian.PutUint64(k[16:], timeKey(s.ReachedAt))
-	binary.BigEndian.PutUint64(k[24:], s.UserID)
+	binary.BigEndian.PutUint64(k[24:], uint64(s.UserID))
 	return k
 }
 
 // rankKeyUser is the user ID at the end of a ranking key.
-func rankKeyUser(k []byte) uint64 { return getU64(k[24:32]) }
+func rankKeyUser(k []byte) questions.UserID { return getID[questions.UserID](k[24:32]) }
 
 // streakKey is a member's key in guilds/<g>/streaks:
 // lastStudyDay (10 bytes) | ^currentStreak | user, so the members who last
@@ -139,7 +143,7 @@ func streakKey(s questions.Score) []byte {
 	k := make([]byte, 0, 26)
 	k = append(k, s.LastStudyDay...)
 	k = binary.BigEndian.AppendUint64(k, ^uint64(s.CurrentStreak))
-	k = binary.BigEndian.AppendUint64(k, s.UserID)
+	k = binary.BigEndian.AppendUint64(k, uint64(s.UserID))
 	return k
 }
 
@@ -159,7 +163,7 @@ func encodeScore(s questions.Score) []byte {
 }
 
 // decodeScore copies a score row out of b (which may be bbolt memory).
-func decodeScore(user uint64, b []byte) questions.Score {
+func decodeScore(user questions.UserID, b []byte) questions.Score {
 	if len(b) < scoreFixed {
 		return questions.Score{UserID: user}
 	}
@@ -198,8 +202,8 @@ func encodeAnswer(seq uint64, a questions.Answer) []byte {
 
 // decodeAnswer copies an answer out of v; it returns the answer's sequence
 // number too.
-func decodeAnswer(guildID uint64, key, v []byte) (questions.Answer, uint64) {
-	a := questions.Answer{GuildID: guildID, PostID: getU64(key[0:8]), UserID: getU64(key[8:16])}
+func decodeAnswer(guildID questions.GuildID, key, v []byte) (questions.Answer, uint64) {
+	a := questions.Answer{GuildID: guildID, PostID: getID[questions.PostID](key[0:8]), UserID: getID[questions.UserID](key[8:16])}
 	if len(v) < 29 {
 		return a, 0
 	}

@@ -23,7 +23,7 @@ type board struct {
 	key    func(questions.Score) []byte
 }
 
-func (db *DB) board(tx *bbolt.Tx, guildID uint64, p questions.Period, r questions.Ranking, at time.Time) (board, error) {
+func (db *DB) board(tx *bbolt.Tx, guildID questions.GuildID, p questions.Period, r questions.Ranking, at time.Time) (board, error) {
 	loc, err := db.guildLocation(tx, guildID)
 	if err != nil {
 		return board{}, err
@@ -67,7 +67,7 @@ func (b board) show(s questions.Score) questions.Score {
 // first. Cost: a few hundred histogram counters plus the page, whatever
 // the number of members. It refuses unknown periods and rankings. Safe for
 // concurrent use.
-func (db *DB) Leaderboard(guildID uint64, p questions.Period, r questions.Ranking, at time.Time, offset, limit int) (questions.Leaderboard, error) {
+func (db *DB) Leaderboard(guildID questions.GuildID, p questions.Period, r questions.Ranking, at time.Time, offset, limit int) (questions.Leaderboard, error) {
 	lb := questions.Leaderboard{Period: p, Ranking: r}
 	err := db.view(func(tx *bbolt.Tx) error {
 		b, err := db.board(tx, guildID, p, r, at)
@@ -96,7 +96,7 @@ func (db *DB) Leaderboard(guildID uint64, p questions.Period, r questions.Rankin
 // contains `at`. It returns an error wrapping questions.ErrNotFound when the
 // member is not ranked there (no answer in the period, or too few for the
 // accuracy ranking). Cost as for Leaderboard. Safe for concurrent use.
-func (db *DB) Standing(guildID, userID uint64, p questions.Period, r questions.Ranking, at time.Time) (questions.Standing, error) {
+func (db *DB) Standing(guildID questions.GuildID, userID questions.UserID, p questions.Period, r questions.Ranking, at time.Time) (questions.Standing, error) {
 	var st questions.Standing
 	err := db.view(func(tx *bbolt.Tx) error {
 		b, err := db.board(tx, guildID, p, r, at)
@@ -120,7 +120,7 @@ func (db *DB) Standing(guildID, userID uint64, p questions.Period, r questions.R
 // they never answered), their all-time rank by points (0 if unranked) and
 // their topic stats sorted by topic; `at` decides whether the current
 // streak is still alive. Safe for concurrent use.
-func (db *DB) MemberStats(guildID, userID uint64, at time.Time) (questions.MemberStats, error) {
+func (db *DB) MemberStats(guildID questions.GuildID, userID questions.UserID, at time.Time) (questions.MemberStats, error) {
 	var ms questions.MemberStats
 	err := db.view(func(tx *bbolt.Tx) error {
 		b, err := db.board(tx, guildID, questions.PeriodAll, questions.ByPoints, at)
@@ -156,7 +156,7 @@ func (db *DB) MemberStats(guildID, userID uint64, at time.Time) (questions.Membe
 // time zone), longest current streak first, then user ID; at most limit
 // (all when limit <= 0). It reads only those members, through the streak
 // index. Safe for concurrent use.
-func (db *DB) ActiveStreaks(guildID uint64, at time.Time, limit int) ([]questions.Score, error) {
+func (db *DB) ActiveStreaks(guildID questions.GuildID, at time.Time, limit int) ([]questions.Score, error) {
 	var out []questions.Score
 	err := db.view(func(tx *bbolt.Tx) error {
 		b, err := db.board(tx, guildID, questions.PeriodAll, questions.ByPoints, at)
@@ -179,7 +179,7 @@ func (db *DB) ActiveStreaks(guildID uint64, at time.Time, limit int) ([]question
 			} else {
 				k, yday = yday[0], yday[1:]
 			}
-			s, _ := b.all.row(getU64(k[18:]))
+			s, _ := b.all.row(getID[questions.UserID](k[18:]))
 			out = append(out, b.show(s))
 		}
 		return nil

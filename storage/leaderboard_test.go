@@ -17,20 +17,20 @@ import (
 func TestRankIndex(t *testing.T) {
 	db, _ := newDB(t)
 	r := rand.New(rand.NewPCG(1, 2))
-	randKey := func(user uint64) []byte {
+	randKey := func(user questions.UserID) []byte {
 		s := questions.Score{UserID: user, Points: r.IntN(5), Answered: 1 + r.IntN(4),
 			ReachedAt: t0.Add(time.Duration(r.IntN(3)) * 24 * time.Hour * 4).Add(time.Duration(r.IntN(3)) * time.Second)}
 		s.Correct = r.IntN(s.Answered + 1)
 		return pointsKey(s)
 	}
-	keys := map[uint64][]byte{}
+	keys := map[questions.UserID][]byte{}
 	err := db.bolt.Update(func(tx *bbolt.Tx) error {
 		b, _ := tx.CreateBucket([]byte("test"))
 		kb, _ := b.CreateBucket([]byte("k"))
 		hb, _ := b.CreateBucket([]byte("h"))
 		ri := rankIndex{keys: kb, hist: hb}
 		for step := range 3000 {
-			user := uint64(r.IntN(400))
+			user := questions.UserID(r.IntN(400))
 			old := keys[user]
 			var nk []byte
 			if r.IntN(10) > 0 {
@@ -73,7 +73,7 @@ func TestRankIndex(t *testing.T) {
 
 // play records, for each member, answers to fresh posts at the given times;
 // right[i] says whether answer i is right (1 point each).
-func play(t *testing.T, db *DB, user uint64, at []time.Time, right []bool) {
+func play(t *testing.T, db *DB, user questions.UserID, at []time.Time, right []bool) {
 	t.Helper()
 	for i := range at {
 		p := mustPost(t, db, questions.Post{})
@@ -113,8 +113,8 @@ func TestLeaderboardOrder(t *testing.T) {
 	play(t, db, 5, times(t0, 10, time.Second), bools(10, 9))
 	play(t, db, 6, times(t0, 12, time.Second), bools(12, 9))
 
-	users := func(lb questions.Leaderboard) []uint64 {
-		var out []uint64
+	users := func(lb questions.Leaderboard) []questions.UserID {
+		var out []questions.UserID
 		for i, e := range lb.Entries {
 			if e.Rank != i+1 {
 				t.Errorf("entry %d: got rank %d", i, e.Rank)
@@ -127,16 +127,16 @@ func TestLeaderboardOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := users(lb), []uint64{5, 6, 1, 3, 2, 4}; !slices.Equal(got, want) || lb.Total != 6 {
+	if got, want := users(lb), []questions.UserID{5, 6, 1, 3, 2, 4}; !slices.Equal(got, want) || lb.Total != 6 {
 		t.Errorf("by points: got %v (total %d), want %v (6)", got, lb.Total, want)
 	}
 	lb, _ = db.Leaderboard(guild, questions.PeriodAll, questions.ByAccuracy, t0, 0, 10)
-	if got, want := users(lb), []uint64{5, 6}; !slices.Equal(got, want) || lb.Total != 2 {
+	if got, want := users(lb), []questions.UserID{5, 6}; !slices.Equal(got, want) || lb.Total != 2 {
 		t.Errorf("by accuracy: got %v (total %d), want %v (2)", got, lb.Total, want)
 	}
 	// Pages.
 	lb, _ = db.Leaderboard(guild, questions.PeriodAll, questions.ByPoints, t0, 2, 2)
-	if got, want := users2(lb), []uint64{1, 3}; !slices.Equal(got, want) || lb.Entries[0].Rank != 3 {
+	if got, want := users2(lb), []questions.UserID{1, 3}; !slices.Equal(got, want) || lb.Entries[0].Rank != 3 {
 		t.Errorf("page at offset 2: got %v ranks from %d, want %v from 3", got, lb.Entries[0].Rank, want)
 	}
 	lb, _ = db.Leaderboard(guild, questions.PeriodAll, questions.ByPoints, t0, 6, 2)
@@ -144,7 +144,7 @@ func TestLeaderboardOrder(t *testing.T) {
 		t.Errorf("page past the end: got %v, total %d", lb.Entries, lb.Total)
 	}
 	for _, tc := range []struct {
-		user uint64
+		user questions.UserID
 		r    questions.Ranking
 		want int
 	}{
@@ -174,8 +174,8 @@ func TestLeaderboardOrder(t *testing.T) {
 	assertRebuildEqual(t, db, guild)
 }
 
-func users2(lb questions.Leaderboard) []uint64 {
-	var out []uint64
+func users2(lb questions.Leaderboard) []questions.UserID {
+	var out []questions.UserID
 	for _, e := range lb.Entries {
 		out = append(out, e.UserID)
 	}
@@ -238,15 +238,15 @@ func TestPeriodsInGuildZone(t *testing.T) {
 	for _, tc := range []struct {
 		p    questions.Period
 		at   time.Time
-		want []uint64
+		want []questions.UserID
 	}{
-		{questions.PeriodDay, sunday, []uint64{1}},
-		{questions.PeriodDay, monday, []uint64{2}},
-		{questions.PeriodWeek, sunday, []uint64{1}},
-		{questions.PeriodWeek, monday.Add(6 * 24 * time.Hour), []uint64{2}},
+		{questions.PeriodDay, sunday, []questions.UserID{1}},
+		{questions.PeriodDay, monday, []questions.UserID{2}},
+		{questions.PeriodWeek, sunday, []questions.UserID{1}},
+		{questions.PeriodWeek, monday.Add(6 * 24 * time.Hour), []questions.UserID{2}},
 		{questions.PeriodWeek, monday.Add(7 * 24 * time.Hour), nil},
-		{questions.PeriodMonth, monday, []uint64{1, 2}},
-		{questions.PeriodAll, time.Time{}, []uint64{1, 2}},
+		{questions.PeriodMonth, monday, []questions.UserID{1, 2}},
+		{questions.PeriodAll, time.Time{}, []questions.UserID{1, 2}},
 	} {
 		lb, err := db.Leaderboard(guild, tc.p, questions.ByPoints, tc.at, 0, 10)
 		if err != nil {
@@ -286,7 +286,7 @@ func TestStreaks(t *testing.T) {
 	play(t, db, 4, []time.Time{local(10, 1)}, []bool{true})
 
 	for _, tc := range []struct {
-		user      uint64
+		user      questions.UserID
 		at        time.Time
 		cur, best int
 		last      string
@@ -317,19 +317,19 @@ func TestStreaks(t *testing.T) {
 	for _, tc := range []struct {
 		at    time.Time
 		limit int
-		want  []uint64
+		want  []questions.UserID
 	}{
-		{local(10, 23), 10, []uint64{1, 2, 4}},
-		{local(10, 23), 2, []uint64{1, 2}},
-		{local(11, 23), 0, []uint64{1, 2, 4}},
+		{local(10, 23), 10, []questions.UserID{1, 2, 4}},
+		{local(10, 23), 2, []questions.UserID{1, 2}},
+		{local(11, 23), 0, []questions.UserID{1, 2, 4}},
 		{local(12, 1), 10, nil},
-		{local(6, 23), 10, []uint64{3}}, // member 2 has studied since: only current state is indexed
+		{local(6, 23), 10, []questions.UserID{3}}, // member 2 has studied since: only current state is indexed
 	} {
 		got, err := db.ActiveStreaks(guild, tc.at, tc.limit)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var ids []uint64
+		var ids []questions.UserID
 		for _, s := range got {
 			ids = append(ids, s.UserID)
 			if s.CurrentStreak == 0 {

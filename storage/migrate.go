@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"go.etcd.io/bbolt"
+
+	"github.com/quizhost/quizhost/questions"
 )
 
 // migration upgrades the file from version-1 to version. Migrations run in
@@ -84,7 +86,7 @@ func indexStreaks(tx *bbolt.Tx) error {
 			return nil
 		}
 		return pb.rows.ForEach(func(k, v []byte) error {
-			if k := streakKey(decodeScore(getU64(k), v)); k != nil {
+			if k := streakKey(decodeScore(getID[questions.UserID](k), v)); k != nil {
 				return st.Put(k, nil)
 			}
 			return nil

@@ -15,24 +15,24 @@ import (
 
 // postRec is how a post is stored (JSON).
 type postRec struct {
-	GuildID     uint64    `json:"guild"`
-	ChannelID   uint64    `json:"channel"`
-	MessageID   uint64    `json:"message,omitempty"`
-	QuestionID  string    `json:"question"`
-	Bank        string    `json:"bank,omitempty"`
-	Tags        []string  `json:"tags,omitempty"`
-	Correct     []string  `json:"correct"`
-	OptionCount int       `json:"options"`
-	SelectCount int       `json:"select"`
-	Daily       bool      `json:"daily,omitempty"`
-	OpenedAt    time.Time `json:"openedAt"`
-	ClosesAt    time.Time `json:"closesAt"`
-	Closed      bool      `json:"closed,omitempty"`
-	ClosedAt    time.Time `json:"closedAt"`
-	Revealed    bool      `json:"revealed,omitempty"`
-	Tallies     []int     `json:"tallies"`
-	Answers     int       `json:"answers"`
-	Right       int       `json:"right"`
+	GuildID     questions.GuildID   `json:"guild"`
+	ChannelID   questions.ChannelID `json:"channel"`
+	MessageID   questions.MessageID `json:"message,omitempty"`
+	QuestionID  string              `json:"question"`
+	Bank        string              `json:"bank,omitempty"`
+	Tags        []string            `json:"tags,omitempty"`
+	Correct     []string            `json:"correct"`
+	OptionCount int                 `json:"options"`
+	SelectCount int                 `json:"select"`
+	Daily       bool                `json:"daily,omitempty"`
+	OpenedAt    time.Time           `json:"openedAt"`
+	ClosesAt    time.Time           `json:"closesAt"`
+	Closed      bool                `json:"closed,omitempty"`
+	ClosedAt    time.Time           `json:"closedAt"`
+	Revealed    bool                `json:"revealed,omitempty"`
+	Tallies     []int               `json:"tallies"`
+	Answers     int                 `json:"answers"`
+	Right       int                 `json:"right"`
 }
 
 func utc(t time.Time) time.Time {
@@ -51,7 +51,7 @@ func encodePost(p questions.Post) ([]byte, error) {
 	})
 }
 
-func decodePost(id uint64, v []byte) (questions.Post, error) {
+func decodePost(id questions.PostID, v []byte) (questions.Post, error) {
 	var r postRec
 	if err := json.Unmarshal(v, &r); err != nil {
 		return questions.Post{}, fmt.Errorf("post %d: %w", id, err)
@@ -65,7 +65,7 @@ func decodePost(id uint64, v []byte) (questions.Post, error) {
 }
 
 // getPost reads a post; the error wraps questions.ErrNotFound if none.
-func getPost(tx *bbolt.Tx, id uint64) (questions.Post, error) {
+func getPost(tx *bbolt.Tx, id questions.PostID) (questions.Post, error) {
 	v := tx.Bucket(bPosts).Get(u64(id))
 	if v == nil {
 		return questions.Post{}, fmt.Errorf("post %d: %w", id, questions.ErrNotFound)
@@ -108,7 +108,7 @@ func (db *DB) CreatePost(p questions.Post) (questions.Post, error) {
 		if err != nil {
 			return err
 		}
-		p.ID = id
+		p.ID = questions.PostID(id)
 		if err := putPost(tx, p); err != nil {
 			return err
 		}
@@ -139,7 +139,7 @@ func (db *DB) CreatePost(p questions.Post) (questions.Post, error) {
 // SetPostMessage records the Discord message that shows the post. It
 // returns an error wrapping questions.ErrNotFound for an unknown post.
 // Safe for concurrent use.
-func (db *DB) SetPostMessage(postID, messageID uint64) error {
+func (db *DB) SetPostMessage(postID questions.PostID, messageID questions.MessageID) error {
 	err := db.update(func(tx *bbolt.Tx) error {
 		p, err := getPost(tx, postID)
 		if err != nil {
@@ -162,7 +162,7 @@ func (db *DB) SetPostMessage(postID, messageID uint64) error {
 // keys of the guild's answers plus those members' answers. It returns
 // an error wrapping questions.ErrNotFound for an unknown post. Safe for
 // concurrent use.
-func (db *DB) DeletePost(postID uint64) error {
+func (db *DB) DeletePost(postID questions.PostID) error {
 	err := db.update(func(tx *bbolt.Tx) error {
 		p, err := getPost(tx, postID)
 		if err != nil {
@@ -182,7 +182,7 @@ func (db *DB) DeletePost(postID uint64) error {
 			return nil
 		}
 		asked := g.Bucket(bAsked)
-		if p.QuestionID != "" && getU64(asked.Get([]byte(p.QuestionID))) == postID {
+		if p.QuestionID != "" && getID[questions.PostID](asked.Get([]byte(p.QuestionID))) == postID {
 			if err := asked.Delete([]byte(p.QuestionID)); err != nil {
 				return err
 			}
@@ -191,12 +191,12 @@ func (db *DB) DeletePost(postID uint64) error {
 		// per member, so the others' rows, and the sums in the counters
 		// and histograms, stay right.
 		answers, counts := g.Bucket(bAnswers), countsFilter(g)
-		users := map[uint64]bool{}
+		users := map[questions.UserID]bool{}
 		prefix := u64(postID)
 		c := answers.Cursor()
 		for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
 			if counts(k, v) {
-				users[getU64(k[8:16])] = true
+				users[getID[questions.UserID](k[8:16])] = true
 			}
 		}
 		if _, err := deletePrefix(answers, prefix); err != nil || len(users) == 0 {
@@ -232,7 +232,7 @@ func deletePrefix(b *bbolt.Bucket, prefix []byte) (int, error) {
 
 // Post returns a post. It returns an error wrapping questions.ErrNotFound
 // for an unknown post. Safe for concurrent use.
-func (db *DB) Post(postID uint64) (questions.Post, error) {
+func (db *DB) Post(postID questions.PostID) (questions.Post, error) {
 	var p questions.Post
 	err := db.view(func(tx *bbolt.Tx) error {
 		var err error
@@ -257,7 +257,7 @@ func (db *DB) OpenPosts() ([]questions.Post, error) {
 
 // OpenPostsIn returns the open posts of a channel, or of the whole guild
 // when channelID is 0, ordered by channel then ID. Safe for concurrent use.
-func (db *DB) OpenPostsIn(guildID, channelID uint64) ([]questions.Post, error) {
+func (db *DB) OpenPostsIn(guildID questions.GuildID, channelID questions.ChannelID) ([]questions.Post, error) {
 	prefix := u64(guildID)
 	if channelID != 0 {
 		prefix = cat(prefix, u64(channelID))
@@ -278,7 +278,7 @@ func (db *DB) openPosts(prefix []byte) ([]questions.Post, error) {
 			k, _ = c.Seek(prefix)
 		}
 		for ; hasPrefix(k, prefix); k, _ = c.Next() {
-			p, err := getPost(tx, getU64(k[16:]))
+			p, err := getPost(tx, getID[questions.PostID](k[16:]))
 			if err != nil {
 				return err
 			}
@@ -295,7 +295,7 @@ func (db *DB) openPosts(prefix []byte) ([]questions.Post, error) {
 // closed already (then ClosedAt is unchanged). It
 // returns an error wrapping questions.ErrNotFound for an unknown post.
 // Safe for concurrent use: of concurrent calls, exactly one gets true.
-func (db *DB) ClosePost(postID uint64, at time.Time) (questions.Post, bool, error) {
+func (db *DB) ClosePost(postID questions.PostID, at time.Time) (questions.Post, bool, error) {
 	if at.IsZero() {
 		at = db.now()
 	}
@@ -329,7 +329,7 @@ func (db *DB) ClosePost(postID uint64, at time.Time) (questions.Post, bool, erro
 // revealed again changes nothing. It returns an error wrapping
 // questions.ErrNotFound for an unknown post, and refuses an open post (its
 // reveal comes after the close). Safe for concurrent use.
-func (db *DB) MarkRevealed(postID uint64) error {
+func (db *DB) MarkRevealed(postID questions.PostID) error {
 	err := db.update(func(tx *bbolt.Tx) error {
 		p, err := getPost(tx, postID)
 		if err != nil {
@@ -361,7 +361,7 @@ func (db *DB) UnrevealedPosts() ([]questions.Post, error) {
 	var out []questions.Post
 	err := db.view(func(tx *bbolt.Tx) error {
 		return tx.Bucket(bUnrevealed).ForEach(func(k, _ []byte) error {
-			p, err := getPost(tx, getU64(k))
+			p, err := getPost(tx, getID[questions.PostID](k))
 			if err != nil {
 				return err
 			}

@@ -62,18 +62,18 @@ func TestOpenAndClosePosts(t *testing.T) {
 	c := mustPost(t, db, questions.Post{ChannelID: 1})
 	other := mustPost(t, db, questions.Post{GuildID: guild + 1, ChannelID: 1})
 
-	ids := func(ps []questions.Post, err error) []uint64 {
+	ids := func(ps []questions.Post, err error) []questions.PostID {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out []uint64
+		var out []questions.PostID
 		for _, p := range ps {
 			out = append(out, p.ID)
 		}
 		return out
 	}
-	eq := func(name string, got, want []uint64) {
+	eq := func(name string, got, want []questions.PostID) {
 		t.Helper()
 		if len(got) != len(want) {
 			t.Errorf("%s: got %v, want %v", name, got, want)
@@ -86,9 +86,9 @@ func TestOpenAndClosePosts(t *testing.T) {
 			}
 		}
 	}
-	eq("OpenPosts", ids(db.OpenPosts()), []uint64{a.ID, c.ID, b.ID, other.ID})
-	eq("OpenPostsIn channel 1", ids(db.OpenPostsIn(guild, 1)), []uint64{a.ID, c.ID})
-	eq("OpenPostsIn guild", ids(db.OpenPostsIn(guild, 0)), []uint64{a.ID, c.ID, b.ID})
+	eq("OpenPosts", ids(db.OpenPosts()), []questions.PostID{a.ID, c.ID, b.ID, other.ID})
+	eq("OpenPostsIn channel 1", ids(db.OpenPostsIn(guild, 1)), []questions.PostID{a.ID, c.ID})
+	eq("OpenPostsIn guild", ids(db.OpenPostsIn(guild, 0)), []questions.PostID{a.ID, c.ID, b.ID})
 
 	at := t0.Add(time.Minute)
 	got, closed, err := db.ClosePost(a.ID, at)
@@ -99,7 +99,7 @@ func TestOpenAndClosePosts(t *testing.T) {
 	if err != nil || closed || !got.ClosedAt.Equal(at) {
 		t.Errorf("second ClosePost: got closed=%v at %v, %v; want false, first close time", closed, got.ClosedAt, err)
 	}
-	eq("OpenPostsIn after close", ids(db.OpenPostsIn(guild, 1)), []uint64{c.ID})
+	eq("OpenPostsIn after close", ids(db.OpenPostsIn(guild, 1)), []questions.PostID{c.ID})
 	_, _, err = db.ClosePost(99, at)
 	wantErr(t, err, questions.ErrNotFound)
 	_, err = db.RecordAnswer(questions.Answer{PostID: a.ID, GuildID: guild, UserID: 1, Choice: []string{"B"}})
@@ -152,13 +152,13 @@ func TestReveal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	unrevealed := func() []uint64 {
+	unrevealed := func() []questions.PostID {
 		t.Helper()
 		ps, err := db.UnrevealedPosts()
 		if err != nil {
 			t.Fatal(err)
 		}
-		var ids []uint64
+		var ids []questions.PostID
 		for _, p := range ps {
 			if !p.Closed || p.Revealed {
 				t.Errorf("UnrevealedPosts lists post %d: closed %v, revealed %v", p.ID, p.Closed, p.Revealed)
@@ -167,22 +167,22 @@ func TestReveal(t *testing.T) {
 		}
 		return ids
 	}
-	if got, want := unrevealed(), []uint64{a.ID, b.ID, c.ID, born.ID}; !slices.Equal(got, want) {
+	if got, want := unrevealed(), []questions.PostID{a.ID, b.ID, c.ID, born.ID}; !slices.Equal(got, want) {
 		t.Fatalf("UnrevealedPosts after closing: got %v, want %v", got, want)
 	}
 
 	for _, tc := range []struct {
 		name    string
-		post    uint64
+		post    questions.PostID
 		wantErr error // nil: success; errAny: some error
-		want    []uint64
+		want    []questions.PostID
 	}{
-		{"first", b.ID, nil, []uint64{a.ID, c.ID, born.ID}},
-		{"again", b.ID, nil, []uint64{a.ID, c.ID, born.ID}},
-		{"created closed", born.ID, nil, []uint64{a.ID, c.ID}},
-		{"created revealed", bornRevealed.ID, nil, []uint64{a.ID, c.ID}},
-		{"unknown", 99, questions.ErrNotFound, []uint64{a.ID, c.ID}},
-		{"open", open.ID, errAny, []uint64{a.ID, c.ID}},
+		{"first", b.ID, nil, []questions.PostID{a.ID, c.ID, born.ID}},
+		{"again", b.ID, nil, []questions.PostID{a.ID, c.ID, born.ID}},
+		{"created closed", born.ID, nil, []questions.PostID{a.ID, c.ID}},
+		{"created revealed", bornRevealed.ID, nil, []questions.PostID{a.ID, c.ID}},
+		{"unknown", 99, questions.ErrNotFound, []questions.PostID{a.ID, c.ID}},
+		{"open", open.ID, errAny, []questions.PostID{a.ID, c.ID}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := db.MarkRevealed(tc.post)
@@ -209,13 +209,13 @@ func TestReveal(t *testing.T) {
 	if err := db.DeletePost(c.ID); err != nil {
 		t.Fatal(err)
 	}
-	if got := unrevealed(); !slices.Equal(got, []uint64{a.ID}) {
+	if got := unrevealed(); !slices.Equal(got, []questions.PostID{a.ID}) {
 		t.Errorf("UnrevealedPosts after delete: got %v, want [%d]", got, a.ID)
 	}
 	// It survives a reopen.
 	db.Close()
 	db = openPath(t, path)
-	if got := unrevealed(); !slices.Equal(got, []uint64{a.ID}) {
+	if got := unrevealed(); !slices.Equal(got, []questions.PostID{a.ID}) {
 		t.Errorf("UnrevealedPosts after reopen: got %v, want [%d]", got, a.ID)
 	}
 }
@@ -234,7 +234,7 @@ func TestDeletePostRecountsMembers(t *testing.T) {
 	a := mustPost(t, db, questions.Post{Tags: []string{"x"}})
 	b := mustPost(t, db, questions.Post{Tags: []string{"y"}})
 	c := mustPost(t, db, questions.Post{})
-	for _, u := range []uint64{1, 2, 3} {
+	for _, u := range []questions.UserID{1, 2, 3} {
 		answer(t, db, a, u, d0, "B")
 	}
 	answer(t, db, b, 4, d0, "B")
@@ -259,7 +259,7 @@ func TestDeletePostRecountsMembers(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		user                      uint64
+		user                      questions.UserID
 		answered, points, current int
 		best                      int
 		topics                    int

@@ -10,7 +10,7 @@ import (
 )
 
 // guildRW returns guilds/<guildID>, creating it and its sub-buckets.
-func guildRW(tx *bbolt.Tx, guildID uint64) (*bbolt.Bucket, error) {
+func guildRW(tx *bbolt.Tx, guildID questions.GuildID) (*bbolt.Bucket, error) {
 	guilds := tx.Bucket(bGuilds)
 	key := u64(guildID)
 	if g := guilds.Bucket(key); g != nil {
@@ -29,7 +29,7 @@ func guildRW(tx *bbolt.Tx, guildID uint64) (*bbolt.Bucket, error) {
 }
 
 // guildRO returns guilds/<guildID>, or nil if the guild has no data.
-func guildRO(tx *bbolt.Tx, guildID uint64) *bbolt.Bucket {
+func guildRO(tx *bbolt.Tx, guildID questions.GuildID) *bbolt.Bucket {
 	return tx.Bucket(bGuilds).Bucket(u64(guildID))
 }
 
@@ -86,7 +86,7 @@ func periodOf(b *bbolt.Bucket) period {
 }
 
 // row returns a member's score in the period and whether there is one.
-func (p period) row(user uint64) (questions.Score, bool) {
+func (p period) row(user questions.UserID) (questions.Score, bool) {
 	if p.rows == nil {
 		return questions.Score{UserID: user}, false
 	}
@@ -150,7 +150,7 @@ func (p period) set(old questions.Score, had bool, s questions.Score) error {
 }
 
 // remove deletes a member's row and keys from the period.
-func (p period) remove(user uint64) error {
+func (p period) remove(user questions.UserID) error {
 	old, had := p.row(user)
 	if !had {
 		return nil
@@ -263,7 +263,7 @@ func periodOfAt(p questions.Period, at time.Time, loc *time.Location) ([]byte, t
 // the four period rows and rankings, the streaks and their index, and the
 // topic stats. RecordAnswer and RebuildScores both come through here, so a
 // rebuild reproduces what live recording wrote.
-func countAnswer(g *bbolt.Bucket, user uint64, gr questions.Grade, at time.Time, loc *time.Location, topics []string) error {
+func countAnswer(g *bbolt.Bucket, user questions.UserID, gr questions.Grade, at time.Time, loc *time.Location, topics []string) error {
 	keys, day := periodKeys(at, loc)
 	all, err := periodRW(g, keys[0])
 	if err != nil {

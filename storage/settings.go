@@ -25,14 +25,14 @@ type settingsRec struct {
 // dailyRec is the stored daily schedule. Files written before the guild
 // had a single time zone carry a "tz" field here too; decoding ignores it.
 type dailyRec struct {
-	ChannelID       uint64    `json:"channel"`
-	Time            string    `json:"time"`
-	Bank            string    `json:"bank,omitempty"`
-	Count           int       `json:"count"`
-	CloseAfterHours int       `json:"closeAfterHours,omitempty"`
-	Next            time.Time `json:"next,omitzero"`
-	LastPosted      string    `json:"lastPosted,omitempty"`
-	LastError       string    `json:"lastError,omitempty"`
+	ChannelID       questions.ChannelID `json:"channel"`
+	Time            string              `json:"time"`
+	Bank            string              `json:"bank,omitempty"`
+	Count           int                 `json:"count"`
+	CloseAfterHours int                 `json:"closeAfterHours,omitempty"`
+	Next            time.Time           `json:"next,omitzero"`
+	LastPosted      string              `json:"lastPosted,omitempty"`
+	LastError       string              `json:"lastError,omitempty"`
 }
 
 func encodeSettings(s questions.Settings) ([]byte, error) {
@@ -45,7 +45,7 @@ func encodeSettings(s questions.Settings) ([]byte, error) {
 	return json.Marshal(r)
 }
 
-func decodeSettings(guildID uint64, v []byte) (questions.Settings, error) {
+func decodeSettings(guildID questions.GuildID, v []byte) (questions.Settings, error) {
 	var r settingsRec
 	if err := json.Unmarshal(v, &r); err != nil {
 		return questions.Settings{}, fmt.Errorf("settings of guild %d: %w", guildID, err)
@@ -60,7 +60,7 @@ func decodeSettings(guildID uint64, v []byte) (questions.Settings, error) {
 }
 
 // readSettings returns the guild's stored settings, or the defaults.
-func readSettings(tx *bbolt.Tx, guildID uint64) (questions.Settings, error) {
+func readSettings(tx *bbolt.Tx, guildID questions.GuildID) (questions.Settings, error) {
 	v := tx.Bucket(bSettings).Get(u64(guildID))
 	if v == nil {
 		return questions.DefaultSettings(guildID), nil
@@ -77,7 +77,7 @@ func writeSettings(tx *bbolt.Tx, s questions.Settings) error {
 }
 
 // guildLocation returns the guild's time zone.
-func (db *DB) guildLocation(tx *bbolt.Tx, guildID uint64) (*time.Location, error) {
+func (db *DB) guildLocation(tx *bbolt.Tx, guildID questions.GuildID) (*time.Location, error) {
 	s, err := readSettings(tx, guildID)
 	if err != nil {
 		return nil, err
@@ -87,7 +87,7 @@ func (db *DB) guildLocation(tx *bbolt.Tx, guildID uint64) (*time.Location, error
 
 // Settings returns a guild's settings, or questions.DefaultSettings(guildID)
 // when it has saved none. Safe for concurrent use.
-func (db *DB) Settings(guildID uint64) (questions.Settings, error) {
+func (db *DB) Settings(guildID questions.GuildID) (questions.Settings, error) {
 	var s questions.Settings
 	err := db.view(func(tx *bbolt.Tx) error {
 		var err error
@@ -139,7 +139,7 @@ func (db *DB) SaveSettings(s questions.Settings) error {
 // If fn returns an error, nothing is written and UpdateSettings returns an
 // error wrapping it (test it with errors.Is or errors.As). Safe for
 // concurrent use.
-func (db *DB) UpdateSettings(guildID uint64, fn func(*questions.Settings) error) (questions.Settings, error) {
+func (db *DB) UpdateSettings(guildID questions.GuildID, fn func(*questions.Settings) error) (questions.Settings, error) {
 	var out questions.Settings
 	err := db.update(func(tx *bbolt.Tx) error {
 		old, err := readSettings(tx, guildID)
@@ -199,7 +199,7 @@ func (db *DB) DailyGuilds() ([]questions.Settings, error) {
 	var out []questions.Settings
 	err := db.view(func(tx *bbolt.Tx) error {
 		return tx.Bucket(bSettings).ForEach(func(k, v []byte) error {
-			s, err := decodeSettings(getU64(k), v)
+			s, err := decodeSettings(getID[questions.GuildID](k), v)
 			if err != nil {
 				return err
 			}
@@ -223,7 +223,7 @@ func (db *DB) DailyGuilds() ([]questions.Settings, error) {
 // an error wrapping questions.ErrNotFound when the guild has no daily
 // schedule. Safe for concurrent use: of concurrent claims of one due time,
 // one wins.
-func (db *DB) ClaimDaily(guildID uint64, due, next time.Time, localDate string) (bool, error) {
+func (db *DB) ClaimDaily(guildID questions.GuildID, due, next time.Time, localDate string) (bool, error) {
 	claimed := false
 	err := db.update(func(tx *bbolt.Tx) error {
 		claimed = false
@@ -250,7 +250,7 @@ func (db *DB) ClaimDaily(guildID uint64, due, next time.Time, localDate string) 
 // DailyFailed records why the guild's last daily post failed
 // (Daily.LastError; the next successful ClaimDaily clears it). It does
 // nothing when the guild has no daily schedule. Safe for concurrent use.
-func (db *DB) DailyFailed(guildID uint64, msg string) error {
+func (db *DB) DailyFailed(guildID questions.GuildID, msg string) error {
 	err := db.update(func(tx *bbolt.Tx) error {
 		s, err := readSettings(tx, guildID)
 		if err != nil || s.Daily == nil || s.Daily.LastError == msg {

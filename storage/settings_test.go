@@ -52,7 +52,7 @@ func TestSettingsOldDailyRecord(t *testing.T) {
 	db, _ := newDB(t)
 	old := `{"tz":"Europe/Paris","reveal":true,"askMinutes":10,` +
 		`"daily":{"channel":8,"time":"07:30","tz":"Asia/Tokyo","count":2,"lastPosted":"2025-03-13"}}`
-	if err := db.bolt.Update(func(tx *bbolt.Tx) error { return tx.Bucket(bSettings).Put(u64(5), []byte(old)) }); err != nil {
+	if err := db.bolt.Update(func(tx *bbolt.Tx) error { return tx.Bucket(bSettings).Put(u64(uint64(5)), []byte(old)) }); err != nil {
 		t.Fatal(err)
 	}
 	got, err := db.Settings(5)
@@ -140,7 +140,7 @@ func TestClaimDaily(t *testing.T) {
 
 	for _, tc := range []struct {
 		name    string
-		guild   uint64
+		guild   questions.GuildID
 		due     time.Time
 		want    bool
 		wantErr error
@@ -189,7 +189,7 @@ func TestDailyFailed(t *testing.T) {
 		t.Errorf("LastError after a claim: got %q, want empty", s.Daily.LastError)
 	}
 	// No schedule, or no settings at all: nothing to do, nothing written.
-	for _, g := range []uint64{3, 4} {
+	for _, g := range []questions.GuildID{3, 4} {
 		if g == 3 {
 			if err := db.SaveSettings(questions.Settings{GuildID: 3, TimeZone: "UTC"}); err != nil {
 				t.Fatal(err)
@@ -332,7 +332,7 @@ func TestTimeZoneChangeRecounts(t *testing.T) {
 			p := mustPost(t, db, questions.Post{})
 			answer(t, db, p, 1, friday, "B")
 			answer(t, db, p, 2, monday, "B")
-			weekOf := func(at time.Time) []uint64 {
+			weekOf := func(at time.Time) []questions.UserID {
 				t.Helper()
 				lb, err := db.Leaderboard(guild, questions.PeriodWeek, questions.ByPoints, at, 0, 10)
 				if err != nil {
@@ -340,20 +340,20 @@ func TestTimeZoneChangeRecounts(t *testing.T) {
 				}
 				return users2(lb)
 			}
-			if got := weekOf(monday); !reflect.DeepEqual(got, []uint64{2}) {
+			if got := weekOf(monday); !reflect.DeepEqual(got, []questions.UserID{2}) {
 				t.Fatalf("UTC week of Monday: got %v, want [2]", got)
 			}
 			if err := tc.change(db); err != nil {
 				t.Fatal(err)
 			}
-			if got := weekOf(friday); !reflect.DeepEqual(got, []uint64{1, 2}) {
+			if got := weekOf(friday); !reflect.DeepEqual(got, []questions.UserID{1, 2}) {
 				t.Errorf("New York week of Friday: got %v, want [1 2]", got)
 			}
 			if got := weekOf(monday.Add(12 * time.Hour)); got != nil {
 				t.Errorf("New York week of Monday: got %v, want nobody", got)
 			}
 			lb, _ := db.Leaderboard(guild, questions.PeriodDay, questions.ByPoints, monday, 0, 10)
-			if got := users2(lb); !reflect.DeepEqual(got, []uint64{2}) || lb.Start.Day() != 16 {
+			if got := users2(lb); !reflect.DeepEqual(got, []questions.UserID{2}) || lb.Start.Day() != 16 {
 				t.Errorf("day of Monday 02:00 UTC: got %v from %v, want [2] from Sunday 16th", got, lb.Start)
 			}
 			assertRebuildEqual(t, db, guild)

@@ -1,0 +1,87 @@
+package storage
+
+import (
+	"bytes"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite storage/testdata/records.golden")
+
+// TestRecordsUnchanged writes one of every record through the public API
+// and compares every key and value in the file with a dump written by the
+// code before IDs were typed (testdata/records.golden): the typed IDs keep
+// the 8-byte big-endian keys and the JSON numbers byte for byte.
+func TestRecordsUnchanged(t *testing.T) {
+	db, _ := newDB(t)
+	const user, channel, message = 123456789012345678, 223456789012345678, 323456789012345678
+	if err := db.SaveSettings(questions.Settings{GuildID: guild, TimeZone: "Europe/Paris", RevealOnAnswer: true, AskMinutes: 5,
+		Banks: []string{"b"}, LastDaily: "2025-03-13",
+		Daily: &questions.Daily{ChannelID: channel, Time: "09:00", Bank: "b", Count: 2, CloseAfterHours: 3,
+			Next: t0.Add(time.Hour), LastPosted: "2025-03-13", LastError: "x"}}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := db.CreatePost(questions.Post{GuildID: guild, ChannelID: channel, QuestionID: "b#1", Bank: "b", Tags: []string{"t"},
+		Correct: []string{"A"}, OptionCount: 4, SelectCount: 1, Daily: true, OpenedAt: t0, ClosesAt: t0.Add(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetPostMessage(p.ID, message); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.RecordAnswer(questions.Answer{PostID: p.ID, GuildID: guild, UserID: user, InteractionID: 42,
+		Choice: []string{"A"}, At: t0.Add(time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.ClosePost(p.ID, t0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SaveDraft(questions.Draft{GuildID: guild, UserID: user, Kind: questions.DraftSuggestion, Bank: "b",
+		Text: "Q?", Queued: true, CreatedAt: t0, ExpiresAt: t0.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SaveBank(guild, questions.BankFile{Name: "b", Format: questions.FormatYAML, Data: []byte("x"),
+		ImportedAt: t0, ImportedBy: user}); err != nil {
+		t.Fatal(err)
+	}
+	var dump bytes.Buffer
+	if err := db.bolt.View(func(tx *bbolt.Tx) error {
+		return tx.ForEach(func(name []byte, b *bbolt.Bucket) error { return dumpBucket(&dump, hex.EncodeToString(name), b) })
+	}); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "records.golden")
+	if *updateGolden {
+		if err := os.WriteFile(golden, dump.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(dump.Bytes(), want) {
+		t.Errorf("file contents changed:\ngot:\n%s\nwant:\n%s", dump.Bytes(), want)
+	}
+}
+
+// dumpBucket writes every key and value under b, one per line, as
+// path/key=value (keys in hex, values quoted).
+func dumpBucket(w *bytes.Buffer, path string, b *bbolt.Bucket) error {
+	return b.ForEach(func(k, v []byte) error {
+		if v == nil {
+			return dumpBucket(w, path+"/"+hex.EncodeToString(k), b.Bucket(k))
+		}
+		fmt.Fprintf(w, "%s/%s=%q\n", path, hex.EncodeToString(k), v)
+		return nil
+	})
+}
