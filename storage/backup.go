@@ -1,0 +1,126 @@
+package storage
+
+// This file writes hot backups (Backup, BackupFile).
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"go.etcd.io/bbolt"
+)
+
+// Backup writes a consistent copy of the whole file to w while the
+// database stays in use (a hot backup: one read transaction, Tx.WriteTo).
+// It returns the bytes written.
+func (db *DB) Backup(w io.Writer) (int64, error) {
+	var n int64
+	err := db.view(func(tx *bbolt.Tx) error {
+		var err error
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	if err != nil {
+		return n, fmt.Errorf("backup: %w", err)
+	}
+	return n, nil
+}
+
+// BackupFile writes a hot backup to path durably: it writes a temporary
+// file in the same directory, fsyncs it, opens it read-only and runs the
+// consistency check, and only then renames it over path and fsyncs the
+// directory. On error, path is the previous file (or, if only the final
+// directory fsync failed, the complete, checked copy) and no temporary file
+// is left. It refuses path when it names the database's own file (the same
+// absolute, cleaned path, or the same file through a link).
+func (db *DB) BackupFile(path string) error {
+	if err := db.notOwnFile(path); err != nil {
+		return fmt.Errorf("backup file: %w", err)
+	}
+	err := replaceChecked(path, func(w io.Writer) error {
+		_, err := db.Backup(w)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("backup file: %w", err)
+	}
+	return nil
+}
+
+// notOwnFile refuses a path that names the database's own file.
+func (db *DB) notOwnFile(path string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	own, err := filepath.Abs(db.path)
+	if err != nil {
+		return err
+	}
+	if abs == own {
+		return fmt.Errorf("%s is the database itself", path)
+	}
+	fi, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	ownFi, err := os.Stat(db.path)
+	if err != nil {
+		return err
+	}
+	if os.SameFile(fi, ownFi) {
+		return fmt.Errorf("%s is the database itself", path)
+	}
+	return nil
+}
+
+// replaceChecked writes a bbolt file with write into a temporary file next
+// to path, fsyncs it, checks it (read-only open, tx.Check), then renames
+// it over path and fsyncs the directory. The temporary file is removed on
+// any error before the rename.
+func replaceChecked(path string, write func(io.Writer) error) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	renamed := false
+	defer func() {
+		if !renamed {
+			f.Close() // may be closed already
+			os.Remove(tmp)
+		}
+	}()
+	if err := write(f); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := checkFileAt(tmp); err != nil {
+		return fmt.Errorf("verify copy: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	renamed = true
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
