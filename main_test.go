@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -427,10 +428,15 @@ func TestMain(m *testing.M) {
 func TestSIGTERMStopsCleanly(t *testing.T) {
 	srv := discordtest.Start(t, discordtest.Options{Token: "secret-token-123"})
 	// A slow file server keeps an import in flight while the signal comes.
-	fetching := make(chan struct{}, 1)
+	// It answers once the test has seen an interaction refused during the
+	// shutdown.
+	fetching, release := make(chan struct{}, 1), make(chan struct{})
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fetching <- struct{}{}
-		time.Sleep(800 * time.Millisecond)
+		select {
+		case <-release:
+		case <-time.After(10 * time.Second):
+		}
 		io.WriteString(w, "Slow Bank Question 1\nSelect 1Pick.\n- A\nyes\n- B\nno\nCorrect answer: A\n")
 	}))
 	defer slow.Close()
@@ -440,8 +446,8 @@ func TestSIGTERMStopsCleanly(t *testing.T) {
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "QUIZHOST_TEST_MAIN=1", "DISCORD_TOKEN=secret-token-123",
 		"DISCORD_API_BASE="+srv.URL(), "QUIZHOST_DB="+filepath.Join(dir, "q.db"), "QUIZHOST_LOG_LEVEL=debug")
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	stderr := newOutput()
+	cmd.Stdout, cmd.Stderr = stderr, stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -462,10 +468,15 @@ func TestSIGTERMStopsCleanly(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	// An interaction that arrives while quizhost stops is told so.
-	time.Sleep(100 * time.Millisecond)
+	// An interaction that arrives while quizhost stops is told so, while
+	// the import is still in flight.
+	if !stderr.wait("new interactions are refused", 5*time.Second) {
+		t.Fatalf("quizhost did not start shutting down; output:\n%s", stderr.String())
+	}
 	late := srv.SlashCommand("8001", "6001", discordtest.Member{ID: "7002", Username: "bob"}, "quiz",
 		discordtest.Option{Name: "banks", Type: 1}) // type 1: a subcommand
+	late.WaitResponse(t, 5*time.Second)
+	close(release)
 
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -497,6 +508,49 @@ func TestSIGTERMStopsCleanly(t *testing.T) {
 	defer db.Close()
 	if banks, err := db.Banks(8001); err != nil || len(banks) != 1 {
 		t.Errorf("banks after shutdown: %v, %v", banks, err)
+	}
+}
+
+// output is a child's combined output, written by exec's copying
+// goroutine while the test reads it; wait returns once it holds a text.
+type output struct {
+	mu      sync.Mutex
+	b       bytes.Buffer
+	changed chan struct{} // closed and replaced on each write
+}
+
+func newOutput() *output { return &output{changed: make(chan struct{})} }
+
+func (o *output) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	close(o.changed)
+	o.changed = make(chan struct{})
+	return o.b.Write(p)
+}
+
+func (o *output) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.String()
+}
+
+// wait reports whether the output holds text within timeout.
+func (o *output) wait(text string, timeout time.Duration) bool {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		o.mu.Lock()
+		found, changed := strings.Contains(o.b.String(), text), o.changed
+		o.mu.Unlock()
+		if found {
+			return true
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+			return false
+		}
 	}
 }
 

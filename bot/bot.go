@@ -460,12 +460,23 @@ func (b *Bot) Run(ctx context.Context) error {
 	}
 	att := &attempt{}
 	s.Client = &http.Client{Timeout: 20 * time.Second, Transport: &transport{base: base, next: http.DefaultTransport, connecting: att}}
+	closeSent := &closeWatch{sent: make(chan struct{})}
 	dialer := *websocket.DefaultDialer
-	dialer.NetDialContext = att.dial
+	dialer.NetDialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		conn, err := att.dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &watchedConn{Conn: conn, w: closeSent}, nil
+	}
 	s.Dialer = &dialer
 	s.ShouldReconnectOnError = false // keepConnected does it
 	s.Identify.Intents = discordgo.IntentsGuilds
-	s.LogLevel = discordgo.LogError
+	// discordgo logs through a package-global function; the bot keeps its
+	// session silent and logs what matters itself (undecodable
+	// interactions, gateway drops and reconnects, REST errors where they
+	// are handled), so that each bot's log is its own.
+	s.LogLevel = discordgoSilent
 	b.sess = s
 	// Handlers run synchronously in dg's event loop only long enough to be
 	// counted; the work goes on in a goroutine of ours. So no interaction
@@ -523,12 +534,13 @@ func (b *Bot) Run(ctx context.Context) error {
 		b.inflightMu.Lock()
 		b.closing = true
 		b.inflightMu.Unlock()
+		b.log.Info("shutting down: new interactions are refused")
 		stopGW()
 		<-gwDone // returns at once: any connection attempt is cancelled with gwCtx
 		if !b.waitIdle(min(b.cfg.ShutdownGrace, time.Until(deadline)-1500*time.Millisecond)) {
 			b.log.Warn("interactions still in flight at shutdown")
 		}
-		closeErr := s.Close()              // takes about a second
+		closeErr := closeGateway(s, closeSent, time.Until(deadline))
 		b.waitIdle(300 * time.Millisecond) // refusals of any that arrived meanwhile
 		stopBG()
 		timers := make(chan struct{})
@@ -565,7 +577,6 @@ func (b *Bot) Run(ctx context.Context) error {
 
 	select {
 	case <-ctx.Done():
-		b.log.Info("shutting down")
 		return shutdown()
 	case err := <-gwErr:
 		b.log.Error("gateway refused the bot: stopping", "err", err)
@@ -733,4 +744,59 @@ func isUser(err error) (string, bool) {
 		return u.msg, true
 	}
 	return "", false
+}
+
+// discordgoSilent is a session LogLevel below LogError: discordgo logs
+// nothing for the session.
+const discordgoSilent = discordgo.LogError - 1
+
+// closeWatch notes the first websocket close frame written on the gateway
+// connections once shutdown has armed it.
+type closeWatch struct {
+	armed atomic.Bool
+	once  sync.Once
+	sent  chan struct{} // closed when a close frame went out after arm
+}
+
+func (w *closeWatch) arm() { w.armed.Store(true) }
+
+// watchedConn is a gateway connection as dialed (below TLS, if any),
+// reporting close frames to w.
+type watchedConn struct {
+	net.Conn
+	w *closeWatch
+}
+
+// Write passes p on. gorilla/websocket writes each client frame in one
+// Write starting with its header; 0x88 is a final close frame. Over
+// wss:// the connection carries TLS records (first byte 0x14–0x18), so a
+// close frame is never seen there.
+func (c *watchedConn) Write(p []byte) (int, error) {
+	n, err := c.Conn.Write(p)
+	if err == nil && len(p) > 0 && p[0] == 0x88 && c.w.armed.Load() {
+		c.w.once.Do(func() { close(c.w.sent) })
+	}
+	return n, err
+}
+
+// closeGateway closes the session's gateway connection. discordgo's Close
+// writes the close frame, then sleeps a second holding the session before
+// it closes the socket. When the frame is seen going out (over ws://, as
+// against the local test server) closeGateway returns then, and the rest
+// of Close finishes in the background; over wss:// it waits for Close, at
+// most max.
+func closeGateway(s *discordgo.Session, w *closeWatch, max time.Duration) error {
+	w.arm()
+	done := make(chan error, 1)
+	go func() { done <- s.Close() }()
+	timer := time.NewTimer(max)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-w.sent:
+		return nil
+	case <-timer.C:
+		return errors.New("gateway close still running")
+	}
 }

@@ -69,10 +69,14 @@ func (b *Bot) dispatch(c *call) error {
 	switch i.Type {
 	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete,
 		discordgo.InteractionMessageComponent, discordgo.InteractionModalSubmit:
+	case 0: // discordgo could not decode the payload at all
+		b.log.Warn("undecodable interaction: ignored")
+		return nil
 	default:
-		return nil // pings, and payloads dg failed to decode (type 0)
+		return nil // pings
 	}
-	if i.Data == nil {
+	if i.Data == nil { // discordgo could not decode its data
+		b.log.Warn("undecodable interaction: told it arrived garbled", "interaction", i.ID)
 		return userErr("That request arrived garbled. Try again.")
 	}
 	if i.GuildID == "" || i.Member == nil || i.Member.User == nil {

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
 	"github.com/quizhost/quizhost/bot"
 	"github.com/quizhost/quizhost/internal/discordtest"
 	"github.com/quizhost/quizhost/questions"
@@ -80,6 +78,9 @@ func TestFatalCloseCodeStopsTheBot(t *testing.T) {
 		{4011, "sharding required"},
 	} {
 		t.Run(fmt.Sprint(tc.code), func(t *testing.T) {
+			// Each waits out discordgo's second between the drop and the
+			// reconnect (it holds the session meanwhile): side by side.
+			t.Parallel()
 			e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 			_, done := e.launch(token, e.srv.URL())
 			e.srv.WaitRequest(t, func(r discordtest.Request) bool { return r.Method == "PUT" && r.Status == 200 }, wait)
@@ -130,7 +131,6 @@ func TestStartupErrorsNameTheAPIBase(t *testing.T) {
 func TestCancelWhileConnecting(t *testing.T) {
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.srv.StallGateway(true)
-	discordgo.Logger = nil // discordgo logs the aborted dial as an error; that is expected here
 	cancel, done := e.launch(token, e.srv.URL())
 	e.srv.WaitGatewayDials(t, 1, wait)
 	start := time.Now()

@@ -11,17 +11,12 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
+	"github.com/quizhost/quizhost/internal/discordtest"
 	"github.com/quizhost/quizhost/questions"
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m,
-		goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),
-		goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"),
-		goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"),
-	)
+	discordtest.VerifyTestMain(m)
 }
 
 // startSandbox starts a sandbox on 127.0.0.1:0 with bank (exam text) and
