@@ -179,7 +179,10 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 
 	_, statErr := os.Stat(cfg.dbPath)
 	fresh := errors.Is(statErr, fs.ErrNotExist)
-	db, err := storage.Open(cfg.dbPath, storage.Options{Timeout: 3 * time.Second})
+	db, err := storage.Open(ctx, cfg.dbPath, storage.Options{Timeout: 3 * time.Second})
+	if err != nil && ctx.Err() != nil {
+		return nil // stopped while waiting for the database's lock
+	}
 	if errors.Is(err, storage.ErrDamaged) {
 		return exitCode{1, damagedHelp(cfg.dbPath, err)}
 	}
@@ -511,7 +514,7 @@ func backup(args []string, getenv func(string) string, stdout, _ io.Writer) erro
 	if _, err := os.Stat(path); err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
-	db, err := storage.Open(path, storage.Options{Timeout: time.Second})
+	db, err := storage.Open(context.Background(), path, storage.Options{Timeout: time.Second})
 	if errors.Is(err, storage.ErrInUse) {
 		return exitCode{1, "quizhost: the bot is running and holds " + path + "; send it SIGUSR1 to write " + path + ".bak instead"}
 	}

@@ -356,7 +356,7 @@ func TestCommandUsage(t *testing.T) {
 func TestBackupHelpWritesNothing(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	db, err := storage.Open("quizhost.db", storage.Options{Timeout: time.Second})
+	db, err := storage.Open(t.Context(), "quizhost.db", storage.Options{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -501,7 +501,7 @@ func TestSIGTERMStopsCleanly(t *testing.T) {
 		t.Error("the token appears in quizhost's output")
 	}
 	// The database was closed with the import committed.
-	db, err := storage.Open(filepath.Join(dir, "q.db"), storage.Options{Timeout: 100 * time.Millisecond})
+	db, err := storage.Open(t.Context(), filepath.Join(dir, "q.db"), storage.Options{Timeout: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatalf("reopen after shutdown: %v", err)
 	}
@@ -646,12 +646,12 @@ func TestFailedStartLeavesNoDatabase(t *testing.T) {
 func TestDamagedDatabaseRefused(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.db")
-	db, err := storage.Open(good, storage.Options{})
+	db, err := storage.Open(t.Context(), good, storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for g := questions.GuildID(1); g <= 50; g++ {
-		if _, err := db.UpdateSettings(g, func(*questions.Settings) error { return nil }); err != nil {
+		if _, err := db.UpdateSettings(t.Context(), g, func(*questions.Settings) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}

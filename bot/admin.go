@@ -72,7 +72,7 @@ func (b *Bot) settingsCmd(c *call, opts options) error {
 	if len(edits) == 0 {
 		set, err = b.store.Settings(c.guild)
 	} else {
-		set, err = b.updateSettings(c.guild, func(s *questions.Settings, zone *time.Location) error {
+		set, err = b.updateSettings(c.ctx, c.guild, func(s *questions.Settings, zone *time.Location) error {
 			for _, edit := range edits {
 				if err := edit(s, zone); err != nil {
 					return err
@@ -220,7 +220,7 @@ func (b *Bot) importCmd(c *call, opts options, res *discordgo.ApplicationCommand
 	if errs := ps.Errors(); len(errs) > 0 {
 		return c.reply(problemsMessage(what, len(ups) > 1, errs))
 	}
-	ch, refused, err := b.applyChange(c.guild, c.user, parts, replace, 0)
+	ch, refused, err := b.applyChange(c.ctx, c.guild, c.user, parts, replace, 0)
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
@@ -309,7 +309,7 @@ func (b *Bot) bankRemove(c *call, opts options) error {
 	if err != nil {
 		return err
 	}
-	if err := b.store.DeleteBank(c.guild, f.Name); err != nil {
+	if err := b.store.DeleteBank(c.ctx, c.guild, f.Name); err != nil {
 		return storeErr(err)
 	}
 	b.forgetImported(c.guild)
@@ -409,13 +409,13 @@ func (b *Bot) resetConfirm(c *call, id componentID) error {
 	var text string
 	switch id.scope {
 	case "all":
-		if err := b.store.ResetGuild(c.guild); err != nil {
+		if err := b.store.ResetGuild(c.ctx, c.guild); err != nil {
 			return fmt.Errorf("reset guild: %w", err)
 		}
 		b.log.Info("guild reset", "guild", c.guild, "user", c.user)
 		text = "✅ Reset done: every score, streak and leaderboard starts again from zero. Good luck this term!"
 	case "member":
-		if err := b.store.ResetMember(c.guild, id.member); err != nil {
+		if err := b.store.ResetMember(c.ctx, c.guild, id.member); err != nil {
 			return fmt.Errorf("reset member: %w", err)
 		}
 		b.log.Info("member reset", "guild", c.guild, "user", c.user, "member", id.member)

@@ -36,7 +36,7 @@ func (b *Bot) ask(c *call, opts options) error {
 		discordgo.PermissionSendMessages|discordgo.PermissionEmbedLinks|discordgo.PermissionViewChannel {
 		return userErr("I can't post here: I need View Channel, Send Messages and Embed Links in this channel.")
 	}
-	q, err := b.draw(c.guild, set, bankName)
+	q, err := b.draw(c.ctx, c.guild, set, bankName)
 	if err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func (b *Bot) ask(c *call, opts options) error {
 // postQuestion records a post of q and sends its message, with any extra
 // embeds after the question's. A message that cannot be sent leaves no post.
 func (b *Bot) postQuestion(ctx context.Context, guild questions.GuildID, channel questions.ChannelID, q *questions.Question, closesAt time.Time, daily bool, extra ...*discordgo.MessageEmbed) (questions.Post, error) {
-	post, err := b.store.CreatePost(questions.Post{
+	post, err := b.store.CreatePost(ctx, questions.Post{
 		GuildID: guild, ChannelID: channel, QuestionID: q.ID, Bank: q.Bank, Tags: q.Tags,
 		Correct: q.Correct(), OptionCount: len(q.Options), SelectCount: q.SelectCount(),
 		Daily: daily, OpenedAt: b.clock.Now(), ClosesAt: closesAt,
@@ -62,7 +62,7 @@ func (b *Bot) postQuestion(ctx context.Context, guild questions.GuildID, channel
 	}
 	msg, err := b.sess.ChannelMessageSendComplex(formatID(channel), openMessage(post, q, extra...), rest(ctx)...)
 	if err != nil {
-		if derr := b.store.DeletePost(post.ID); derr != nil {
+		if derr := b.store.DeletePost(context.WithoutCancel(ctx), post.ID); derr != nil {
 			b.log.Error("delete unsent post", "post", post.ID, "err", derr)
 		}
 		return questions.Post{}, fmt.Errorf("send question: %w", err)
@@ -71,7 +71,7 @@ func (b *Bot) postQuestion(ctx context.Context, guild questions.GuildID, channel
 	if !ok {
 		return questions.Post{}, fmt.Errorf("send question: bad message id %q", msg.ID)
 	}
-	if err := b.store.SetPostMessage(post.ID, msgID); err != nil {
+	if err := b.store.SetPostMessage(context.WithoutCancel(ctx), post.ID, msgID); err != nil {
 		return questions.Post{}, fmt.Errorf("set post message: %w", err)
 	}
 	post.MessageID = msgID
@@ -82,7 +82,7 @@ func (b *Bot) postQuestion(ctx context.Context, guild questions.GuildID, channel
 
 // draw picks the guild's next question: one not yet asked in this round,
 // at random; when every candidate was asked, a new round starts.
-func (b *Bot) draw(guild questions.GuildID, set questions.Settings, bankName string) (*questions.Question, error) {
+func (b *Bot) draw(ctx context.Context, guild questions.GuildID, set questions.Settings, bankName string) (*questions.Question, error) {
 	banks, err := b.guildBanks(guild)
 	if err != nil {
 		return nil, err
@@ -129,7 +129,7 @@ func (b *Bot) draw(guild questions.GuildID, set questions.Settings, bankName str
 		for i, q := range all {
 			ids[i] = q.ID
 		}
-		if err := b.store.ForgetAsked(guild, ids); err != nil {
+		if err := b.store.ForgetAsked(ctx, guild, ids); err != nil {
 			return nil, fmt.Errorf("draw: new round: %w", err)
 		}
 		fresh = all
@@ -176,7 +176,7 @@ func (b *Bot) answer(c *call, postID questions.PostID, values []string) error {
 	}
 	done := make(chan result, 1)
 	go func() {
-		a, err := b.store.RecordAnswer(questions.Answer{
+		a, err := b.store.RecordAnswer(c.ctx, questions.Answer{
 			PostID: postID, GuildID: c.guild, UserID: c.user, InteractionID: mustID(c.i.ID),
 			Choice: values, At: b.clock.Now(),
 		})
@@ -214,7 +214,7 @@ func (b *Bot) closePost(ctx context.Context, postID questions.PostID) error {
 	mu := b.postLock(postID)
 	mu.Lock()
 	defer mu.Unlock()
-	post, _, err := b.store.ClosePost(postID, b.clock.Now())
+	post, _, err := b.store.ClosePost(ctx, postID, b.clock.Now())
 	if err != nil {
 		return fmt.Errorf("close post %d: %w", postID, err)
 	}
@@ -226,7 +226,7 @@ func (b *Bot) closePost(ctx context.Context, postID questions.PostID) error {
 			return fmt.Errorf("edit closed post %d: %w", postID, err)
 		}
 	}
-	if err := b.store.MarkRevealed(postID); err != nil {
+	if err := b.store.MarkRevealed(context.WithoutCancel(ctx), postID); err != nil {
 		return fmt.Errorf("mark post %d revealed: %w", postID, err)
 	}
 	b.log.Info("question closed", "guild", post.GuildID, "post", postID, "answers", post.Answers)
@@ -411,7 +411,7 @@ func (b *Bot) tryClose(ctx context.Context, postID questions.PostID, now time.Ti
 		return // shutting down: the next start retries
 	case permanent(err):
 		b.log.Warn("reveal given up: the question's message can't be edited", "post", postID, "err", err)
-		if err := b.store.MarkRevealed(postID); err != nil {
+		if err := b.store.MarkRevealed(context.WithoutCancel(ctx), postID); err != nil {
 			b.log.Error("mark post revealed", "post", postID, "err", err)
 		}
 	default:

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -169,14 +170,14 @@ func firstPath(parts []questions.Bank, name string) string {
 // stores it, consuming the draft when draftID is not 0 (an error wrapping
 // questions.ErrNotFound if that draft is gone). Changes are applied one at
 // a time; no Discord call is made meanwhile.
-func (b *Bot) applyChange(guild questions.GuildID, user questions.UserID, parts []questions.Bank, replace bool, draftID uint64) (bankChange, questions.Problems, error) {
+func (b *Bot) applyChange(ctx context.Context, guild questions.GuildID, user questions.UserID, parts []questions.Bank, replace bool, draftID uint64) (bankChange, questions.Problems, error) {
 	b.editMu.Lock()
 	defer b.editMu.Unlock()
 	ch, refused, err := b.planBanks(guild, user, parts, replace)
 	if err != nil || len(refused) > 0 {
 		return ch, refused, err
 	}
-	if err := b.saveChange(guild, ch, draftID); err != nil {
+	if err := b.saveChange(ctx, guild, ch, draftID); err != nil {
 		return bankChange{}, nil, err
 	}
 	return ch, nil, nil
@@ -184,8 +185,8 @@ func (b *Bot) applyChange(guild questions.GuildID, user questions.UserID, parts 
 
 // saveChange stores a planned change (consuming the draft when draftID is
 // not 0) and drops the guild's cached banks.
-func (b *Bot) saveChange(guild questions.GuildID, ch bankChange, draftID uint64) error {
-	if err := b.store.SaveBanks(guild, ch.files, draftID); err != nil {
+func (b *Bot) saveChange(ctx context.Context, guild questions.GuildID, ch bankChange, draftID uint64) error {
+	if err := b.store.SaveBanks(ctx, guild, ch.files, draftID); err != nil {
 		return err
 	}
 	b.forgetImported(guild)

@@ -28,47 +28,74 @@ import (
 	"github.com/quizhost/quizhost/questions"
 )
 
-// Store is what the bot needs from the database. storage.DB implements it;
-// see there for the contract of each method.
+// Store is what the bot needs from the database, by concern. storage.DB
+// implements it; see there for the contract of each method. Writes take a
+// context: it bounds the wait for the write (a cancelled wait writes
+// nothing); a write under way commits or fails whatever the context does.
 type Store interface {
-	Settings(guildID questions.GuildID) (questions.Settings, error)
-	UpdateSettings(guildID questions.GuildID, fn func(*questions.Settings) error) (questions.Settings, error)
-	DailyGuilds() ([]questions.Settings, error)
-	ClaimDaily(guildID questions.GuildID, due, next time.Time, localDate string) (bool, error)
-	DailyFailed(guildID questions.GuildID, msg string) error
+	SettingsStore
+	PostStore
+	AnswerStore
+	BoardStore
+	BankStore
+	ResetStore
+}
 
-	CreatePost(p questions.Post) (questions.Post, error)
-	SetPostMessage(postID questions.PostID, messageID questions.MessageID) error
-	DeletePost(postID questions.PostID) error
+// SettingsStore keeps a guild's settings and its daily schedule.
+type SettingsStore interface {
+	Settings(guildID questions.GuildID) (questions.Settings, error)
+	UpdateSettings(ctx context.Context, guildID questions.GuildID, fn func(*questions.Settings) error) (questions.Settings, error)
+	DailyGuilds() ([]questions.Settings, error)
+	ClaimDaily(ctx context.Context, guildID questions.GuildID, due, next time.Time, localDate string) (bool, error)
+	DailyFailed(ctx context.Context, guildID questions.GuildID, msg string) error
+}
+
+// PostStore keeps the questions posted, their close and reveal, and which
+// questions a guild was asked.
+type PostStore interface {
+	CreatePost(ctx context.Context, p questions.Post) (questions.Post, error)
+	SetPostMessage(ctx context.Context, postID questions.PostID, messageID questions.MessageID) error
+	DeletePost(ctx context.Context, postID questions.PostID) error
 	Post(postID questions.PostID) (questions.Post, error)
 	OpenPosts() ([]questions.Post, error)
 	OpenPostsIn(guildID questions.GuildID, channelID questions.ChannelID) ([]questions.Post, error)
-	ClosePost(postID questions.PostID, at time.Time) (questions.Post, bool, error)
-	MarkRevealed(postID questions.PostID) error
+	ClosePost(ctx context.Context, postID questions.PostID, at time.Time) (questions.Post, bool, error)
+	MarkRevealed(ctx context.Context, postID questions.PostID) error
 	UnrevealedPosts() ([]questions.Post, error)
-
-	RecordAnswer(a questions.Answer) (questions.Answer, error)
-	Answer(postID questions.PostID, userID questions.UserID) (questions.Answer, error)
-
 	Asked(guildID questions.GuildID) (map[string]bool, error)
-	ForgetAsked(guildID questions.GuildID, questionIDs []string) error
+	ForgetAsked(ctx context.Context, guildID questions.GuildID, questionIDs []string) error
+}
 
+// AnswerStore records members' answers.
+type AnswerStore interface {
+	RecordAnswer(ctx context.Context, a questions.Answer) (questions.Answer, error)
+	Answer(postID questions.PostID, userID questions.UserID) (questions.Answer, error)
+}
+
+// BoardStore reads scores: leaderboards, standings, stats and streaks.
+type BoardStore interface {
 	Leaderboard(guildID questions.GuildID, p questions.Period, r questions.Ranking, at time.Time, offset, limit int) (questions.Leaderboard, error)
 	Standing(guildID questions.GuildID, userID questions.UserID, p questions.Period, r questions.Ranking, at time.Time) (questions.Standing, error)
 	MemberStats(guildID questions.GuildID, userID questions.UserID, at time.Time) (questions.MemberStats, error)
 	ActiveStreaks(guildID questions.GuildID, at time.Time, limit int) ([]questions.Score, error)
+}
 
-	SaveBanks(guildID questions.GuildID, files []questions.BankFile, draftID uint64) error
+// BankStore keeps a guild's imported banks and its drafts (pastes and
+// suggestions).
+type BankStore interface {
+	SaveBanks(ctx context.Context, guildID questions.GuildID, files []questions.BankFile, draftID uint64) error
 	Banks(guildID questions.GuildID) ([]questions.BankFile, error)
-	DeleteBank(guildID questions.GuildID, name string) error
-
-	SaveDraft(d questions.Draft) (questions.Draft, error)
+	DeleteBank(ctx context.Context, guildID questions.GuildID, name string) error
+	SaveDraft(ctx context.Context, d questions.Draft) (questions.Draft, error)
 	Draft(guildID questions.GuildID, id uint64) (questions.Draft, error)
-	DeleteDraft(guildID questions.GuildID, id uint64) error
+	DeleteDraft(ctx context.Context, guildID questions.GuildID, id uint64) error
 	Suggestions(guildID questions.GuildID) ([]questions.Draft, error)
+}
 
-	ResetGuild(guildID questions.GuildID) error
-	ResetMember(guildID questions.GuildID, userID questions.UserID) error
+// ResetStore wipes scores.
+type ResetStore interface {
+	ResetGuild(ctx context.Context, guildID questions.GuildID) error
+	ResetMember(ctx context.Context, guildID questions.GuildID, userID questions.UserID) error
 }
 
 // Config is everything the bot is built from. Token, Store and Catalogue

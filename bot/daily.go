@@ -57,7 +57,7 @@ func (b *Bot) dailySet(c *call, opts options, res *discordgo.ApplicationCommandI
 		count = n
 	}
 	now := b.clock.Now()
-	set, err := b.updateSettings(c.guild, func(s *questions.Settings, from *time.Location) error {
+	set, err := b.updateSettings(c.ctx, c.guild, func(s *questions.Settings, from *time.Location) error {
 		return s.SetDaily(questions.Daily{ChannelID: channel, Time: fmt.Sprintf("%02d:%02d", h, m), Bank: bank, Count: count},
 			from, loc, now)
 	})
@@ -82,7 +82,7 @@ func bankLabel(bank string) string {
 // dailyOff stops the daily quiz (/quizadmin daily off).
 func (b *Bot) dailyOff(c *call) error {
 	was := false
-	_, err := b.store.UpdateSettings(c.guild, func(s *questions.Settings) error {
+	_, err := b.store.UpdateSettings(c.ctx, c.guild, func(s *questions.Settings) error {
 		was = s.DailyOff()
 		return nil
 	})
@@ -170,7 +170,7 @@ func (b *Bot) runGuildDaily(ctx context.Context, set questions.Settings, now tim
 		return time.Time{}
 	}
 	post, following := step.Post, step.Next
-	claimed, err := b.store.ClaimDaily(set.GuildID, d.Next, following, step.LastPosted)
+	claimed, err := b.store.ClaimDaily(ctx, set.GuildID, d.Next, following, step.LastPosted)
 	if err != nil {
 		b.log.Error("claim daily", "guild", set.GuildID, "err", err)
 		return now.Add(time.Minute)
@@ -193,11 +193,11 @@ func (b *Bot) runGuildDaily(ctx context.Context, set questions.Settings, now tim
 	retry := now.Add(time.Minute)
 	if posted == 0 && questions.LocalDate(retry, loc) == step.LastPosted {
 		// Nothing went out: hand the day back and try again shortly.
-		if ok, cerr := b.store.ClaimDaily(set.GuildID, following, retry, d.LastPosted); cerr == nil && ok {
+		if ok, cerr := b.store.ClaimDaily(ctx, set.GuildID, following, retry, d.LastPosted); cerr == nil && ok {
 			following, msg = retry, msg+" (trying again)"
 		}
 	}
-	if ferr := b.store.DailyFailed(set.GuildID, msg); ferr != nil {
+	if ferr := b.store.DailyFailed(ctx, set.GuildID, msg); ferr != nil {
 		b.log.Error("record daily failure", "guild", set.GuildID, "err", ferr)
 	}
 	return following
@@ -216,7 +216,7 @@ func failureText(err error) string {
 // anything, so a failure to draw leaves yesterday's questions open.
 func (b *Bot) postDaily(ctx context.Context, set questions.Settings, now time.Time) (int, error) {
 	d := set.Daily
-	q, err := b.draw(set.GuildID, set, d.Bank)
+	q, err := b.draw(ctx, set.GuildID, set, d.Bank)
 	if err != nil {
 		return 0, err
 	}
@@ -242,7 +242,7 @@ func (b *Bot) postDaily(ctx context.Context, set questions.Settings, now time.Ti
 			extra = append(extra, streaks)
 		}
 		if n > 0 {
-			if q, err = b.draw(set.GuildID, set, d.Bank); err != nil {
+			if q, err = b.draw(ctx, set.GuildID, set, d.Bank); err != nil {
 				return n, err
 			}
 		}

@@ -142,7 +142,7 @@ func newEnv(t testing.TB, start time.Time) *env {
 // start runs the bot and waits for its commands to be registered.
 func (e *env) start() {
 	e.t.Helper()
-	db, err := storage.Open(e.path, storage.Options{Timeout: time.Second, Now: e.clk.Now})
+	db, err := storage.Open(e.t.Context(), e.path, storage.Options{Timeout: time.Second, Now: e.clk.Now})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -592,7 +592,7 @@ func TestLeaderboardStatsBanks(t *testing.T) {
 	// A dozen more members, all ahead of bob: bob's own line shows below
 	// the top 10, and the buttons page privately.
 	for u := questions.UserID(7100); u < 7112; u++ {
-		if _, err := e.db.RecordAnswer(questions.Answer{PostID: post.ID, GuildID: 8001, UserID: u, InteractionID: uint64(u),
+		if _, err := e.db.RecordAnswer(t.Context(), questions.Answer{PostID: post.ID, GuildID: 8001, UserID: u, InteractionID: uint64(u),
 			Choice: post.Correct, At: e.clk.Now()}); err != nil {
 			t.Fatal(err)
 		}

@@ -92,7 +92,7 @@ func FuzzInteraction(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	db, err := storage.Open(filepath.Join(f.TempDir(), "fuzz.db"), storage.Options{})
+	db, err := storage.Open(f.Context(), filepath.Join(f.TempDir(), "fuzz.db"), storage.Options{})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func FuzzInteraction(f *testing.F) {
 	b.sess.Client = &http.Client{Transport: nowhere{}}
 	// A post to answer, as the seeds' custom ID a1:1 names.
 	q := cat.Banks()[0].Questions[0]
-	if _, err := db.CreatePost(questions.Post{GuildID: 8001, ChannelID: 6001, MessageID: 2001, QuestionID: q.ID,
+	if _, err := db.CreatePost(f.Context(), questions.Post{GuildID: 8001, ChannelID: 6001, MessageID: 2001, QuestionID: q.ID,
 		Bank: q.Bank, Correct: q.Correct(), OptionCount: len(q.Options), SelectCount: q.SelectCount()}); err != nil {
 		f.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func FuzzInteraction(f *testing.F) {
 		{GuildID: 8001, UserID: 7001, Kind: questions.DraftPaste, Text: "X Question 1\nSelect 1A?\n- A\nx\n- B\ny\nShow answer and explanation\nCorrect answer: A"},
 		{GuildID: 8001, UserID: 7001, Kind: questions.DraftSuggestion, Text: "broken", Queued: true},
 	} {
-		if _, err := db.SaveDraft(d); err != nil {
+		if _, err := db.SaveDraft(f.Context(), d); err != nil {
 			f.Fatal(err)
 		}
 	}

@@ -143,11 +143,11 @@ func TestImportMergesIntoAnOldRecord(t *testing.T) {
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	e.stop()
-	db, err := storage.Open(e.path, storage.Options{Timeout: time.Second})
+	db, err := storage.Open(t.Context(), e.path, storage.Options{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SaveBank(8001, questions.BankFile{Name: "Cloud Networking", Format: questions.FormatText, Data: []byte(importBank)}); err != nil {
+	if err := db.SaveBank(t.Context(), 8001, questions.BankFile{Name: "Cloud Networking", Format: questions.FormatText, Data: []byte(importBank)}); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

@@ -56,7 +56,7 @@ func (b *Bot) openPaste(c *call, opts options, kind questions.DraftKind) error {
 		}
 	}
 	now := b.clock.Now()
-	d, err := b.store.SaveDraft(questions.Draft{GuildID: c.guild, UserID: c.user, Kind: kind, Bank: bank,
+	d, err := b.store.SaveDraft(c.ctx, questions.Draft{GuildID: c.guild, UserID: c.user, Kind: kind, Bank: bank,
 		CreatedAt: now, ExpiresAt: now.Add(draftTTL)})
 	if err != nil {
 		return fmt.Errorf("paste: %w", err)
@@ -177,7 +177,7 @@ func (b *Bot) draftOutcome(c *call, d questions.Draft) (message, error) {
 		ps, results = append(ps, refused...), ch.results
 	}
 	if errs := ps.Errors(); len(errs) > 0 {
-		if _, err := b.store.SaveDraft(d); err != nil {
+		if _, err := b.store.SaveDraft(c.ctx, d); err != nil {
 			return message{}, storeDraftErr(err)
 		}
 		return draftProblemsMessage(d, errs), nil
@@ -187,13 +187,13 @@ func (b *Bot) draftOutcome(c *call, d questions.Draft) (message, error) {
 			return message{}, err
 		}
 		d.Queued, d.ExpiresAt = true, time.Time{}
-		if _, err := b.store.SaveDraft(d); err != nil {
+		if _, err := b.store.SaveDraft(c.ctx, d); err != nil {
 			return message{}, storeDraftErr(err)
 		}
 		b.log.Info("suggestion queued", "guild", c.guild, "user", c.user, "draft", d.ID)
 		return suggestionSentMessage(parts, results, ps.Warnings()), nil
 	}
-	if _, err := b.store.SaveDraft(d); err != nil {
+	if _, err := b.store.SaveDraft(c.ctx, d); err != nil {
 		return message{}, storeDraftErr(err)
 	}
 	return pastePreviewMessage(d, parts, results, ps.Warnings()), nil
@@ -232,7 +232,7 @@ func (b *Bot) draftButton(c *call, id componentID) error {
 	case "fix":
 		return c.modal(pasteModal(d, d.Text))
 	case "cancel":
-		if err := b.store.DeleteDraft(c.guild, d.ID); err != nil && !errors.Is(err, questions.ErrNotFound) {
+		if err := b.store.DeleteDraft(c.ctx, c.guild, d.ID); err != nil && !errors.Is(err, questions.ErrNotFound) {
 			return fmt.Errorf("cancel draft: %w", err)
 		}
 		return c.update(message{content: "Cancelled. Nothing was added."})
@@ -245,7 +245,7 @@ func (b *Bot) draftButton(c *call, id componentID) error {
 	if errs := ps.Errors(); len(errs) > 0 {
 		return c.update(draftProblemsMessage(d, errs))
 	}
-	ch, refused, err := b.applyChange(c.guild, c.user, parts, false, d.ID)
+	ch, refused, err := b.applyChange(c.ctx, c.guild, c.user, parts, false, d.ID)
 	if errors.Is(err, questions.ErrNotFound) {
 		return userErr("This paste is gone: it was added, cancelled or has expired.")
 	}

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -49,7 +50,7 @@ func (b *Bot) questionRemove(c *call, opts options) error {
 	if q, ok := b.cfg.Catalogue.Question(id); ok {
 		return userErr("Question `%s` is in **%s**, which comes with this quizhost: it can't be removed here. Edit the bank file instead.", truncate(q.ID, 200), q.Bank)
 	}
-	bank, left, err := b.removeQuestion(c.guild, c.user, id)
+	bank, left, err := b.removeQuestion(c.ctx, c.guild, c.user, id)
 	if err != nil {
 		return err
 	}
@@ -64,7 +65,7 @@ func (b *Bot) questionRemove(c *call, opts options) error {
 // removeQuestion removes the question of that ID from the imported bank
 // that has it, removing the bank with its last question. It returns the
 // bank's name and how many questions it has left.
-func (b *Bot) removeQuestion(guild questions.GuildID, user questions.UserID, id string) (string, int, error) {
+func (b *Bot) removeQuestion(ctx context.Context, guild questions.GuildID, user questions.UserID, id string) (string, int, error) {
 	b.editMu.Lock()
 	defer b.editMu.Unlock()
 	g, err := b.imported(guild)
@@ -84,7 +85,7 @@ func (b *Bot) removeQuestion(guild questions.GuildID, user questions.UserID, id 
 	}
 	rest, _ := questions.Without(*bank, id)
 	if len(rest.Questions) == 0 {
-		if err := b.store.DeleteBank(guild, bank.Name); err != nil {
+		if err := b.store.DeleteBank(ctx, guild, bank.Name); err != nil {
 			return "", 0, storeErr(err)
 		}
 		b.forgetImported(guild)
@@ -96,7 +97,7 @@ func (b *Bot) removeQuestion(guild questions.GuildID, user questions.UserID, id 
 		return "", 0, fmt.Errorf("remove question: %w", err)
 	}
 	f := questions.BankFile{Name: rest.Name, Format: questions.FormatYAML, Data: data, ImportedAt: b.clock.Now(), ImportedBy: user}
-	if err := b.saveChange(guild, bankChange{files: []questions.BankFile{f}}, 0); err != nil {
+	if err := b.saveChange(ctx, guild, bankChange{files: []questions.BankFile{f}}, 0); err != nil {
 		return "", 0, fmt.Errorf("remove question: %w", err)
 	}
 	b.log.Info("question removed", "guild", guild, "user", user, "bank", bank.Name)

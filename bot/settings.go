@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -17,7 +18,7 @@ var errZoneMoved = errors.New("time zone changed meanwhile")
 // opens (nil when the stored zone does not load): the closure only
 // assigns. Should the zone change between that read and the transaction,
 // it reads again and retries.
-func (b *Bot) updateSettings(guild questions.GuildID, fn func(s *questions.Settings, zone *time.Location) error) (questions.Settings, error) {
+func (b *Bot) updateSettings(ctx context.Context, guild questions.GuildID, fn func(s *questions.Settings, zone *time.Location) error) (questions.Settings, error) {
 	for try := 0; ; try++ {
 		cur, err := b.store.Settings(guild)
 		if err != nil {
@@ -27,7 +28,7 @@ func (b *Bot) updateSettings(guild questions.GuildID, fn func(s *questions.Setti
 		if err != nil {
 			zone = nil
 		}
-		set, err := b.store.UpdateSettings(guild, func(s *questions.Settings) error {
+		set, err := b.store.UpdateSettings(ctx, guild, func(s *questions.Settings) error {
 			if s.TimeZone != cur.TimeZone {
 				return errZoneMoved
 			}

@@ -107,7 +107,7 @@ func (b *Bot) reviewButton(c *call, id componentID) error {
 	names := bankNames(parts, d.Bank)
 	var note, dm string
 	if id.action == "reject" {
-		if err := b.store.DeleteDraft(c.guild, d.ID); err != nil && !errors.Is(err, questions.ErrNotFound) {
+		if err := b.store.DeleteDraft(c.ctx, c.guild, d.ID); err != nil && !errors.Is(err, questions.ErrNotFound) {
 			return fmt.Errorf("reject suggestion: %w", err)
 		}
 		b.log.Info("suggestion rejected", "guild", c.guild, "user", c.user, "draft", d.ID)
@@ -137,7 +137,7 @@ func (b *Bot) approve(c *call, d questions.Draft, parts []questions.Bank, ps que
 	if errs := ps.Errors(); len(errs) > 0 {
 		return bankChange{}, userErr("This suggestion can't be added as it stands (%s). Reject it.", truncate(errs[0].Error(), 300))
 	}
-	ch, refused, err := b.applyChange(c.guild, c.user, parts, false, d.ID)
+	ch, refused, err := b.applyChange(c.ctx, c.guild, c.user, parts, false, d.ID)
 	if errors.Is(err, questions.ErrNotFound) {
 		return bankChange{}, userErr("That suggestion was handled already.")
 	}

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"time"
@@ -35,7 +36,7 @@ import (
 // no commit; they run again in the write transaction, which decides.
 // RecordAnswer returns after the commit is durable (fsync). Concurrent calls
 // share commits (group commit); it is safe for concurrent use.
-func (db *DB) RecordAnswer(a questions.Answer) (questions.Answer, error) {
+func (db *DB) RecordAnswer(ctx context.Context, a questions.Answer) (questions.Answer, error) {
 	if a.At.IsZero() {
 		a.At = db.now()
 	}
@@ -52,7 +53,7 @@ func (db *DB) RecordAnswer(a questions.Answer) (questions.Answer, error) {
 		return nil
 	})
 	if err == nil && refused == nil {
-		err = db.write(func(tx *bbolt.Tx) error {
+		err = db.write(ctx, func(tx *bbolt.Tx) error {
 			// May run more than once: reset the outputs, write nothing before
 			// every refusal is decided, and report refusals as outputs (a nil
 			// return) so they do not force the shared transaction to be retried.

@@ -18,7 +18,7 @@ func TestRecordAnswerRefusals(t *testing.T) {
 	open := mustPost(t, db, questions.Post{Correct: []string{"A", "C"}})
 	timed := mustPost(t, db, questions.Post{ClosesAt: t0.Add(time.Minute)})
 	closed := mustPost(t, db, questions.Post{})
-	if _, _, err := db.ClosePost(closed.ID, t0); err != nil {
+	if _, _, err := db.ClosePost(t.Context(), closed.ID, t0); err != nil {
 		t.Fatal(err)
 	}
 	before := commits(t, db)
@@ -42,7 +42,7 @@ func TestRecordAnswerRefusals(t *testing.T) {
 		{"the instant stored as zero", questions.Answer{PostID: open.ID, GuildID: guild, UserID: 1, Choice: []string{"A", "C"}, At: time.Unix(0, math.MinInt64)}, errAny},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := db.RecordAnswer(tc.a)
+			_, err := db.RecordAnswer(t.Context(), tc.a)
 			if tc.want != errAny {
 				wantErr(t, err, tc.want)
 				return
@@ -137,7 +137,7 @@ func TestRecordAnswerGrades(t *testing.T) {
 func TestRecordAnswerIdempotent(t *testing.T) {
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{})
-	first, err := db.RecordAnswer(questions.Answer{PostID: p.ID, GuildID: guild, UserID: 1, InteractionID: 77, Choice: []string{"B"}, At: t0})
+	first, err := db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, GuildID: guild, UserID: 1, InteractionID: 77, Choice: []string{"B"}, At: t0})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestRecordAnswerIdempotent(t *testing.T) {
 		{"second answer, bad choice", questions.Answer{PostID: p.ID, GuildID: guild, UserID: 1, InteractionID: 79, Choice: []string{"Z"}, At: t0}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := db.RecordAnswer(tc.a)
+			got, err := db.RecordAnswer(t.Context(), tc.a)
 			wantErr(t, err, questions.ErrAlreadyAnswered)
 			if !reflect.DeepEqual(got, first) {
 				t.Errorf("got %+v, want the first answer %+v", got, first)
@@ -162,8 +162,8 @@ func TestRecordAnswerIdempotent(t *testing.T) {
 		t.Errorf("commits for duplicates: got %d, want 0", after-before)
 	}
 	// A redelivery after the close still finds the first answer.
-	db.ClosePost(p.ID, t0.Add(time.Hour))
-	got, err := db.RecordAnswer(questions.Answer{PostID: p.ID, GuildID: guild, UserID: 1, InteractionID: 77, Choice: []string{"B"}})
+	db.ClosePost(t.Context(), p.ID, t0.Add(time.Hour))
+	got, err := db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, GuildID: guild, UserID: 1, InteractionID: 77, Choice: []string{"B"}})
 	wantErr(t, err, questions.ErrAlreadyAnswered)
 	if got.InteractionID != 77 {
 		t.Errorf("after close: got interaction %d, want 77", got.InteractionID)
@@ -210,7 +210,7 @@ func TestConcurrentAnswers(t *testing.T) {
 	for u := questions.UserID(1); u <= members; u++ {
 		for range 2 {
 			wg.Go(func() {
-				_, err := db.RecordAnswer(questions.Answer{PostID: p.ID, GuildID: guild, UserID: u,
+				_, err := db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, GuildID: guild, UserID: u,
 					InteractionID: uint64(u), Choice: []string{choice(u)}, At: t0.Add(time.Duration(u) * time.Millisecond)})
 				errs <- err
 			})

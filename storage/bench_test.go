@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -59,7 +60,7 @@ func benchRecord(b *testing.B, mode string, writers int) {
 	b.Run(fmt.Sprintf("%s/writers=%d", mode, writers), func(b *testing.B) {
 		db, path := newDB(b)
 		if mode == "boltbatch" {
-			db.write = db.bolt.Batch
+			db.write = func(_ context.Context, fn func(*bbolt.Tx) error) error { return db.bolt.Batch(fn) }
 		}
 		rate := fsyncRate(b, filepath.Dir(path), 300*time.Millisecond)
 		var posts []questions.Post
@@ -80,7 +81,7 @@ func benchRecord(b *testing.B, mode string, writers int) {
 					}
 					p := posts[i%len(posts)]
 					t := time.Now()
-					_, err := db.RecordAnswer(questions.Answer{PostID: p.ID, GuildID: guild, UserID: questions.UserID(i + 1),
+					_, err := db.RecordAnswer(b.Context(), questions.Answer{PostID: p.ID, GuildID: guild, UserID: questions.UserID(i + 1),
 						InteractionID: uint64(i + 1), Choice: []string{questions.Letter(i % 4)}, At: t0.Add(time.Duration(i) * time.Millisecond)})
 					lat[i] = time.Since(t)
 					if err != nil {

@@ -34,7 +34,7 @@ func TestCrashChild(t *testing.T) {
 	if path == "" {
 		t.Skip("only run as the child of TestCrashKeepsAcknowledgedAnswers")
 	}
-	db, err := Open(path, Options{})
+	db, err := Open(t.Context(), path, Options{})
 	if err != nil {
 		fmt.Println("open:", err)
 		os.Exit(2)
@@ -56,7 +56,7 @@ func TestCrashChild(t *testing.T) {
 				p := posts[i%uint64(len(posts))]
 				user := base + uint64(w)<<32 + i
 				letter := questions.Letter(int(user % 4))
-				a, err := db.RecordAnswer(questions.Answer{PostID: p.ID, GuildID: p.GuildID, UserID: questions.UserID(user),
+				a, err := db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, GuildID: p.GuildID, UserID: questions.UserID(user),
 					InteractionID: user ^ 0xfeed, Choice: []string{letter}})
 				if err != nil {
 					fmt.Println("error:", err)
@@ -67,7 +67,7 @@ func TestCrashChild(t *testing.T) {
 				fmt.Fprintf(os.Stdout, "ack %d %d %d %s\n", a.PostID, a.UserID, a.InteractionID, a.Choice[0])
 				out.Unlock()
 				if i%7 == 0 { // a redelivery, which must change nothing
-					if _, err := db.RecordAnswer(questions.Answer{PostID: p.ID, GuildID: p.GuildID, UserID: questions.UserID(user),
+					if _, err := db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, GuildID: p.GuildID, UserID: questions.UserID(user),
 						InteractionID: user ^ 0xfeed, Choice: []string{letter}}); !errors.Is(err, questions.ErrAlreadyAnswered) {
 						fmt.Println("redelivery:", err)
 						os.Exit(2)
@@ -94,12 +94,12 @@ func TestCrashKeepsAcknowledgedAnswers(t *testing.T) {
 		t.Skip("spawns processes")
 	}
 	path := filepath.Join(t.TempDir(), "quiz.db")
-	db, err := Open(path, Options{})
+	db, err := Open(t.Context(), path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range crashPosts {
-		if _, err := db.CreatePost(questions.Post{GuildID: guild, ChannelID: 1, QuestionID: fmt.Sprint("c#", i),
+		if _, err := db.CreatePost(t.Context(), questions.Post{GuildID: guild, ChannelID: 1, QuestionID: fmt.Sprint("c#", i),
 			Bank: "crash", Tags: []string{"t"}, Correct: []string{"B"}, OptionCount: 4, SelectCount: 1}); err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func runCrashChild(t *testing.T, path string, killAfter int, extra time.Duration
 
 func verifyAfterCrash(t *testing.T, path string, acks []ack) {
 	t.Helper()
-	db, err := Open(path, Options{})
+	db, err := Open(t.Context(), path, Options{})
 	if err != nil {
 		t.Fatalf("reopen after kill: %v", err)
 	}

@@ -20,7 +20,7 @@ import (
 func damagedFixture(t *testing.T) (data []byte, pageSize, inUse int) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "good.db")
-	db, err := Open(path, Options{Now: func() time.Time { return t0 }})
+	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestOpenRefusesDamagedFile(t *testing.T) {
 			if err := os.WriteFile(path, c.data, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			db, err := Open(path, Options{Timeout: 100 * time.Millisecond})
+			db, err := Open(t.Context(), path, Options{Timeout: 100 * time.Millisecond})
 			if err == nil {
 				// Only a garbled page that bbolt no longer uses (a free
 				// page) may open, and then the file must check clean.
@@ -120,7 +120,7 @@ func TestOpenRefusesEmptyFile(t *testing.T) {
 	if err := os.WriteFile(path, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Open(path, Options{})
+	_, err := Open(t.Context(), path, Options{})
 	if !errors.Is(err, ErrDamaged) {
 		t.Fatalf("Open of an empty file: got %v, want ErrDamaged", err)
 	}
@@ -150,7 +150,7 @@ func TestDamageWhileOpenIsAnError(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "quiz.db")
-			db, err := Open(path, Options{Now: func() time.Time { return t0 }})
+			db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -166,7 +166,7 @@ func TestDamageWhileOpenIsAnError(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, rerr := db.Leaderboard(guild, questions.PeriodAll, questions.ByPoints, t0, 0, 10)
-			_, aerr := db.RecordAnswer(questions.Answer{PostID: p.ID, UserID: 2, GuildID: guild, Choice: []string{"B"}, At: t0})
+			_, aerr := db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, UserID: 2, GuildID: guild, Choice: []string{"B"}, At: t0})
 			if !errors.Is(rerr, ErrDamaged) && !errors.Is(aerr, ErrDamaged) {
 				t.Errorf("after damage: Leaderboard %v, RecordAnswer %v; want ErrDamaged from at least one", rerr, aerr)
 			}

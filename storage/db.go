@@ -4,6 +4,7 @@ package storage
 // holds the DB type and its transaction helpers.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -40,6 +41,13 @@ type Options struct {
 // answers, scores, leaderboard indexes, asked history and imported banks.
 // A DB is safe for concurrent use by many goroutines. Only one process may
 // have the file open at a time.
+//
+// Methods that write take a context. Writes take turns (one write
+// transaction at a time, RecordAnswer's merged by the group commit); the
+// context bounds the wait for the turn: if it ends first the method
+// returns an error wrapping ctx.Err() and has written nothing. Once the
+// transaction has begun the context is no longer looked at: a change that
+// committed is reported as committed. Reads do not wait and take none.
 type DB struct {
 	bolt  *bbolt.DB
 	path  string
@@ -49,14 +57,19 @@ type DB struct {
 	// broken holds the first bbolt panic met by a transaction: bbolt may
 	// have panicked holding its own locks, so the DB is not used again.
 	broken *breaker
+	// gate admits one write transaction at a time, so that a writer waits
+	// for its turn here, where its context can end the wait, rather than
+	// on bbolt's lock, where nothing can.
+	gate chan struct{}
 	// write runs RecordAnswer's transactions: group.do (a benchmark swaps
 	// in bbolt's DB.Batch to compare).
-	write func(func(*bbolt.Tx) error) error
+	write func(context.Context, func(*bbolt.Tx) error) error
 }
 
 // Open opens (creating if needed) the database at path, waits at most
 // opts.Timeout for the file lock (then fails with an error wrapping
-// ErrInUse), and upgrades an older schema in place in one transaction. A
+// ErrInUse) or until ctx ends (an error wrapping ctx.Err()), and upgrades
+// an older schema in place in one transaction. A
 // file of a newer schema is refused with an error wrapping ErrSchemaTooNew.
 //
 // An existing file is checked before bbolt maps it (it must be non-empty,
@@ -66,11 +79,15 @@ type DB struct {
 // left untouched. The full check reads every page once: measured at 80 ms
 // for a 243 MB file (100,000 members, 1,000,000 answers) in the page
 // cache; a cold start pays for reading the file from disk once.
-func Open(path string, opts Options) (*DB, error) {
-	return open(path, opts, migrations())
+func Open(ctx context.Context, path string, opts Options) (*DB, error) {
+	return open(ctx, path, opts, migrations())
 }
 
-func open(path string, opts Options, migs []migration) (*DB, error) {
+// lockPoll is the longest bbolt waits for the file lock at a time before
+// Open looks at its context again.
+const lockPoll = 100 * time.Millisecond
+
+func open(ctx context.Context, path string, opts Options, migs []migration) (*DB, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
@@ -80,15 +97,7 @@ func open(path string, opts Options, migs []migration) (*DB, error) {
 	if err := plausibleFile(path); err != nil {
 		return nil, fmt.Errorf("open %s: %w: %w", path, ErrDamaged, err)
 	}
-	var b *bbolt.DB
-	err := protect(func() error {
-		var err error
-		b, err = bbolt.Open(path, 0o600, &bbolt.Options{
-			Timeout:      opts.Timeout,
-			FreelistType: bbolt.FreelistMapType,
-		})
-		return err
-	})
+	b, err := openLocked(ctx, path, opts.Timeout)
 	if err != nil {
 		if errors.Is(err, berrors.ErrTimeout) {
 			return nil, fmt.Errorf("open %s: %w", path, ErrInUse)
@@ -108,10 +117,34 @@ func open(path string, opts Options, migs []migration) (*DB, error) {
 		b.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	db := &DB{bolt: b, path: path, now: opts.Now, broken: &breaker{}}
-	db.group = groupCommit{db: b, max: 1000, broken: db.broken}
+	db := &DB{bolt: b, path: path, now: opts.Now, broken: &breaker{}, gate: make(chan struct{}, 1)}
+	db.group = groupCommit{db: b, max: 1000, broken: db.broken, gate: db.gate}
 	db.write = db.group.do
 	return db, nil
+}
+
+// openLocked opens the file with bbolt, waiting for its lock at most
+// timeout (then bbolt's ErrTimeout) or until ctx ends: bbolt's own wait
+// cannot be interrupted, so it waits lockPoll at a time.
+func openLocked(ctx context.Context, path string, timeout time.Duration) (*bbolt.DB, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var b *bbolt.DB
+		err := protect(func() error {
+			var err error
+			b, err = bbolt.Open(path, 0o600, &bbolt.Options{
+				Timeout:      max(min(lockPoll, time.Until(deadline)), time.Millisecond),
+				FreelistType: bbolt.FreelistMapType,
+			})
+			return err
+		})
+		if !errors.Is(err, berrors.ErrTimeout) || time.Until(deadline) <= 0 {
+			return b, err
+		}
+	}
 }
 
 // view runs fn in a read transaction, turning a bbolt panic into an error.
@@ -120,8 +153,15 @@ func (db *DB) view(fn func(*bbolt.Tx) error) error {
 }
 
 // update runs fn in a write transaction, turning a bbolt panic into an
-// error.
-func (db *DB) update(fn func(*bbolt.Tx) error) error {
+// error. It waits for its turn (see DB.gate) only while ctx lasts; once
+// the transaction has begun it runs to its end.
+func (db *DB) update(ctx context.Context, fn func(*bbolt.Tx) error) error {
+	select {
+	case db.gate <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-db.gate }()
 	return db.broken.run(func() error { return db.bolt.Update(fn) })
 }
 

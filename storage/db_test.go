@@ -31,7 +31,7 @@ func TestOpenStampsSchemaVersion(t *testing.T) {
 func TestOpenInUse(t *testing.T) {
 	_, path := newDB(t)
 	start := time.Now()
-	db2, err := Open(path, Options{Timeout: 200 * time.Millisecond})
+	db2, err := Open(t.Context(), path, Options{Timeout: 200 * time.Millisecond})
 	if err == nil {
 		db2.Close()
 		t.Fatal("second Open: got nil error, want ErrInUse")
@@ -56,7 +56,7 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 		return m.Put(kSchema, u64(SchemaVersion()+1))
 	})
 	b.Close()
-	db, err := Open(path, Options{})
+	db, err := Open(t.Context(), path, Options{})
 	if err == nil {
 		db.Close()
 		t.Fatal("Open: got nil error, want ErrSchemaTooNew")
@@ -78,7 +78,7 @@ func TestOpenRefusesNonDatabase(t *testing.T) {
 	if err := writeFile(path, bytes.Repeat([]byte("not a database "), 1000)); err != nil {
 		t.Fatal(err)
 	}
-	if db, err := Open(path, Options{}); err == nil {
+	if db, err := Open(t.Context(), path, Options{}); err == nil {
 		db.Close()
 		t.Fatal("Open of garbage: got nil error")
 	}
@@ -88,7 +88,7 @@ func TestOpenRefusesNonDatabase(t *testing.T) {
 // this build and checks the index was built and the version stamped.
 func TestMigrateV1(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "quiz.db")
-	v1, err := open(path, Options{Now: func() time.Time { return t0 }}, migrations()[:1])
+	v1, err := open(t.Context(), path, Options{Now: func() time.Time { return t0 }}, migrations()[:1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestMigrateV1(t *testing.T) {
 // does not, and closing it lists it.
 func TestMigrateV2(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "quiz.db")
-	v2, err := open(path, Options{Now: func() time.Time { return t0 }}, migrations()[:2])
+	v2, err := open(t.Context(), path, Options{Now: func() time.Time { return t0 }}, migrations()[:2])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestMigrateV2(t *testing.T) {
 	if ps, err := db.UnrevealedPosts(); err != nil || len(ps) != 0 {
 		t.Errorf("UnrevealedPosts after migration: got %+v, %v; want none", ps, err)
 	}
-	if _, _, err := db.ClosePost(open.ID, t0); err != nil {
+	if _, _, err := db.ClosePost(t.Context(), open.ID, t0); err != nil {
 		t.Fatal(err)
 	}
 	if ps, err := db.UnrevealedPosts(); err != nil || len(ps) != 1 || ps[0].ID != open.ID {
@@ -190,13 +190,13 @@ func TestMigrateV2(t *testing.T) {
 
 func TestReopenKeepsEverything(t *testing.T) {
 	db, path := newDB(t)
-	if err := db.SaveSettings(questions.Settings{GuildID: guild, TimeZone: "Europe/Paris", AskMinutes: 5,
+	if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: guild, TimeZone: "Europe/Paris", AskMinutes: 5,
 		Daily: &questions.Daily{ChannelID: 9, Time: "08:00", Count: 2}}); err != nil {
 		t.Fatal(err)
 	}
 	p := mustPost(t, db, questions.Post{Tags: []string{"net"}})
 	a := answer(t, db, p, 42, t0, "B")
-	if err := db.SaveBank(guild, questions.BankFile{Name: "Net", Format: questions.FormatYAML, Data: []byte("x: 1")}); err != nil {
+	if err := db.SaveBank(t.Context(), guild, questions.BankFile{Name: "Net", Format: questions.FormatYAML, Data: []byte("x: 1")}); err != nil {
 		t.Fatal(err)
 	}
 	before := dumpDerived(t, db, guild)
@@ -360,7 +360,7 @@ func TestGroupCommitRetriesWithoutFailingCall(t *testing.T) {
 	errs := make(chan error, 3)
 	for i := range 3 {
 		go func() {
-			errs <- db.group.do(func(tx *bbolt.Tx) error {
+			errs <- db.group.do(t.Context(), func(tx *bbolt.Tx) error {
 				if i == 1 {
 					return boom
 				}

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,7 +39,7 @@ func (r draftRec) expired(now time.Time) bool {
 // and not have expired (else an error wrapping questions.ErrNotFound).
 // The same transaction drops the guild's expired drafts. Safe for
 // concurrent use.
-func (db *DB) SaveDraft(d questions.Draft) (questions.Draft, error) {
+func (db *DB) SaveDraft(ctx context.Context, d questions.Draft) (questions.Draft, error) {
 	if d.GuildID == 0 || d.UserID == 0 {
 		return questions.Draft{}, errors.New("save draft: no guild or user")
 	}
@@ -47,7 +48,7 @@ func (db *DB) SaveDraft(d questions.Draft) (questions.Draft, error) {
 		d.CreatedAt = now
 	}
 	d.CreatedAt, d.ExpiresAt = utc(d.CreatedAt), utc(d.ExpiresAt)
-	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+	err := db.update(ctx, func(tx *bbolt.Tx) error {
 		g, err := guildRW(tx, d.GuildID)
 		if err != nil {
 			return err
@@ -97,8 +98,8 @@ func (db *DB) Draft(guildID questions.GuildID, id uint64) (questions.Draft, erro
 
 // DeleteDraft removes the guild's draft of that ID; an error wrapping
 // questions.ErrNotFound if there is none. Safe for concurrent use.
-func (db *DB) DeleteDraft(guildID questions.GuildID, id uint64) error {
-	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+func (db *DB) DeleteDraft(ctx context.Context, guildID questions.GuildID, id uint64) error {
+	err := db.update(ctx, func(tx *bbolt.Tx) error {
 		b := sub(guildRO(tx, guildID), bDrafts)
 		if b == nil || b.Get(u64(id)) == nil {
 			return fmt.Errorf("draft %d: %w", id, questions.ErrNotFound)
@@ -144,7 +145,7 @@ func (db *DB) Suggestions(guildID questions.GuildID) ([]questions.Draft, error) 
 // land in their banks exactly once. With a draftID that names no draft (or
 // an expired one), nothing is stored and the error wraps
 // questions.ErrNotFound. Safe for concurrent use.
-func (db *DB) SaveBanks(guildID questions.GuildID, files []questions.BankFile, draftID uint64) error {
+func (db *DB) SaveBanks(ctx context.Context, guildID questions.GuildID, files []questions.BankFile, draftID uint64) error {
 	recs := make([][]byte, len(files))
 	for i, f := range files {
 		if f.Name == "" {
@@ -157,7 +158,7 @@ func (db *DB) SaveBanks(guildID questions.GuildID, files []questions.BankFile, d
 		recs[i] = v
 	}
 	now := db.now()
-	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+	err := db.update(ctx, func(tx *bbolt.Tx) error {
 		g, err := guildRW(tx, guildID)
 		if err != nil {
 			return err

@@ -14,18 +14,18 @@ import (
 func TestDrafts(t *testing.T) {
 	now := t0
 	path := filepath.Join(t.TempDir(), "quiz.db")
-	db, err := Open(path, Options{Now: func() time.Time { return now }})
+	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close(); checkFile(t, path) })
 
-	paste, err := db.SaveDraft(questions.Draft{GuildID: guild, UserID: 7, Kind: questions.DraftPaste, Bank: "Net",
+	paste, err := db.SaveDraft(t.Context(), questions.Draft{GuildID: guild, UserID: 7, Kind: questions.DraftPaste, Bank: "Net",
 		Text: "Net Question 1\r\nSelect 1…", ExpiresAt: t0.Add(time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sugg, err := db.SaveDraft(questions.Draft{GuildID: guild, UserID: 8, Kind: questions.DraftSuggestion, Text: "x"})
+	sugg, err := db.SaveDraft(t.Context(), questions.Draft{GuildID: guild, UserID: 8, Kind: questions.DraftSuggestion, Text: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestDrafts(t *testing.T) {
 		t.Errorf("Suggestions before queueing = %+v, %v; want none", q, err)
 	}
 	sugg.Queued = true
-	if _, err := db.SaveDraft(sugg); err != nil {
+	if _, err := db.SaveDraft(t.Context(), sugg); err != nil {
 		t.Fatal(err)
 	}
 	if q, err := db.Suggestions(guild); err != nil || len(q) != 1 || q[0].ID != sugg.ID || q[0].UserID != 8 {
@@ -57,10 +57,10 @@ func TestDrafts(t *testing.T) {
 	if _, err := db.Draft(guild, paste.ID); !errors.Is(err, questions.ErrNotFound) {
 		t.Errorf("expired draft: got %v, want ErrNotFound", err)
 	}
-	if _, err := db.SaveDraft(paste); !errors.Is(err, questions.ErrNotFound) {
+	if _, err := db.SaveDraft(t.Context(), paste); !errors.Is(err, questions.ErrNotFound) {
 		t.Errorf("saving over an expired draft: got %v, want ErrNotFound", err)
 	}
-	if _, err := db.SaveDraft(questions.Draft{GuildID: guild, UserID: 9, Kind: questions.DraftPaste, Text: "y", ExpiresAt: now.Add(time.Hour)}); err != nil {
+	if _, err := db.SaveDraft(t.Context(), questions.Draft{GuildID: guild, UserID: 9, Kind: questions.DraftPaste, Text: "y", ExpiresAt: now.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
 	var left int
@@ -72,17 +72,17 @@ func TestDrafts(t *testing.T) {
 		t.Errorf("%d drafts stored after the clean-up, want 2 (the queued suggestion, which does not expire, and the new draft)", left)
 	}
 
-	if err := db.DeleteDraft(guild, sugg.ID); err != nil {
+	if err := db.DeleteDraft(t.Context(), guild, sugg.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.DeleteDraft(guild, sugg.ID); !errors.Is(err, questions.ErrNotFound) {
+	if err := db.DeleteDraft(t.Context(), guild, sugg.ID); !errors.Is(err, questions.ErrNotFound) {
 		t.Errorf("second delete: got %v, want ErrNotFound", err)
 	}
 }
 
 func TestSaveBanksWithDraft(t *testing.T) {
 	db, _ := newDB(t)
-	d, err := db.SaveDraft(questions.Draft{GuildID: guild, UserID: 7, Kind: questions.DraftSuggestion, Text: "x", Queued: true})
+	d, err := db.SaveDraft(t.Context(), questions.Draft{GuildID: guild, UserID: 7, Kind: questions.DraftSuggestion, Text: "x", Queued: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestSaveBanksWithDraft(t *testing.T) {
 		{Name: "Net", Format: questions.FormatYAML, Data: []byte("net"), ImportedAt: t0, ImportedBy: 7},
 		{Name: "Data", Format: questions.FormatYAML, Data: []byte("data"), ImportedAt: t0, ImportedBy: 7},
 	}
-	if err := db.SaveBanks(guild, files, d.ID); err != nil {
+	if err := db.SaveBanks(t.Context(), guild, files, d.ID); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := db.Banks(guild)
@@ -102,14 +102,14 @@ func TestSaveBanksWithDraft(t *testing.T) {
 	}
 	// A second approval of the same draft stores nothing.
 	files[0].Data = []byte("changed")
-	if err := db.SaveBanks(guild, files, d.ID); !errors.Is(err, questions.ErrNotFound) {
+	if err := db.SaveBanks(t.Context(), guild, files, d.ID); !errors.Is(err, questions.ErrNotFound) {
 		t.Errorf("SaveBanks with a gone draft: got %v, want ErrNotFound", err)
 	}
 	if got, _ := db.Banks(guild); string(got[1].Data) != "net" {
 		t.Errorf("a refused SaveBanks changed bank Net to %q", got[1].Data)
 	}
 	// Without a draft: all banks or none.
-	if err := db.SaveBanks(guild, []questions.BankFile{{Name: "New", Data: []byte("n")}, {Name: ""}}, 0); err == nil {
+	if err := db.SaveBanks(t.Context(), guild, []questions.BankFile{{Name: "New", Data: []byte("n")}, {Name: ""}}, 0); err == nil {
 		t.Error("SaveBanks with a nameless bank: got nil error")
 	}
 	if got, _ := db.Banks(guild); len(got) != 2 {
@@ -121,11 +121,11 @@ func TestSaveBanksWithDraft(t *testing.T) {
 // the migration adds it, and drafts work.
 func TestMigrateV3(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "quiz.db")
-	v3, err := open(path, Options{Now: func() time.Time { return t0 }}, migrations()[:3])
+	v3, err := open(t.Context(), path, Options{Now: func() time.Time { return t0 }}, migrations()[:3])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := v3.SaveBank(guild, questions.BankFile{Name: "Net", Data: []byte("x")}); err != nil {
+	if err := v3.SaveBank(t.Context(), guild, questions.BankFile{Name: "Net", Data: []byte("x")}); err != nil {
 		t.Fatal(err)
 	}
 	v3.bolt.Update(func(tx *bbolt.Tx) error { return guildRO(tx, guild).DeleteBucket(bDrafts) })
@@ -140,7 +140,7 @@ func TestMigrateV3(t *testing.T) {
 	if !has {
 		t.Fatal("no drafts bucket after the migration")
 	}
-	d, err := db.SaveDraft(questions.Draft{GuildID: guild, UserID: 7, Kind: questions.DraftSuggestion, Text: "x", Queued: true})
+	d, err := db.SaveDraft(t.Context(), questions.Draft{GuildID: guild, UserID: 7, Kind: questions.DraftSuggestion, Text: "x", Queued: true})
 	if err != nil {
 		t.Fatal(err)
 	}

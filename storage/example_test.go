@@ -1,6 +1,7 @@
 package storage_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log"
@@ -19,19 +20,19 @@ func Example() {
 	}
 	defer os.RemoveAll(dir)
 
-	db, err := storage.Open(filepath.Join(dir, "quiz.db"), storage.Options{Timeout: 2 * time.Second})
+	db, err := storage.Open(context.Background(), filepath.Join(dir, "quiz.db"), storage.Options{Timeout: 2 * time.Second})
 	if err != nil {
 		log.Fatal(err) // errors.Is(err, storage.ErrInUse) when another process has it open
 	}
 	defer db.Close()
 
 	now := time.Date(2025, 3, 14, 12, 0, 0, 0, time.UTC)
-	post, err := db.CreatePost(questions.Post{GuildID: 1, ChannelID: 2, QuestionID: "net#1", Bank: "net",
+	post, err := db.CreatePost(context.Background(), questions.Post{GuildID: 1, ChannelID: 2, QuestionID: "net#1", Bank: "net",
 		Correct: []string{"A", "C"}, OptionCount: 4, SelectCount: 2, OpenedAt: now})
 	if err != nil {
 		log.Fatal(err)
 	}
-	a, err := db.RecordAnswer(questions.Answer{PostID: post.ID, GuildID: 1, UserID: 42, InteractionID: 9,
+	a, err := db.RecordAnswer(context.Background(), questions.Answer{PostID: post.ID, GuildID: 1, UserID: 42, InteractionID: 9,
 		Choice: []string{"C", "A"}, At: now})
 	if err != nil {
 		log.Fatal(err)
@@ -39,7 +40,7 @@ func Example() {
 	fmt.Println("right:", a.Right, "points:", a.Points, "choice:", a.Choice)
 
 	// The same interaction delivered again: the first answer stands.
-	_, err = db.RecordAnswer(questions.Answer{PostID: post.ID, GuildID: 1, UserID: 42, InteractionID: 9,
+	_, err = db.RecordAnswer(context.Background(), questions.Answer{PostID: post.ID, GuildID: 1, UserID: 42, InteractionID: 9,
 		Choice: []string{"C", "A"}, At: now})
 	fmt.Println("again:", errors.Is(err, questions.ErrAlreadyAnswered))
 

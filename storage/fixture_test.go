@@ -263,7 +263,7 @@ func writePeriod(db *DB, guildID questions.GuildID, name string, rows map[questi
 // leaderboard benchmark measures a realistic file.
 func TestFixtureMatchesRebuild(t *testing.T) {
 	db, _ := newDB(t)
-	if err := db.SaveSettings(questions.Settings{GuildID: guild, TimeZone: "Europe/Berlin"}); err != nil {
+	if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: guild, TimeZone: "Europe/Berlin"}); err != nil {
 		t.Fatal(err)
 	}
 	fx := fixture{guild: guild, members: 300, answers: 3000, posts: 40, end: t0, span: 20 * 24 * time.Hour, seed: 1}

@@ -3,7 +3,9 @@ package storage
 // This file is the group commit behind RecordAnswer.
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"go.etcd.io/bbolt"
@@ -24,9 +26,13 @@ type groupCommit struct {
 	db      *bbolt.DB
 	max     int // most functions per transaction
 	broken  *breaker
+	gate    chan struct{} // DB.gate: one write transaction at a time
 	mu      sync.Mutex
 	running bool
 	queue   []*groupCall
+	// queued, when set (by tests), is told the queue's length each time a
+	// call joins it while a commit runs.
+	queued func(n int)
 }
 
 type groupCall struct {
@@ -40,14 +46,28 @@ type groupResult struct {
 }
 
 // do runs fn in a shared write transaction and returns once that
-// transaction has committed (or failed).
-func (g *groupCommit) do(fn func(*bbolt.Tx) error) error {
+// transaction has committed (or failed). While fn waits in the queue,
+// ctx ending withdraws it (ctx.Err() is returned, nothing was written);
+// once a transaction has taken it, its outcome is returned whatever ctx
+// does.
+func (g *groupCommit) do(ctx context.Context, fn func(*bbolt.Tx) error) error {
 	c := &groupCall{fn: fn, done: make(chan groupResult, 1)}
 	g.mu.Lock()
 	g.queue = append(g.queue, c)
 	if g.running {
+		if g.queued != nil {
+			g.queued(len(g.queue))
+		}
 		g.mu.Unlock()
-		r := <-c.done
+		var r groupResult
+		select {
+		case r = <-c.done:
+		case <-ctx.Done():
+			if g.withdraw(c) {
+				return ctx.Err()
+			}
+			r = <-c.done
+		}
 		if !r.lead {
 			return r.err
 		}
@@ -72,11 +92,41 @@ func (g *groupCommit) do(fn func(*bbolt.Tx) error) error {
 	return (<-c.done).err
 }
 
+// withdraw takes c out of the queue and reports whether it was still
+// there (not yet taken into a transaction). If c had just been handed the
+// lead, the lead passes to the next in the queue.
+func (g *groupCommit) withdraw(c *groupCall) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	i := slices.Index(g.queue, c)
+	if i < 0 {
+		return false
+	}
+	g.queue = slices.Delete(g.queue, i, i+1)
+	select {
+	case <-c.done: // a queued call can only have been handed the lead
+		if len(g.queue) > 0 {
+			g.queue[0].done <- groupResult{lead: true}
+		} else {
+			g.running = false
+		}
+	default:
+	}
+	return true
+}
+
+// update runs fn in one write transaction when the gate admits it.
+func (g *groupCommit) update(fn func(*bbolt.Tx) error) error {
+	g.gate <- struct{}{}
+	defer func() { <-g.gate }()
+	return g.db.Update(fn)
+}
+
 func (g *groupCommit) run(calls []*groupCall) {
 	for len(calls) > 0 {
 		failed := -1
 		err := g.broken.run(func() error {
-			return g.db.Update(func(tx *bbolt.Tx) error {
+			return g.update(func(tx *bbolt.Tx) error {
 				for i, c := range calls {
 					if err := safeCall(c.fn, tx); err != nil {
 						failed = i
@@ -90,7 +140,7 @@ func (g *groupCommit) run(calls []*groupCall) {
 			c := calls[failed]
 			calls = append(calls[:failed:failed], calls[failed+1:]...)
 			c.done <- groupResult{err: g.broken.run(func() error {
-				return g.db.Update(func(tx *bbolt.Tx) error { return safeCall(c.fn, tx) })
+				return g.update(func(tx *bbolt.Tx) error { return safeCall(c.fn, tx) })
 			})}
 			continue
 		}

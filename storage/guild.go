@@ -2,6 +2,7 @@ package storage
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,8 +39,8 @@ func (db *DB) Asked(guildID questions.GuildID) (map[string]bool, error) {
 // ForgetAsked starts a new round for the given questions of the guild
 // (typically every question of a bank once all were asked). Unknown IDs
 // are ignored. Safe for concurrent use.
-func (db *DB) ForgetAsked(guildID questions.GuildID, questionIDs []string) error {
-	err := db.update(func(tx *bbolt.Tx) error {
+func (db *DB) ForgetAsked(ctx context.Context, guildID questions.GuildID, questionIDs []string) error {
+	err := db.update(ctx, func(tx *bbolt.Tx) error {
 		b := sub(guildRO(tx, guildID), bAsked)
 		if b == nil {
 			return nil
@@ -72,7 +73,7 @@ type bankRec struct {
 // SaveBank stores an imported bank file of the guild, replacing the bank of
 // the same name compared case-insensitively (whose stored name then
 // becomes f.Name). It refuses an empty name. Safe for concurrent use.
-func (db *DB) SaveBank(guildID questions.GuildID, f questions.BankFile) error {
+func (db *DB) SaveBank(ctx context.Context, guildID questions.GuildID, f questions.BankFile) error {
 	if f.Name == "" {
 		return errors.New("save bank: no name")
 	}
@@ -80,7 +81,7 @@ func (db *DB) SaveBank(guildID questions.GuildID, f questions.BankFile) error {
 	if err != nil {
 		return fmt.Errorf("save bank: %w", err)
 	}
-	err = db.update(func(tx *bbolt.Tx) error {
+	err = db.update(ctx, func(tx *bbolt.Tx) error {
 		g, err := guildRW(tx, guildID)
 		if err != nil {
 			return err
@@ -121,8 +122,8 @@ func (db *DB) Banks(guildID questions.GuildID) ([]questions.BankFile, error) {
 // DeleteBank removes the guild's bank of that name (case-insensitive). It
 // returns an error wrapping questions.ErrNotFound if there is none. Safe
 // for concurrent use.
-func (db *DB) DeleteBank(guildID questions.GuildID, name string) error {
-	err := db.update(func(tx *bbolt.Tx) error {
+func (db *DB) DeleteBank(ctx context.Context, guildID questions.GuildID, name string) error {
+	err := db.update(ctx, func(tx *bbolt.Tx) error {
 		b := sub(guildRO(tx, guildID), bBanks)
 		if b == nil || b.Get(normBank(name)) == nil {
 			return fmt.Errorf("bank %q: %w", name, questions.ErrNotFound)
@@ -155,8 +156,8 @@ func clearScores(g *bbolt.Bucket) error {
 // the reset remembers the last answer sequence number, and RebuildScores
 // counts only answers recorded after it. Settings and banks stay. Safe for
 // concurrent use.
-func (db *DB) ResetGuild(guildID questions.GuildID) error {
-	err := db.update(func(tx *bbolt.Tx) error {
+func (db *DB) ResetGuild(ctx context.Context, guildID questions.GuildID) error {
+	err := db.update(ctx, func(tx *bbolt.Tx) error {
 		g := guildRO(tx, guildID)
 		if g == nil {
 			return nil
@@ -186,8 +187,8 @@ func (db *DB) ResetGuild(guildID questions.GuildID) error {
 // ResetMember clears one member's scores in every period, their streaks,
 // index entries and topic stats. Their answers stay as history but no
 // longer count (as for ResetGuild). Safe for concurrent use.
-func (db *DB) ResetMember(guildID questions.GuildID, userID questions.UserID) error {
-	err := db.update(func(tx *bbolt.Tx) error {
+func (db *DB) ResetMember(ctx context.Context, guildID questions.GuildID, userID questions.UserID) error {
+	err := db.update(ctx, func(tx *bbolt.Tx) error {
 		g := guildRO(tx, guildID)
 		if g == nil {
 			return nil
@@ -211,8 +212,8 @@ func (db *DB) ResetMember(guildID questions.GuildID, userID questions.UserID) er
 // its cost grows with the guild's answers, and it holds 24 bytes per
 // counted answer in memory (each answer is read again as it is counted).
 // Safe for concurrent use.
-func (db *DB) RebuildScores(guildID questions.GuildID) error {
-	if err := db.update(func(tx *bbolt.Tx) error { return db.rebuild(tx, guildID) }); err != nil {
+func (db *DB) RebuildScores(ctx context.Context, guildID questions.GuildID) error {
+	if err := db.update(ctx, func(tx *bbolt.Tx) error { return db.rebuild(tx, guildID) }); err != nil {
 		return fmt.Errorf("rebuild scores: %w", err)
 	}
 	return nil

@@ -16,7 +16,7 @@ func TestAsked(t *testing.T) {
 		mustPost(t, db, questions.Post{QuestionID: id})
 	}
 	mustPost(t, db, questions.Post{GuildID: guild + 1, QuestionID: "a#3"})
-	if err := db.ForgetAsked(guild, []string{"a#1", "a#2", "zz", ""}); err != nil {
+	if err := db.ForgetAsked(t.Context(), guild, []string{"a#1", "a#2", "zz", ""}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := db.Asked(guild)
@@ -29,7 +29,7 @@ func TestAsked(t *testing.T) {
 	if got, _ := db.Asked(77); len(got) != 0 {
 		t.Errorf("unknown guild: got %v", got)
 	}
-	if err := db.ForgetAsked(77, []string{"x"}); err != nil {
+	if err := db.ForgetAsked(t.Context(), 77, []string{"x"}); err != nil {
 		t.Errorf("ForgetAsked of an unknown guild: %v", err)
 	}
 }
@@ -38,7 +38,7 @@ func TestBanks(t *testing.T) {
 	db, _ := newDB(t)
 	save := func(name, data string) {
 		t.Helper()
-		if err := db.SaveBank(guild, questions.BankFile{Name: name, Format: questions.FormatText, Data: []byte(data),
+		if err := db.SaveBank(t.Context(), guild, questions.BankFile{Name: name, Format: questions.FormatText, Data: []byte(data),
 			ImportedAt: t0, ImportedBy: 5}); err != nil {
 			t.Fatal(err)
 		}
@@ -60,15 +60,15 @@ func TestBanks(t *testing.T) {
 	if !banks[0].ImportedAt.Equal(t0) || banks[0].ImportedBy != 5 || banks[0].Format != questions.FormatText {
 		t.Errorf("bank fields: got %+v", banks[0])
 	}
-	if err := db.DeleteBank(guild, "alpha"); err != nil {
+	if err := db.DeleteBank(t.Context(), guild, "alpha"); err != nil {
 		t.Fatal(err)
 	}
-	wantErr(t, db.DeleteBank(guild, "alpha"), questions.ErrNotFound)
-	wantErr(t, db.DeleteBank(99, "x"), questions.ErrNotFound)
+	wantErr(t, db.DeleteBank(t.Context(), guild, "alpha"), questions.ErrNotFound)
+	wantErr(t, db.DeleteBank(t.Context(), 99, "x"), questions.ErrNotFound)
 	if banks, _ := db.Banks(guild); len(banks) != 1 {
 		t.Errorf("after delete: got %d banks, want 1", len(banks))
 	}
-	if err := db.SaveBank(guild, questions.BankFile{}); err == nil {
+	if err := db.SaveBank(t.Context(), guild, questions.BankFile{}); err == nil {
 		t.Error("SaveBank without name: got nil error")
 	}
 }
@@ -82,7 +82,7 @@ func TestResetGuild(t *testing.T) {
 	answer(t, db, other, 1, t0, "B")
 	otherBefore := dumpDerived(t, db, guild+1)
 
-	if err := db.ResetGuild(guild); err != nil {
+	if err := db.ResetGuild(t.Context(), guild); err != nil {
 		t.Fatal(err)
 	}
 	lb, _ := db.Leaderboard(guild, questions.PeriodAll, questions.ByPoints, t0, 0, 10)
@@ -99,7 +99,7 @@ func TestResetGuild(t *testing.T) {
 	if a, err := db.Answers(p.ID); err != nil || len(a) != 2 {
 		t.Errorf("answers after reset: got %d, %v; want 2", len(a), err)
 	}
-	_, err := db.RecordAnswer(questions.Answer{PostID: p.ID, GuildID: guild, UserID: 1, Choice: []string{"B"}})
+	_, err := db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, GuildID: guild, UserID: 1, Choice: []string{"B"}})
 	wantErr(t, err, questions.ErrAlreadyAnswered)
 	// New answers count from zero; a rebuild does not resurrect old ones.
 	answer(t, db, p, 3, t0, "B")
@@ -111,7 +111,7 @@ func TestResetGuild(t *testing.T) {
 	if d := diffMaps(dumpDerived(t, db, guild+1), otherBefore); d != "" {
 		t.Errorf("other guild changed:\n%s", d)
 	}
-	if err := db.ResetGuild(4242); err != nil {
+	if err := db.ResetGuild(t.Context(), 4242); err != nil {
 		t.Errorf("reset of an unknown guild: %v", err)
 	}
 }
@@ -133,7 +133,7 @@ func TestResetMember(t *testing.T) {
 		t.Fatalf("accuracy board before reset: got %d members, want 2", lb.Total)
 	}
 
-	if err := db.ResetMember(guild, 5); err != nil {
+	if err := db.ResetMember(t.Context(), guild, 5); err != nil {
 		t.Fatal(err)
 	}
 	ms, _ := db.MemberStats(guild, 5, day2)
@@ -160,7 +160,7 @@ func TestResetMember(t *testing.T) {
 		t.Errorf("member after new answer: got %+v, want 1 answer, streak 1", ms.All)
 	}
 	assertRebuildEqual(t, db, guild)
-	if err := db.ResetMember(4242, 1); err != nil {
+	if err := db.ResetMember(t.Context(), 4242, 1); err != nil {
 		t.Errorf("reset in an unknown guild: %v", err)
 	}
 }
@@ -201,13 +201,13 @@ func TestRebuildRepairs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.RebuildScores(guild); err != nil {
+	if err := db.RebuildScores(t.Context(), guild); err != nil {
 		t.Fatal(err)
 	}
 	if d := diffMaps(dumpDerived(t, db, guild), want); d != "" {
 		t.Errorf("after rebuild:\n%s", d)
 	}
-	if err := db.RebuildScores(4242); err != nil {
+	if err := db.RebuildScores(t.Context(), 4242); err != nil {
 		t.Errorf("rebuild of an unknown guild: %v", err)
 	}
 }

@@ -32,7 +32,7 @@ func newDB(t testing.TB) (*DB, string) {
 // openPath opens path with the test clock and registers the cleanup.
 func openPath(t testing.TB, path string) *DB {
 	t.Helper()
-	db, err := Open(path, Options{Now: func() time.Time { return t0 }})
+	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }})
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
@@ -79,7 +79,7 @@ func mustPost(t testing.TB, db *DB, p questions.Post) questions.Post {
 	if p.Bank == "" {
 		p.Bank = "bank"
 	}
-	got, err := db.CreatePost(p)
+	got, err := db.CreatePost(t.Context(), p)
 	if err != nil {
 		t.Fatalf("CreatePost: %v", err)
 	}
@@ -89,7 +89,7 @@ func mustPost(t testing.TB, db *DB, p questions.Post) questions.Post {
 // answer records an answer and fails the test on error.
 func answer(t testing.TB, db *DB, post questions.Post, user questions.UserID, at time.Time, choice ...string) questions.Answer {
 	t.Helper()
-	a, err := db.RecordAnswer(questions.Answer{PostID: post.ID, GuildID: post.GuildID, UserID: user,
+	a, err := db.RecordAnswer(t.Context(), questions.Answer{PostID: post.ID, GuildID: post.GuildID, UserID: user,
 		InteractionID: uint64(user)*1000 + uint64(post.ID), Choice: choice, At: at})
 	if err != nil {
 		t.Fatalf("RecordAnswer(post %d, user %d): %v", post.ID, user, err)
@@ -161,7 +161,7 @@ func diffMaps(got, want map[string]string) string {
 func assertRebuildEqual(t testing.TB, db *DB, guildID questions.GuildID) {
 	t.Helper()
 	live := dumpDerived(t, db, guildID)
-	if err := db.RebuildScores(guildID); err != nil {
+	if err := db.RebuildScores(t.Context(), guildID); err != nil {
 		t.Fatalf("RebuildScores: %v", err)
 	}
 	rebuilt := dumpDerived(t, db, guildID)

@@ -227,7 +227,7 @@ func TestPeriodKeys(t *testing.T) {
 // different guild time zones.
 func TestPeriodsInGuildZone(t *testing.T) {
 	db, _ := newDB(t)
-	if err := db.SaveSettings(questions.Settings{GuildID: guild, TimeZone: "America/New_York"}); err != nil {
+	if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: guild, TimeZone: "America/New_York"}); err != nil {
 		t.Fatal(err)
 	}
 	ny := mustLoc(t, "America/New_York")
@@ -264,7 +264,7 @@ func TestPeriodsInGuildZone(t *testing.T) {
 
 func TestStreaks(t *testing.T) {
 	db, _ := newDB(t)
-	if err := db.SaveSettings(questions.Settings{GuildID: guild, TimeZone: "America/New_York"}); err != nil {
+	if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: guild, TimeZone: "America/New_York"}); err != nil {
 		t.Fatal(err)
 	}
 	ny := mustLoc(t, "America/New_York")

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -89,7 +90,7 @@ func openKey(p questions.Post) []byte { return cat(u64(p.GuildID), u64(p.Channel
 // p.QuestionID as asked in p.GuildID. A post created closed and not
 // Revealed is listed by UnrevealedPosts. It refuses a post without guild, or
 // whose OptionCount or SelectCount is out of range. Safe for concurrent use.
-func (db *DB) CreatePost(p questions.Post) (questions.Post, error) {
+func (db *DB) CreatePost(ctx context.Context, p questions.Post) (questions.Post, error) {
 	if p.GuildID == 0 {
 		return questions.Post{}, errors.New("create post: no guild ID")
 	}
@@ -102,7 +103,7 @@ func (db *DB) CreatePost(p questions.Post) (questions.Post, error) {
 	p.Tallies = make([]int, p.OptionCount)
 	p.Answers, p.Right = 0, 0
 	in := p
-	err := db.update(func(tx *bbolt.Tx) error {
+	err := db.update(ctx, func(tx *bbolt.Tx) error {
 		p = in
 		id, err := tx.Bucket(bPosts).NextSequence()
 		if err != nil {
@@ -139,8 +140,8 @@ func (db *DB) CreatePost(p questions.Post) (questions.Post, error) {
 // SetPostMessage records the Discord message that shows the post. It
 // returns an error wrapping questions.ErrNotFound for an unknown post.
 // Safe for concurrent use.
-func (db *DB) SetPostMessage(postID questions.PostID, messageID questions.MessageID) error {
-	err := db.update(func(tx *bbolt.Tx) error {
+func (db *DB) SetPostMessage(ctx context.Context, postID questions.PostID, messageID questions.MessageID) error {
+	err := db.update(ctx, func(tx *bbolt.Tx) error {
 		p, err := getPost(tx, postID)
 		if err != nil {
 			return err
@@ -162,8 +163,8 @@ func (db *DB) SetPostMessage(postID questions.PostID, messageID questions.Messag
 // keys of the guild's answers plus those members' answers. It returns
 // an error wrapping questions.ErrNotFound for an unknown post. Safe for
 // concurrent use.
-func (db *DB) DeletePost(postID questions.PostID) error {
-	err := db.update(func(tx *bbolt.Tx) error {
+func (db *DB) DeletePost(ctx context.Context, postID questions.PostID) error {
+	err := db.update(ctx, func(tx *bbolt.Tx) error {
 		p, err := getPost(tx, postID)
 		if err != nil {
 			return err
@@ -295,13 +296,13 @@ func (db *DB) openPosts(prefix []byte) ([]questions.Post, error) {
 // closed already (then ClosedAt is unchanged). It
 // returns an error wrapping questions.ErrNotFound for an unknown post.
 // Safe for concurrent use: of concurrent calls, exactly one gets true.
-func (db *DB) ClosePost(postID questions.PostID, at time.Time) (questions.Post, bool, error) {
+func (db *DB) ClosePost(ctx context.Context, postID questions.PostID, at time.Time) (questions.Post, bool, error) {
 	if at.IsZero() {
 		at = db.now()
 	}
 	var p questions.Post
 	closed := false
-	err := db.update(func(tx *bbolt.Tx) error {
+	err := db.update(ctx, func(tx *bbolt.Tx) error {
 		var err error
 		closed = false
 		if p, err = getPost(tx, postID); err != nil || p.Closed {
@@ -329,8 +330,8 @@ func (db *DB) ClosePost(postID questions.PostID, at time.Time) (questions.Post, 
 // revealed again changes nothing. It returns an error wrapping
 // questions.ErrNotFound for an unknown post, and refuses an open post (its
 // reveal comes after the close). Safe for concurrent use.
-func (db *DB) MarkRevealed(postID questions.PostID) error {
-	err := db.update(func(tx *bbolt.Tx) error {
+func (db *DB) MarkRevealed(ctx context.Context, postID questions.PostID) error {
+	err := db.update(ctx, func(tx *bbolt.Tx) error {
 		p, err := getPost(tx, postID)
 		if err != nil {
 			return err

@@ -37,7 +37,7 @@ func TestCreatePost(t *testing.T) {
 		{GuildID: 1, OptionCount: 4, SelectCount: 5},
 		{GuildID: 1, OptionCount: 4, SelectCount: 0},
 	} {
-		if _, err := db.CreatePost(bad); err == nil {
+		if _, err := db.CreatePost(t.Context(), bad); err == nil {
 			t.Errorf("CreatePost(%+v): got nil error", bad)
 		}
 	}
@@ -46,13 +46,13 @@ func TestCreatePost(t *testing.T) {
 func TestSetPostMessage(t *testing.T) {
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{})
-	if err := db.SetPostMessage(p.ID, 555); err != nil {
+	if err := db.SetPostMessage(t.Context(), p.ID, 555); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := db.Post(p.ID); got.MessageID != 555 {
 		t.Errorf("MessageID: got %d, want 555", got.MessageID)
 	}
-	wantErr(t, db.SetPostMessage(99, 1), questions.ErrNotFound)
+	wantErr(t, db.SetPostMessage(t.Context(), 99, 1), questions.ErrNotFound)
 }
 
 func TestOpenAndClosePosts(t *testing.T) {
@@ -91,18 +91,18 @@ func TestOpenAndClosePosts(t *testing.T) {
 	eq("OpenPostsIn guild", ids(db.OpenPostsIn(guild, 0)), []questions.PostID{a.ID, c.ID, b.ID})
 
 	at := t0.Add(time.Minute)
-	got, closed, err := db.ClosePost(a.ID, at)
+	got, closed, err := db.ClosePost(t.Context(), a.ID, at)
 	if err != nil || !closed || !got.Closed || !got.ClosedAt.Equal(at) {
 		t.Fatalf("ClosePost: got %+v, %v, %v", got, closed, err)
 	}
-	got, closed, err = db.ClosePost(a.ID, at.Add(time.Hour))
+	got, closed, err = db.ClosePost(t.Context(), a.ID, at.Add(time.Hour))
 	if err != nil || closed || !got.ClosedAt.Equal(at) {
 		t.Errorf("second ClosePost: got closed=%v at %v, %v; want false, first close time", closed, got.ClosedAt, err)
 	}
 	eq("OpenPostsIn after close", ids(db.OpenPostsIn(guild, 1)), []questions.PostID{c.ID})
-	_, _, err = db.ClosePost(99, at)
+	_, _, err = db.ClosePost(t.Context(), 99, at)
 	wantErr(t, err, questions.ErrNotFound)
-	_, err = db.RecordAnswer(questions.Answer{PostID: a.ID, GuildID: guild, UserID: 1, Choice: []string{"B"}})
+	_, err = db.RecordAnswer(t.Context(), questions.Answer{PostID: a.ID, GuildID: guild, UserID: 1, Choice: []string{"B"}})
 	wantErr(t, err, questions.ErrClosed)
 }
 
@@ -114,7 +114,7 @@ func TestDeletePost(t *testing.T) {
 	answer(t, db, p, 1, t0, "B")
 	answer(t, db, p, 2, t0, "B")
 
-	if err := db.DeletePost(p.ID); err != nil {
+	if err := db.DeletePost(t.Context(), p.ID); err != nil {
 		t.Fatal(err)
 	}
 	_, err := db.Post(p.ID)
@@ -135,7 +135,7 @@ func TestDeletePost(t *testing.T) {
 	if _, err := db.Standing(guild, 2, questions.PeriodAll, questions.ByPoints, t0); err == nil {
 		t.Error("member 2 still ranked after their only post was deleted")
 	}
-	wantErr(t, db.DeletePost(p.ID), questions.ErrNotFound)
+	wantErr(t, db.DeletePost(t.Context(), p.ID), questions.ErrNotFound)
 	assertRebuildEqual(t, db, guild)
 }
 
@@ -148,7 +148,7 @@ func TestReveal(t *testing.T) {
 	born := mustPost(t, db, questions.Post{Closed: true, ClosedAt: t0}) // created closed
 	bornRevealed := mustPost(t, db, questions.Post{Closed: true, ClosedAt: t0, Revealed: true})
 	for _, p := range []questions.Post{c, b, a} {
-		if _, _, err := db.ClosePost(p.ID, t0); err != nil {
+		if _, _, err := db.ClosePost(t.Context(), p.ID, t0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -185,7 +185,7 @@ func TestReveal(t *testing.T) {
 		{"open", open.ID, errAny, []questions.PostID{a.ID, c.ID}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := db.MarkRevealed(tc.post)
+			err := db.MarkRevealed(t.Context(), tc.post)
 			switch {
 			case tc.wantErr == nil && err != nil:
 				t.Fatalf("MarkRevealed: %v", err)
@@ -206,7 +206,7 @@ func TestReveal(t *testing.T) {
 		t.Errorf("open post %d: Revealed true after a refused MarkRevealed", open.ID)
 	}
 	// Deleting an unrevealed post takes it off the list.
-	if err := db.DeletePost(c.ID); err != nil {
+	if err := db.DeletePost(t.Context(), c.ID); err != nil {
 		t.Fatal(err)
 	}
 	if got := unrevealed(); !slices.Equal(got, []questions.PostID{a.ID}) {
@@ -238,7 +238,7 @@ func TestDeletePostRecountsMembers(t *testing.T) {
 		answer(t, db, a, u, d0, "B")
 	}
 	answer(t, db, b, 4, d0, "B")
-	if err := db.ResetMember(guild, 4); err != nil {
+	if err := db.ResetMember(t.Context(), guild, 4); err != nil {
 		t.Fatal(err)
 	}
 	answer(t, db, a, 4, d0, "B") // counts: after the reset
@@ -255,7 +255,7 @@ func TestDeletePostRecountsMembers(t *testing.T) {
 		t.Fatalf("member 1 before delete: got streak %d, want 3", ms.All.CurrentStreak)
 	}
 
-	if err := db.DeletePost(b.ID); err != nil {
+	if err := db.DeletePost(t.Context(), b.ID); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {

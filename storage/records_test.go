@@ -24,32 +24,32 @@ var updateGolden = flag.Bool("update", false, "rewrite storage/testdata/records.
 func TestRecordsUnchanged(t *testing.T) {
 	db, _ := newDB(t)
 	const user, channel, message = 123456789012345678, 223456789012345678, 323456789012345678
-	if err := db.SaveSettings(questions.Settings{GuildID: guild, TimeZone: "Europe/Paris", RevealOnAnswer: true, AskMinutes: 5,
+	if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: guild, TimeZone: "Europe/Paris", RevealOnAnswer: true, AskMinutes: 5,
 		Banks: []string{"b"}, LastDaily: "2025-03-13",
 		Daily: &questions.Daily{ChannelID: channel, Time: "09:00", Bank: "b", Count: 2, CloseAfterHours: 3,
 			Next: t0.Add(time.Hour), LastPosted: "2025-03-13", LastError: "x"}}); err != nil {
 		t.Fatal(err)
 	}
-	p, err := db.CreatePost(questions.Post{GuildID: guild, ChannelID: channel, QuestionID: "b#1", Bank: "b", Tags: []string{"t"},
+	p, err := db.CreatePost(t.Context(), questions.Post{GuildID: guild, ChannelID: channel, QuestionID: "b#1", Bank: "b", Tags: []string{"t"},
 		Correct: []string{"A"}, OptionCount: 4, SelectCount: 1, Daily: true, OpenedAt: t0, ClosesAt: t0.Add(time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SetPostMessage(p.ID, message); err != nil {
+	if err := db.SetPostMessage(t.Context(), p.ID, message); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.RecordAnswer(questions.Answer{PostID: p.ID, GuildID: guild, UserID: user, InteractionID: 42,
+	if _, err := db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, GuildID: guild, UserID: user, InteractionID: 42,
 		Choice: []string{"A"}, At: t0.Add(time.Minute)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := db.ClosePost(p.ID, t0.Add(time.Hour)); err != nil {
+	if _, _, err := db.ClosePost(t.Context(), p.ID, t0.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.SaveDraft(questions.Draft{GuildID: guild, UserID: user, Kind: questions.DraftSuggestion, Bank: "b",
+	if _, err := db.SaveDraft(t.Context(), questions.Draft{GuildID: guild, UserID: user, Kind: questions.DraftSuggestion, Bank: "b",
 		Text: "Q?", Queued: true, CreatedAt: t0, ExpiresAt: t0.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SaveBank(guild, questions.BankFile{Name: "b", Format: questions.FormatYAML, Data: []byte("x"),
+	if err := db.SaveBank(t.Context(), guild, questions.BankFile{Name: "b", Format: questions.FormatYAML, Data: []byte("x"),
 		ImportedAt: t0, ImportedBy: user}); err != nil {
 		t.Fatal(err)
 	}

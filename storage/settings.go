@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -108,11 +109,11 @@ func (db *DB) Settings(guildID questions.GuildID) (questions.Settings, error) {
 // never mix zones. A read-modify-write of settings should use
 // UpdateSettings instead, which cannot undo a concurrent ClaimDaily. Safe
 // for concurrent use.
-func (db *DB) SaveSettings(s questions.Settings) error {
+func (db *DB) SaveSettings(ctx context.Context, s questions.Settings) error {
 	if err := validateSettings(s); err != nil {
 		return fmt.Errorf("save settings: %w", err)
 	}
-	err := db.update(func(tx *bbolt.Tx) error {
+	err := db.update(ctx, func(tx *bbolt.Tx) error {
 		old, err := readSettings(tx, s.GuildID)
 		if err != nil {
 			return err
@@ -139,9 +140,9 @@ func (db *DB) SaveSettings(s questions.Settings) error {
 // If fn returns an error, nothing is written and UpdateSettings returns an
 // error wrapping it (test it with errors.Is or errors.As). Safe for
 // concurrent use.
-func (db *DB) UpdateSettings(guildID questions.GuildID, fn func(*questions.Settings) error) (questions.Settings, error) {
+func (db *DB) UpdateSettings(ctx context.Context, guildID questions.GuildID, fn func(*questions.Settings) error) (questions.Settings, error) {
 	var out questions.Settings
-	err := db.update(func(tx *bbolt.Tx) error {
+	err := db.update(ctx, func(tx *bbolt.Tx) error {
 		old, err := readSettings(tx, guildID)
 		if err != nil {
 			return err
@@ -223,9 +224,9 @@ func (db *DB) DailyGuilds() ([]questions.Settings, error) {
 // an error wrapping questions.ErrNotFound when the guild has no daily
 // schedule. Safe for concurrent use: of concurrent claims of one due time,
 // one wins.
-func (db *DB) ClaimDaily(guildID questions.GuildID, due, next time.Time, localDate string) (bool, error) {
+func (db *DB) ClaimDaily(ctx context.Context, guildID questions.GuildID, due, next time.Time, localDate string) (bool, error) {
 	claimed := false
-	err := db.update(func(tx *bbolt.Tx) error {
+	err := db.update(ctx, func(tx *bbolt.Tx) error {
 		claimed = false
 		s, err := readSettings(tx, guildID)
 		if err != nil {
@@ -250,8 +251,8 @@ func (db *DB) ClaimDaily(guildID questions.GuildID, due, next time.Time, localDa
 // DailyFailed records why the guild's last daily post failed
 // (Daily.LastError; the next successful ClaimDaily clears it). It does
 // nothing when the guild has no daily schedule. Safe for concurrent use.
-func (db *DB) DailyFailed(guildID questions.GuildID, msg string) error {
-	err := db.update(func(tx *bbolt.Tx) error {
+func (db *DB) DailyFailed(ctx context.Context, guildID questions.GuildID, msg string) error {
+	err := db.update(ctx, func(tx *bbolt.Tx) error {
 		s, err := readSettings(tx, guildID)
 		if err != nil || s.Daily == nil || s.Daily.LastError == msg {
 			return err

@@ -22,7 +22,7 @@ func TestSettings(t *testing.T) {
 		Banks: []string{"A", "B"}, Daily: &questions.Daily{ChannelID: 8, Time: "07:30",
 			Bank: "A", Count: 2, CloseAfterHours: 6, Next: t0.Add(19 * time.Hour), LastPosted: "2025-03-13",
 			LastError: "missing access"}, LastDaily: "2025-03-12"}
-	if err := db.SaveSettings(want); err != nil {
+	if err := db.SaveSettings(t.Context(), want); err != nil {
 		t.Fatal(err)
 	}
 	got, err = db.Settings(5)
@@ -36,7 +36,7 @@ func TestSettingsNextInUTC(t *testing.T) {
 	db, _ := newDB(t)
 	tokyo := time.FixedZone("JST", 9*3600)
 	next := time.Date(2025, 3, 15, 7, 30, 0, 0, tokyo)
-	if err := db.SaveSettings(questions.Settings{GuildID: 5, TimeZone: "Asia/Tokyo",
+	if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: 5, TimeZone: "Asia/Tokyo",
 		Daily: &questions.Daily{ChannelID: 1, Time: "07:30", Count: 1, Next: next}}); err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestSaveSettingsRefuses(t *testing.T) {
 		{"no guild", questions.Settings{TimeZone: "UTC"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := db.SaveSettings(tc.s); err == nil {
+			if err := db.SaveSettings(t.Context(), tc.s); err == nil {
 				t.Errorf("SaveSettings(%+v): got nil error", tc.s)
 			}
 		})
@@ -89,7 +89,7 @@ func TestDailyGuilds(t *testing.T) {
 		{GuildID: 1, TimeZone: "UTC"},
 		{GuildID: 2, TimeZone: "UTC", Daily: &questions.Daily{ChannelID: 2, Time: "10:00", Count: 1}},
 	} {
-		if err := db.SaveSettings(s); err != nil {
+		if err := db.SaveSettings(t.Context(), s); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -104,11 +104,11 @@ func TestClaimDaily(t *testing.T) {
 	day2 := day1.AddDate(0, 0, 1)
 	day3 := day2.AddDate(0, 0, 1)
 	db, _ := newDB(t)
-	if err := db.SaveSettings(questions.Settings{GuildID: 2, TimeZone: "UTC",
+	if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: 2, TimeZone: "UTC",
 		Daily: &questions.Daily{ChannelID: 2, Time: "09:00", Count: 1, Next: day1, LastError: "boom"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SaveSettings(questions.Settings{GuildID: 1, TimeZone: "UTC"}); err != nil {
+	if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: 1, TimeZone: "UTC"}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -118,7 +118,7 @@ func TestClaimDaily(t *testing.T) {
 	wins := 0
 	for range 20 {
 		wg.Go(func() {
-			ok, err := db.ClaimDaily(2, day1, day2, "2025-03-14")
+			ok, err := db.ClaimDaily(t.Context(), 2, day1, day2, "2025-03-14")
 			if err != nil {
 				t.Error(err)
 			}
@@ -152,7 +152,7 @@ func TestClaimDaily(t *testing.T) {
 		{"no settings", 9, day1, false, questions.ErrNotFound},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ok, err := db.ClaimDaily(tc.guild, tc.due, day3, "2025-03-15")
+			ok, err := db.ClaimDaily(t.Context(), tc.guild, tc.due, day3, "2025-03-15")
 			if tc.wantErr != nil {
 				wantErr(t, err, tc.wantErr)
 			} else if err != nil {
@@ -171,18 +171,18 @@ func TestClaimDaily(t *testing.T) {
 func TestDailyFailed(t *testing.T) {
 	db, _ := newDB(t)
 	due := time.Date(2025, 3, 14, 9, 0, 0, 0, time.UTC)
-	if err := db.SaveSettings(questions.Settings{GuildID: 2, TimeZone: "UTC",
+	if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: 2, TimeZone: "UTC",
 		Daily: &questions.Daily{ChannelID: 2, Time: "09:00", Count: 1, Next: due}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.DailyFailed(2, "missing access"); err != nil {
+	if err := db.DailyFailed(t.Context(), 2, "missing access"); err != nil {
 		t.Fatal(err)
 	}
 	if s, _ := db.Settings(2); s.Daily.LastError != "missing access" || !s.Daily.Next.Equal(due) {
 		t.Errorf("after DailyFailed: got %+v, want LastError set, Next unchanged", *s.Daily)
 	}
 	// A successful claim clears it.
-	if ok, err := db.ClaimDaily(2, due, due.AddDate(0, 0, 1), "2025-03-14"); !ok || err != nil {
+	if ok, err := db.ClaimDaily(t.Context(), 2, due, due.AddDate(0, 0, 1), "2025-03-14"); !ok || err != nil {
 		t.Fatalf("ClaimDaily: got %v, %v; want true", ok, err)
 	}
 	if s, _ := db.Settings(2); s.Daily.LastError != "" {
@@ -191,11 +191,11 @@ func TestDailyFailed(t *testing.T) {
 	// No schedule, or no settings at all: nothing to do, nothing written.
 	for _, g := range []questions.GuildID{3, 4} {
 		if g == 3 {
-			if err := db.SaveSettings(questions.Settings{GuildID: 3, TimeZone: "UTC"}); err != nil {
+			if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: 3, TimeZone: "UTC"}); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := db.DailyFailed(g, "x"); err != nil {
+		if err := db.DailyFailed(t.Context(), g, "x"); err != nil {
 			t.Errorf("DailyFailed(guild %d without daily): got %v, want nil", g, err)
 		}
 		if s, _ := db.Settings(g); s.Daily != nil {
@@ -215,7 +215,7 @@ func (r *refusal) Error() string { return r.why }
 func TestUpdateSettings(t *testing.T) {
 	db, _ := newDB(t)
 	// No settings yet: fn sees the defaults.
-	got, err := db.UpdateSettings(5, func(s *questions.Settings) error {
+	got, err := db.UpdateSettings(t.Context(), 5, func(s *questions.Settings) error {
 		if !reflect.DeepEqual(*s, questions.DefaultSettings(5)) {
 			t.Errorf("fn saw %+v, want the defaults", *s)
 		}
@@ -246,7 +246,7 @@ func TestUpdateSettings(t *testing.T) {
 		{"guild changed", func(s *questions.Settings) error { s.GuildID = 6; return nil }, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := db.UpdateSettings(5, tc.fn)
+			got, err := db.UpdateSettings(t.Context(), 5, tc.fn)
 			if err == nil {
 				t.Fatalf("got %+v, nil error; want an error", got)
 			}
@@ -269,7 +269,7 @@ func TestUpdateSettings(t *testing.T) {
 func TestUpdateSettingsKeepsClaims(t *testing.T) {
 	db, _ := newDB(t)
 	start := time.Date(2025, 3, 14, 9, 0, 0, 0, time.UTC)
-	if err := db.SaveSettings(questions.Settings{GuildID: 2, TimeZone: "UTC", AskMinutes: 0,
+	if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: 2, TimeZone: "UTC", AskMinutes: 0,
 		Daily: &questions.Daily{ChannelID: 2, Time: "09:00", Count: 1, Next: start}}); err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func TestUpdateSettingsKeepsClaims(t *testing.T) {
 	wg.Go(func() {
 		for i := range n {
 			due := start.AddDate(0, 0, i)
-			ok, err := db.ClaimDaily(2, due, due.AddDate(0, 0, 1), due.Format(dateLayout))
+			ok, err := db.ClaimDaily(t.Context(), 2, due, due.AddDate(0, 0, 1), due.Format(dateLayout))
 			if err != nil || !ok {
 				t.Errorf("claim %d: got %v, %v; want true", i, ok, err)
 			}
@@ -286,7 +286,7 @@ func TestUpdateSettingsKeepsClaims(t *testing.T) {
 	})
 	for range n {
 		wg.Go(func() {
-			if _, err := db.UpdateSettings(2, func(s *questions.Settings) error {
+			if _, err := db.UpdateSettings(t.Context(), 2, func(s *questions.Settings) error {
 				s.AskMinutes++
 				return nil
 			}); err != nil {
@@ -317,10 +317,10 @@ func TestTimeZoneChangeRecounts(t *testing.T) {
 				return err
 			}
 			s.TimeZone = "America/New_York"
-			return db.SaveSettings(s)
+			return db.SaveSettings(t.Context(), s)
 		}},
 		{"UpdateSettings", func(db *DB) error {
-			_, err := db.UpdateSettings(guild, func(s *questions.Settings) error {
+			_, err := db.UpdateSettings(t.Context(), guild, func(s *questions.Settings) error {
 				s.TimeZone = "America/New_York"
 				return nil
 			})

@@ -127,7 +127,7 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 		_ = ln.Close()
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	db, err := storage.Open(cfg.DBPath, storage.Options{Timeout: 3 * time.Second})
+	db, err := storage.Open(ctx, cfg.DBPath, storage.Options{Timeout: 3 * time.Second})
 	if err != nil {
 		_ = ln.Close()
 		srv.Close()
