@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/quizhost/quizhost/questions"
 )
 
@@ -118,4 +120,85 @@ func parseBankFile(f questions.BankFile) (*questions.Bank, error) {
 	bk := banks[0]
 	questions.Rename(&bk, f.Name)
 	return &bk, nil
+}
+
+// bankRemove removes an imported bank (/quizadmin bank remove name:<bank>).
+func (b *Bot) bankRemove(c *call, opts options) error {
+	name, _ := opts.str("name")
+	f, err := b.importedFile(c.guild, name)
+	if err != nil {
+		return err
+	}
+	if err := b.store.DeleteBank(c.ctx, c.guild, f.Name); err != nil {
+		return storeErr(err)
+	}
+	b.forgetImported(c.guild)
+	return c.reply(message{ephemeral: true, content: fmt.Sprintf("🗑️ Removed **%s**. Scores earned on it stay.", f.Name)})
+}
+
+// importedFile finds an imported bank by name, or says why not.
+func (b *Bot) importedFile(guild questions.GuildID, name string) (questions.BankFile, error) {
+	files, err := b.store.Banks(guild)
+	if err != nil {
+		return questions.BankFile{}, fmt.Errorf("banks: %w", err)
+	}
+	for _, f := range files {
+		if sameName(f.Name, name) {
+			return f, nil
+		}
+	}
+	if _, ok := b.cfg.Catalogue.Bank(strings.TrimSpace(name)); ok {
+		return questions.BankFile{}, userErr("**%s** is not an imported bank: it comes with this quizhost. `/quizadmin settings banks:` leaves it out of the draw.", truncate(name, 100))
+	}
+	return questions.BankFile{}, userErr("There is no imported bank named %q.", truncate(name, 100))
+}
+
+// banksCmd lists the banks this server can use (/quiz banks).
+func (b *Bot) banksCmd(c *call, _ options) error {
+	banks, err := b.guildBanks(c.guild)
+	if err != nil {
+		return err
+	}
+	asked, err := b.store.Asked(c.guild)
+	if err != nil {
+		return fmt.Errorf("banks: %w", err)
+	}
+	set, err := b.store.Settings(c.guild)
+	if err != nil {
+		return fmt.Errorf("banks: %w", err)
+	}
+	imp, err := b.imported(c.guild)
+	if err != nil {
+		return err
+	}
+	var lines []string
+	for _, bk := range banks {
+		left := 0
+		for _, q := range bk.Questions {
+			if !asked[q.ID] {
+				left++
+			}
+		}
+		line := fmt.Sprintf("**%s** · %s · %d not yet asked", bk.Name, plural(len(bk.Questions), "question", "questions"), left)
+		if findBank(imp.banks, bk.Name) != nil {
+			line += " · imported"
+		}
+		if len(set.Banks) > 0 && !containsName(set.Banks, bk.Name) {
+			line += " · not in the draw"
+		}
+		lines = append(lines, line)
+	}
+	e := &discordgo.MessageEmbed{Title: "📚 Question banks", Color: colorOpen,
+		Description: truncate(strings.Join(lines, "\n"), maxDesc)}
+	return c.reply(message{ephemeral: true, embeds: []*discordgo.MessageEmbed{e}})
+}
+
+// containsName reports whether names holds name (see sameName).
+func containsName(names []string, name string) bool {
+	for _, x := range names {
+		if sameName(x, name) {
+			return true
+		}
+	}
+	return false
 }

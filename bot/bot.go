@@ -1,21 +1,37 @@
 // Package bot is everything Discord: the slash commands, custom IDs,
 // rendering, the interaction lifecycle and the timers that close questions
 // and post the daily quiz. It reaches the database only through Store.
+//
+// Where things are:
+//
+//   - bot.go: Store (by concern), Config, New and Run (start, shutdown).
+//   - gateway.go: connecting, reconnecting, fatal close codes, closing.
+//   - transport.go: REST through the configured API base; Discord's
+//     global rate limit kept away from interaction responses.
+//   - dispatch.go: the entry point of every interaction (by type, then
+//     command or custom-ID kind); routes.go: the command table, from which
+//     both the registration and the routing of slash commands are built.
+//   - options.go: reading command options; respond.go: the interaction's
+//     one initial response, deferral, edits, modals, allowed_mentions;
+//     errors.go: messages for members, store errors, token redaction.
+//   - One file per command family: ask.go (/quiz ask and answers),
+//     leaderboard.go, stats.go, banks.go, question.go, settings.go,
+//     daily.go, import.go, export.go, reset.go, paste.go (/quizadmin add),
+//     suggest.go; bankedit.go is the merge of banks they share.
+//   - scheduler.go: the one timer (closes, reveal retries, the daily quiz);
+//     refresher.go: live answer counts; reveal.go: close, reveal and the
+//     retry; autocomplete.go: option suggestions.
+//   - customid.go: the custom-ID codec; render.go and preview.go: pure
+//     rendering of domain values into Discord payloads.
 package bot
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -161,6 +177,7 @@ type Bot struct {
 	editMu sync.Mutex
 
 	importedMu sync.Mutex
+	routes     map[string]route                  // "command [group] sub" → its handler, from routes()
 	imports    map[questions.GuildID]*guildBanks // guild → its imported banks, parsed; loaded on first use
 
 	// Scheduler goroutine only: when to retry a failed reveal, and how
@@ -214,258 +231,8 @@ func New(cfg Config) (*Bot, error) {
 		refresh:  make(chan questions.PostID, 1024),
 		imports:  map[questions.GuildID]*guildBanks{},
 		revealAt: map[questions.PostID]time.Time{}, revealTries: map[questions.PostID]int{},
+		routes: routeTable(),
 	}, nil
-}
-
-// CheckAPIBase reports whether s can be the bot's APIBase: an http(s) URL
-// with a host, such as https://discord.com.
-func CheckAPIBase(s string) error {
-	_, err := apiBase(s)
-	return err
-}
-
-func apiBase(s string) (*url.URL, error) {
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("DISCORD_API_BASE %q: want an http(s) URL such as https://discord.com", s)
-	}
-	return u, nil
-}
-
-// transport sends requests for discord.com to the configured API base,
-// same path (this is how the bot runs against a local Discord-compatible
-// server), and keeps Discord's global rate limit away from interaction
-// responses.
-//
-// A 429 with X-RateLimit-Global makes discordgo hold every request until
-// it passes, interaction callbacks included, although Discord exempts
-// interaction endpoints from the global limit: held for 4 s, answers miss
-// their 3 s deadline and are lost. So the transport takes the global limit
-// over: it strips the header (discordgo then waits out that one route
-// only), and holds every other request that is not an interaction
-// response until the limit passes, for as long as its context allows.
-type transport struct {
-	base *url.URL
-	next http.RoundTripper
-	// connecting is the context of a gateway connection attempt: a GET of
-	// /gateway (which discordgo sends without a context) is cancelled with it.
-	connecting *attempt
-
-	mu          sync.Mutex
-	globalUntil time.Time
-}
-
-func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.URL.Host == "discord.com" && (t.base.Host != "discord.com" || t.base.Scheme != "https") {
-		req = req.Clone(req.Context())
-		req.URL.Scheme, req.URL.Host, req.Host = t.base.Scheme, t.base.Host, t.base.Host
-	}
-	if !interactionRoute(req.URL.Path) {
-		t.mu.Lock()
-		until := t.globalUntil
-		t.mu.Unlock()
-		if d := time.Until(until); d > 0 {
-			timer := time.NewTimer(d)
-			select {
-			case <-timer.C:
-			case <-req.Context().Done():
-				timer.Stop()
-				if req.Body != nil {
-					req.Body.Close()
-				}
-				return nil, req.Context().Err()
-			}
-		}
-	}
-	if strings.HasSuffix(req.URL.Path, "/gateway") || strings.HasSuffix(req.URL.Path, "/gateway/bot") {
-		return t.connecting.roundTrip(t.next, req)
-	}
-	resp, err := t.next.RoundTrip(req)
-	if err != nil || resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("X-RateLimit-Global") == "" {
-		return resp, err
-	}
-	wait, perr := strconv.ParseFloat(resp.Header.Get("X-RateLimit-Reset-After"), 64)
-	if perr != nil {
-		wait, _ = strconv.ParseFloat(resp.Header.Get("Retry-After"), 64)
-	}
-	until := time.Now().Add(time.Duration(wait * float64(time.Second)))
-	t.mu.Lock()
-	if until.After(t.globalUntil) {
-		t.globalUntil = until
-	}
-	t.mu.Unlock()
-	resp.Header.Del("X-RateLimit-Global")
-	return resp, nil
-}
-
-// interactionRoute reports whether path is an interaction response:
-// a callback or a webhook call with an interaction token (follow-ups and
-// edits of the original reply). Discord exempts these from the global
-// rate limit.
-func interactionRoute(path string) bool {
-	return strings.Contains(path, "/interactions/") || strings.Contains(path, "/webhooks/")
-}
-
-// attempt is the context of the gateway connection attempt under way (nil
-// between attempts). discordgo's Open takes no context: it GETs /gateway,
-// dials the websocket and reads HELLO and READY without a deadline, all
-// holding the session's lock. Cancelling the attempt's context cancels
-// the GET and closes the sockets dialed during it, so Open returns at once.
-type attempt struct {
-	mu    sync.Mutex
-	ctx   context.Context
-	stops []func() bool // AfterFuncs closing the sockets of the attempt
-}
-
-// begin starts an attempt under ctx; end ends it (a socket it dialed is
-// no longer closed when ctx ends).
-func (a *attempt) begin(ctx context.Context) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.ctx = ctx
-}
-
-func (a *attempt) end() {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for _, stop := range a.stops {
-		stop()
-	}
-	a.ctx, a.stops = nil, nil
-}
-
-func (a *attempt) context() context.Context {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.ctx == nil {
-		return context.Background()
-	}
-	return a.ctx
-}
-
-// dial is the gateway dialer's NetDialContext.
-func (a *attempt) dial(ctx context.Context, network, addr string) (net.Conn, error) {
-	actx := a.context()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	defer context.AfterFunc(actx, cancel)()
-	conn, err := (&net.Dialer{}).DialContext(ctx, network, addr)
-	if err != nil {
-		return nil, err
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.stops = append(a.stops, context.AfterFunc(actx, func() { conn.Close() }))
-	return conn, nil
-}
-
-// roundTrip sends a request of the attempt (GET /gateway) under its
-// context, reading the whole (small) body before the context goes.
-func (a *attempt) roundTrip(next http.RoundTripper, req *http.Request) (*http.Response, error) {
-	ctx, cancel := context.WithCancel(req.Context())
-	defer cancel()
-	defer context.AfterFunc(a.context(), cancel)()
-	resp, err := next.RoundTrip(req.WithContext(ctx))
-	if err != nil {
-		return nil, err
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	resp.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	return resp, nil
-}
-
-// fatalClose says why a gateway close code is fatal: after 4004 and
-// 4010–4014 Discord says not to reconnect, the same connection would be
-// refused again.
-func fatalClose(code int) (string, bool) {
-	switch code {
-	case 4004:
-		return "authentication failed: Discord refused the bot token; check DISCORD_TOKEN", true
-	case 4010:
-		return "invalid shard", true
-	case 4011:
-		return "sharding required: the bot is in too many servers for one connection", true
-	case 4012:
-		return "invalid API version", true
-	case 4013:
-		return "invalid intents", true
-	case 4014:
-		return "disallowed intents: enable the intents quizhost asks for on the Bot page of the Discord developer portal", true
-	}
-	return "", false
-}
-
-// connectError explains a failed connection attempt: the configured API
-// base instead of discord.com (which the HTTP client names, having sent
-// the request there before the transport redirected it), and what to do
-// about a refused token or a fatal close code. fatal reports whether
-// retrying cannot help.
-func (b *Bot) connectError(err error) (msg error, fatal bool) {
-	var ce *websocket.CloseError
-	if errors.As(err, &ce) {
-		if why, ok := fatalClose(ce.Code); ok {
-			return fmt.Errorf("the Discord gateway closed the connection with code %d (%s)", ce.Code, why), true
-		}
-	}
-	var re *discordgo.RESTError
-	if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusUnauthorized {
-		return fmt.Errorf("the Discord API at %s refused the bot token (HTTP 401 Unauthorized): check DISCORD_TOKEN", b.cfg.APIBase), true
-	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	return fmt.Errorf("connect to Discord at %s: %w", b.cfg.APIBase, err), false
-}
-
-// connect opens the gateway connection, giving up when ctx ends.
-func (b *Bot) connect(ctx context.Context, s *discordgo.Session, a *attempt) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	a.begin(ctx)
-	defer a.end()
-	return s.Open()
-}
-
-// keepConnected reconnects the gateway each time it drops (discordgo's own
-// reconnecting is off: it retries fatal close codes forever and cannot be
-// stopped), waiting 1 s, 2 s, 4 s … up to 10 minutes between failed tries,
-// like discordgo. It returns when ctx ends (nil) or on a fatal close code
-// (the error to stop the bot with).
-func (b *Bot) keepConnected(ctx context.Context, s *discordgo.Session, a *attempt, dropped <-chan struct{}) error {
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-dropped:
-		}
-		wait := time.Second
-		for {
-			err := b.connect(ctx, s, a)
-			if err == nil || errors.Is(err, discordgo.ErrWSAlreadyOpen) {
-				b.log.Info("reconnected to the gateway")
-				break
-			}
-			if ctx.Err() != nil {
-				return nil
-			}
-			msg, fatal := b.connectError(err)
-			if fatal {
-				return msg
-			}
-			b.log.Warn("reconnect to the gateway", "err", msg, "retry_in", wait)
-			select {
-			case <-ctx.Done():
-				return nil
-			case <-time.After(wait):
-			}
-			wait = min(2*wait, 10*time.Minute)
-		}
-	}
 }
 
 // Run connects to Discord, registers the commands, re-arms the timers of
@@ -653,14 +420,6 @@ func (b *Bot) waitIdle(d time.Duration) bool {
 	}
 }
 
-// poke wakes the scheduler to recompute its next deadline.
-func (b *Bot) poke() {
-	select {
-	case b.wake <- struct{}{}:
-	default:
-	}
-}
-
 func (b *Bot) pick(n int) int {
 	b.randMu.Lock()
 	defer b.randMu.Unlock()
@@ -671,159 +430,4 @@ func (b *Bot) pick(n int) int {
 // that share its stripe).
 func (b *Bot) postLock(id questions.PostID) *sync.Mutex {
 	return &b.postMu[uint64(id)%uint64(len(b.postMu))]
-}
-
-type backgroundKey struct{}
-
-// background marks ctx as the scheduler's or the refresher's. Their REST
-// calls do not wait out rate limits (discordgo sleeps through those, deaf
-// to the context, which could hold up shutdown): they fail, and the work is
-// retried later.
-func background(ctx context.Context) context.Context {
-	return context.WithValue(ctx, backgroundKey{}, true)
-}
-
-// rest is the request options of a REST call made under ctx.
-func rest(ctx context.Context) []discordgo.RequestOption {
-	opts := []discordgo.RequestOption{discordgo.WithContext(ctx)}
-	if ctx.Value(backgroundKey{}) != nil {
-		opts = append(opts, discordgo.WithRetryOnRatelimit(false))
-	}
-	return opts
-}
-
-// maxRateWait is the longest editNow waits for a rate-limited route.
-const maxRateWait = time.Second
-
-// errRateLimited is returned by editNow when the route is rate limited for
-// longer than maxRateWait.
-var errRateLimited = errors.New("rate limited: try again later")
-
-// editNow edits a channel message without waiting out a rate limit of
-// more than maxRateWait: discordgo would sleep through it before sending
-// (deaf to ctx), so an interaction whose reply waits on the edit (a reveal
-// by /quizadmin close) would answer far too late. A limited route fails at
-// once with errRateLimited (and a 429 with a RateLimitError); the caller
-// leaves the edit to a later retry. It takes the route's discordgo bucket
-// itself, so discordgo's own requests and this one still count together.
-func (b *Bot) editNow(ctx context.Context, m *discordgo.MessageEdit) error {
-	rl := b.sess.Ratelimiter
-	bucket := rl.GetBucket(discordgo.EndpointChannelMessage(m.Channel, ""))
-	give := time.Now().Add(maxRateWait)
-	for !bucket.TryLock() { // another request of the route is in flight, or asleep
-		if time.Now().After(give) {
-			return fmt.Errorf("edit message %s: %w", m.ID, errRateLimited)
-		}
-		if err := sleepCtx(ctx, 10*time.Millisecond); err != nil {
-			return err
-		}
-	}
-	if wait := rl.GetWaitTime(bucket, 1); wait > 0 {
-		if wait > maxRateWait {
-			bucket.Unlock()
-			return fmt.Errorf("edit message %s: %w (for %v)", m.ID, errRateLimited, wait.Round(time.Millisecond))
-		}
-		if err := sleepCtx(ctx, wait); err != nil {
-			bucket.Unlock()
-			return err
-		}
-	}
-	bucket.Remaining--
-	if m.Embeds != nil {
-		for _, e := range *m.Embeds {
-			if e.Type == "" {
-				e.Type = discordgo.EmbedTypeRich
-			}
-		}
-	}
-	body, err := json.Marshal(m)
-	if err != nil {
-		bucket.Release(nil)
-		return fmt.Errorf("edit message %s: %w", m.ID, err)
-	}
-	_, err = b.sess.RequestWithLockedBucket(http.MethodPatch, discordgo.EndpointChannelMessage(m.Channel, m.ID),
-		"application/json", body, bucket, 0, append(rest(ctx), discordgo.WithRetryOnRatelimit(false))...)
-	return err
-}
-
-// sleepCtx waits for d or until ctx ends (then returns its error).
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// errUser is an error whose text is meant for the member.
-type errUser struct{ msg string }
-
-func (e errUser) Error() string { return e.msg }
-
-func userErr(format string, a ...any) error { return errUser{fmt.Sprintf(format, a...)} }
-
-func isUser(err error) (string, bool) {
-	var u errUser
-	if errors.As(err, &u) {
-		return u.msg, true
-	}
-	return "", false
-}
-
-// discordgoSilent is a session LogLevel below LogError: discordgo logs
-// nothing for the session.
-const discordgoSilent = discordgo.LogError - 1
-
-// closeWatch notes the first websocket close frame written on the gateway
-// connections once shutdown has armed it.
-type closeWatch struct {
-	armed atomic.Bool
-	once  sync.Once
-	sent  chan struct{} // closed when a close frame went out after arm
-}
-
-func (w *closeWatch) arm() { w.armed.Store(true) }
-
-// watchedConn is a gateway connection as dialed (below TLS, if any),
-// reporting close frames to w.
-type watchedConn struct {
-	net.Conn
-	w *closeWatch
-}
-
-// Write passes p on. gorilla/websocket writes each client frame in one
-// Write starting with its header; 0x88 is a final close frame. Over
-// wss:// the connection carries TLS records (first byte 0x14–0x18), so a
-// close frame is never seen there.
-func (c *watchedConn) Write(p []byte) (int, error) {
-	n, err := c.Conn.Write(p)
-	if err == nil && len(p) > 0 && p[0] == 0x88 && c.w.armed.Load() {
-		c.w.once.Do(func() { close(c.w.sent) })
-	}
-	return n, err
-}
-
-// closeGateway closes the session's gateway connection. discordgo's Close
-// writes the close frame, then sleeps a second holding the session before
-// it closes the socket. When the frame is seen going out (over ws://, as
-// against the local test server) closeGateway returns then, and the rest
-// of Close finishes in the background; over wss:// it waits for Close, at
-// most max.
-func closeGateway(s *discordgo.Session, w *closeWatch, max time.Duration) error {
-	w.arm()
-	done := make(chan error, 1)
-	go func() { done <- s.Close() }()
-	timer := time.NewTimer(max)
-	defer timer.Stop()
-	select {
-	case err := <-done:
-		return err
-	case <-w.sent:
-		return nil
-	case <-timer.C:
-		return errors.New("gateway close still running")
-	}
 }

@@ -3,7 +3,6 @@ package bot
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -17,7 +16,8 @@ import (
 // posts a day at most once whatever restarts or settings changes happen.
 
 // dailySet sets the daily schedule (/quizadmin daily set).
-func (b *Bot) dailySet(c *call, opts options, res *discordgo.ApplicationCommandInteractionDataResolved) error {
+func (b *Bot) dailySet(c *call, opts options) error {
+	res := c.resolved
 	channel, ok := opts.channel("channel")
 	if !ok {
 		return userErr("Pick the channel to post in.")
@@ -80,7 +80,7 @@ func bankLabel(bank string) string {
 }
 
 // dailyOff stops the daily quiz (/quizadmin daily off).
-func (b *Bot) dailyOff(c *call) error {
+func (b *Bot) dailyOff(c *call, _ options) error {
 	was := false
 	_, err := b.store.UpdateSettings(c.ctx, c.guild, func(s *questions.Settings) error {
 		was = s.DailyOff()
@@ -97,7 +97,7 @@ func (b *Bot) dailyOff(c *call) error {
 }
 
 // dailyStatus shows the schedule (/quizadmin daily status).
-func (b *Bot) dailyStatus(c *call) error {
+func (b *Bot) dailyStatus(c *call, _ options) error {
 	set, err := b.store.Settings(c.guild)
 	if err != nil {
 		return fmt.Errorf("daily status: %w", err)
@@ -251,23 +251,4 @@ func (b *Bot) postDaily(ctx context.Context, set questions.Settings, now time.Ti
 		}
 	}
 	return max(1, d.Count), nil
-}
-
-// streaksEmbed shows the server's active study streaks on the first daily
-// question; nil when nobody has one.
-func (b *Bot) streaksEmbed(guild questions.GuildID, now time.Time) *discordgo.MessageEmbed {
-	streaks, err := b.store.ActiveStreaks(guild, now, 10)
-	if err != nil {
-		b.log.Error("daily streaks", "guild", guild, "err", err)
-		return nil
-	}
-	if len(streaks) == 0 {
-		return nil
-	}
-	var lines []string
-	for _, s := range streaks {
-		lines = append(lines, fmt.Sprintf("<@%d> · 🔥 %s", s.UserID, plural(s.CurrentStreak, "day", "days")))
-	}
-	return &discordgo.MessageEmbed{Title: "🔥 Active study streaks", Color: colorClosed,
-		Description: strings.Join(lines, "\n") + "\nAnswer today to keep yours going."}
 }

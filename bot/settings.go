@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/quizhost/quizhost/questions"
@@ -39,4 +40,112 @@ func (b *Bot) updateSettings(ctx context.Context, guild questions.GuildID, fn fu
 		}
 		return set, err
 	}
+}
+
+// settingsCmd shows or changes the server's settings (/quizadmin settings).
+// The options are checked first; the change is one storage transaction, so
+// it cannot undo a daily post claimed meanwhile.
+func (b *Bot) settingsCmd(c *call, opts options) error {
+	var edits []func(s *questions.Settings, zone *time.Location) error
+	if v, ok := opts.bool("reveal_on_answer"); ok {
+		edits = append(edits, func(s *questions.Settings, _ *time.Location) error { s.RevealOnAnswer = v; return nil })
+	}
+	if v, ok := opts.int("ask_minutes"); ok {
+		if v < 1 || v > 10080 {
+			return userErr("ask_minutes must be between 1 and 10080 (a week).")
+		}
+		edits = append(edits, func(s *questions.Settings, _ *time.Location) error { s.AskMinutes = v; return nil })
+	}
+	if v, ok := opts.str("timezone"); ok {
+		loc, err := questions.LoadZone(v)
+		if err != nil {
+			return userErr("%q is not an IANA time zone. Use a name such as Europe/Berlin, America/New_York or UTC.", truncate(v, 60))
+		}
+		now := b.clock.Now()
+		edits = append(edits, func(s *questions.Settings, from *time.Location) error {
+			return s.SetTimeZone(from, loc, now)
+		})
+		// Scores are recounted in the new zone: that can take a moment.
+		if err := c.deferReply(true); err != nil {
+			return err
+		}
+	}
+	if v, ok := opts.int("daily_close_hours"); ok {
+		if v < 0 || v > 168 {
+			return userErr("daily_close_hours must be between 0 and 168.")
+		}
+		edits = append(edits, func(s *questions.Settings, _ *time.Location) error {
+			if s.Daily == nil {
+				return userErr("Set up the daily quiz first with `/quizadmin daily set`.")
+			}
+			s.Daily.CloseAfterHours = v
+			return nil
+		})
+	}
+	if v, ok := opts.str("banks"); ok {
+		names, err := b.bankList(c.guild, v)
+		if err != nil {
+			return err
+		}
+		edits = append(edits, func(s *questions.Settings, _ *time.Location) error { s.Banks = names; return nil })
+	}
+	var set questions.Settings
+	var err error
+	if len(edits) == 0 {
+		set, err = b.store.Settings(c.guild)
+	} else {
+		set, err = b.updateSettings(c.ctx, c.guild, func(s *questions.Settings, zone *time.Location) error {
+			for _, edit := range edits {
+				if err := edit(s, zone); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	if err != nil {
+		return fmt.Errorf("settings: %w", err)
+	}
+	changed := len(edits) > 0
+	if changed {
+		b.poke()
+	}
+	reveal := "at once, in the private answer reply"
+	if !set.RevealOnAnswer {
+		reveal = "only when the question closes"
+	}
+	banks := "every bank"
+	if len(set.Banks) > 0 {
+		banks = strings.Join(set.Banks, ", ")
+	}
+	head := "⚙️ **Settings**"
+	if changed {
+		head = "⚙️ **Settings saved**"
+	}
+	return c.reply(message{ephemeral: true, content: truncate(fmt.Sprintf(
+		"%s\nAnswer and explanation shown: %s\n`/quiz ask` stays open: %s\nQuestions drawn from: %s\nTime zone: %s",
+		head, reveal, plural(set.AskMinutes, "minute", "minutes"), banks, set.TimeZone), 2000)})
+}
+
+// bankList reads "all" or a comma-separated list of existing bank names.
+func (b *Bot) bankList(guild questions.GuildID, v string) ([]string, error) {
+	if strings.EqualFold(strings.TrimSpace(v), "all") || strings.TrimSpace(v) == "" {
+		return nil, nil
+	}
+	banks, err := b.guildBanks(guild)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, n := range strings.Split(v, ",") {
+		if n = strings.TrimSpace(n); n == "" {
+			continue
+		}
+		bk := findBank(banks, n)
+		if bk == nil {
+			return nil, userErr("There is no bank named %q here. `/quiz banks` lists them.", truncate(n, 100))
+		}
+		names = append(names, bk.Name)
+	}
+	return names, nil
 }

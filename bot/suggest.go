@@ -17,7 +17,7 @@ import (
 // member is told by direct message. Nothing queued is ever drawn.
 
 // suggestionsCmd shows the first suggestion waiting (/quizadmin suggestions).
-func (b *Bot) suggestionsCmd(c *call) error {
+func (b *Bot) suggestionsCmd(c *call, _ options) error {
 	m, err := b.reviewPage(c.guild, 0, "")
 	if err != nil {
 		return err

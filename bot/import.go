@@ -1,0 +1,210 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// MaxImportSize is the largest bank file /quizadmin import accepts.
+const MaxImportSize = 1 << 20
+
+// maxImportFiles is how many files one /quizadmin import takes: the
+// options file, file2 … file10.
+const maxImportFiles = 10
+
+// importFileOption names the attachment options in order: "file", "file2" …
+func importFileOption(i int) string {
+	if i == 0 {
+		return "file"
+	}
+	return fmt.Sprintf("file%d", i+1)
+}
+
+// importCmd imports bank files (/quizadmin import file:<attachment>
+// [file2 … file10] [bank] [mode]): their questions merge into the banks of
+// their names (or the bank option's), or with mode replace replace those
+// banks. All or nothing: a problem in any file refuses the whole import.
+func (b *Bot) importCmd(c *call, opts options) error {
+	res := c.resolved
+	replace := false
+	if mode, ok := opts.str("mode"); ok {
+		switch mode {
+		case "merge":
+		case "replace":
+			replace = true
+		default:
+			return userErr("mode must be merge or replace.")
+		}
+	}
+	bankOpt, _ := opts.str("bank")
+	bankOpt = strings.TrimSpace(bankOpt)
+	type upload struct {
+		name string
+		att  *discordgo.MessageAttachment
+	}
+	var ups []upload
+	var refusals []string
+	for i := range maxImportFiles {
+		id, ok := opts.snowflake(importFileOption(i))
+		if !ok {
+			continue
+		}
+		var att *discordgo.MessageAttachment
+		if res != nil {
+			att = res.Attachments[formatID(id)]
+		}
+		if att == nil {
+			continue
+		}
+		name := path.Base(strings.ReplaceAll(att.Filename, "\\", "/"))
+		if _, ok := questions.FormatOf(name); !ok {
+			refusals = append(refusals, fmt.Sprintf("%q is not a bank file: use .txt (exam text), .yaml, .yml, .json or .gift.", truncate(name, 100)))
+		} else if att.Size > MaxImportSize {
+			refusals = append(refusals, fmt.Sprintf("%q is %d KiB; a bank file may be at most 1 MiB.", truncate(name, 100), att.Size/1024))
+		}
+		ups = append(ups, upload{name, att})
+	}
+	if len(ups) == 0 {
+		return userErr("Attach the bank file to import.")
+	}
+	if len(refusals) > 0 {
+		return userErr("Nothing was imported. %s", strings.Join(refusals, " "))
+	}
+	if err := c.deferReply(true); err != nil {
+		return err
+	}
+	var parts []questions.Bank
+	var ps questions.Problems
+	for _, u := range ups {
+		data, err := b.download(c.ctx, u.att.URL)
+		if err != nil {
+			b.log.Warn("import download", "guild", c.guild, "err", err)
+			if msg, ok := isUser(err); ok {
+				return userErr("%s: %s Nothing was imported.", truncate(u.name, 100), msg)
+			}
+			return userErr("I couldn't download %s. Try uploading it again; nothing was imported.", truncate(u.name, 100))
+		}
+		banks, fileProblems := questions.ParseFile(u.name, data, questions.ParseOptions{DefaultBank: bankOpt})
+		ps = append(ps, fileProblems...)
+		for _, bk := range banks {
+			if bankOpt != "" {
+				questions.Rename(&bk, bankOpt)
+			}
+			bk.Path = u.name
+			parts = append(parts, bk)
+		}
+	}
+	what := truncate(ups[0].name, 100)
+	if len(ups) > 1 {
+		what = fmt.Sprintf("The %d files", len(ups))
+	}
+	if errs := ps.Errors(); len(errs) > 0 {
+		return c.reply(problemsMessage(what, len(ups) > 1, errs))
+	}
+	ch, refused, err := b.applyChange(c.ctx, c.guild, c.user, parts, replace, 0)
+	if err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	if len(refused) > 0 {
+		return c.reply(problemsMessage(what, len(ups) > 1, refused))
+	}
+	for _, r := range ch.results {
+		b.log.Info("bank imported", "guild", c.guild, "bank", r.name, "added", r.count.Added,
+			"updated", r.count.Updated, "unchanged", r.count.Unchanged, "replace", replace)
+	}
+	m := message{ephemeral: true, content: changeSummary("Imported", ch.results)}
+	if w := ps.Warnings(); len(w) > 0 {
+		m.embeds = []*discordgo.MessageEmbed{{Title: "Warnings", Description: problemList(w, true), Color: colorOpen}}
+	}
+	return c.reply(m)
+}
+
+// problemList lists problems one a line, "file:line: message" (withPath)
+// or "line N: message", within an embed description.
+func problemList(ps questions.Problems, withPath bool) string {
+	desc := ""
+	for i, p := range ps {
+		l := p.Msg
+		switch {
+		case withPath:
+			l = p.Error()
+		case p.Line > 0:
+			l = fmt.Sprintf("line %d: %s", p.Line, p.Msg)
+		}
+		next := desc + "• " + truncate(l, 300) + "\n"
+		if runes(next) > maxDesc-40 {
+			desc += fmt.Sprintf("…and %d more", len(ps)-i)
+			break
+		}
+		desc = next
+	}
+	return desc
+}
+
+// problemsMessage refuses an import of what (a file, or several files):
+// every problem as file:line: message, and that nothing was stored.
+func problemsMessage(what string, several bool, ps questions.Problems) message {
+	verb := "was"
+	if several {
+		verb = "were"
+	}
+	return message{ephemeral: true, content: fmt.Sprintf("❌ **%s** %s not imported: %s. Nothing was stored.",
+		what, verb, plural(len(ps), "problem", "problems")),
+		embeds: []*discordgo.MessageEmbed{{Title: "Problems", Description: problemList(ps, true), Color: colorWrong}}}
+}
+
+// download fetches an attachment with a timeout and a size cap.
+func (b *Bot) download(ctx context.Context, raw string) ([]byte, error) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return nil, fmt.Errorf("download: bad attachment url")
+	}
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("download: %w", err)
+	}
+	resp, err := b.cfg.HTTPClient.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("download: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("download: status %s", resp.Status)
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxImportSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("download: %w", err)
+	}
+	if len(data) > MaxImportSize {
+		return nil, userErr("That file is larger than 1 MiB; a bank file may be at most 1 MiB.")
+	}
+	return data, nil
+}
+
+// importOptions are /quizadmin import's options: file (required), file2 …
+// file10, bank and mode.
+func importOptions(str func(name, desc string, required, auto bool) *discordgo.ApplicationCommandOption) []*discordgo.ApplicationCommandOption {
+	opts := []*discordgo.ApplicationCommandOption{{Type: discordgo.ApplicationCommandOptionAttachment,
+		Name: importFileOption(0), Description: "The bank file", Required: true}}
+	for i := 1; i < maxImportFiles; i++ {
+		opts = append(opts, &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionAttachment,
+			Name: importFileOption(i), Description: "Another bank file"})
+	}
+	return append(opts,
+		str("bank", "Bank to put every question in (default: the banks the files name)", false, false),
+		&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString,
+			Name: "mode", Description: "merge (default): add and update questions; replace: replace the whole bank",
+			Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "merge", Value: "merge"}, {Name: "replace", Value: "replace"}}})
+}

@@ -1,0 +1,120 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// boardPageSize is how many members a leaderboard page shows.
+const boardPageSize = 10
+
+var periodNames = map[questions.Period]string{
+	questions.PeriodDay: "today", questions.PeriodWeek: "this week",
+	questions.PeriodMonth: "this month", questions.PeriodAll: "all time",
+}
+
+// leaderboard shows the top members (/quiz leaderboard [period]).
+func (b *Bot) leaderboard(c *call, opts options) error {
+	p := questions.PeriodAll
+	if s, ok := opts.str("period"); ok {
+		p = questions.Period(s)
+		if !validPeriod(p) {
+			return userErr("Pick a period from the list: day, week, month or all.")
+		}
+	}
+	m, err := b.boardMessage(c.guild, c.user, p, questions.ByPoints, 0)
+	if err != nil {
+		return err
+	}
+	return c.reply(m)
+}
+
+// boardPage answers the leaderboard's paging and ranking buttons. On the
+// public leaderboard the page opens privately for the member who clicked
+// (the public message stays as posted for everyone); on that private copy,
+// the buttons turn its pages in place.
+func (b *Bot) boardPage(c *call, id componentID) error {
+	m, err := b.boardMessage(c.guild, c.user, id.period, id.ranking, id.page)
+	if err != nil {
+		return err
+	}
+	if c.i.Message != nil && c.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		return c.update(m)
+	}
+	m.ephemeral = true
+	return c.reply(m)
+}
+
+func (b *Bot) boardMessage(guild questions.GuildID, viewer questions.UserID, p questions.Period, r questions.Ranking, page int) (message, error) {
+	now := b.clock.Now()
+	lb, err := b.store.Leaderboard(guild, p, r, now, page*boardPageSize, boardPageSize)
+	if err != nil {
+		return message{}, fmt.Errorf("leaderboard: %w", err)
+	}
+	pages := max(1, (lb.Total+boardPageSize-1)/boardPageSize)
+	if page >= pages && page > 0 {
+		return b.boardMessage(guild, viewer, p, r, pages-1)
+	}
+	title := "🏆 Leaderboard · " + periodNames[p]
+	if r == questions.ByAccuracy {
+		title += " · by accuracy"
+	}
+	e := &discordgo.MessageEmbed{Title: title, Color: colorOpen}
+	var lines []string
+	shown := false
+	for _, s := range lb.Entries {
+		lines = append(lines, standingLine(s))
+		shown = shown || s.UserID == viewer
+	}
+	if len(lines) == 0 {
+		if r == questions.ByAccuracy {
+			lines = append(lines, fmt.Sprintf("Nobody has %d answers in this period yet.", questions.MinAnswersForAccuracy))
+		} else {
+			lines = append(lines, "Nobody has answered in this period yet. `/quiz ask` posts a question.")
+		}
+	}
+	if !shown {
+		own, err := b.store.Standing(guild, viewer, p, r, now)
+		switch {
+		case err == nil:
+			lines = append(lines, "", "**You:** "+standingLine(own))
+		case !errors.Is(err, questions.ErrNotFound):
+			return message{}, fmt.Errorf("leaderboard standing: %w", err)
+		}
+	}
+	e.Description = truncate(strings.Join(lines, "\n"), maxDesc)
+	footer := fmt.Sprintf("Page %d of %d · %s ranked", page+1, pages, plural(lb.Total, "member", "members"))
+	if r == questions.ByAccuracy {
+		footer += fmt.Sprintf(" · at least %d answers", questions.MinAnswersForAccuracy)
+	}
+	e.Footer = &discordgo.MessageEmbedFooter{Text: footer}
+	other, otherLabel := questions.ByAccuracy, "By accuracy"
+	if r == questions.ByAccuracy {
+		other, otherLabel = questions.ByPoints, "By points"
+	}
+	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "◀ Previous", Style: discordgo.SecondaryButton, CustomID: boardCustomID(p, r, max(0, page-1)), Disabled: page == 0},
+		discordgo.Button{Label: "Next ▶", Style: discordgo.SecondaryButton, CustomID: boardCustomID(p, r, page+1), Disabled: page+1 >= pages},
+		discordgo.Button{Label: otherLabel, Style: discordgo.PrimaryButton, CustomID: boardCustomID(p, other, 0)},
+	}}
+	return message{embeds: []*discordgo.MessageEmbed{e}, components: []discordgo.MessageComponent{row}}, nil
+}
+
+// standingLine is one member's line on a leaderboard. Mentions in embeds
+// render as names and never ping.
+func standingLine(s questions.Standing) string {
+	line := fmt.Sprintf("**%d.** <@%d> · %s · %d%% of %d", s.Rank, s.UserID, plural(s.Points, "pt", "pts"),
+		percent(s.Correct, s.Answered), s.Answered)
+	if s.CurrentStreak > 0 {
+		line += fmt.Sprintf(" · 🔥 %d", s.CurrentStreak)
+	}
+	if s.BestStreak > 0 {
+		line += fmt.Sprintf(" (best %d)", s.BestStreak)
+	}
+	return line
+}

@@ -1,0 +1,172 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// call is one interaction being handled: the session, the interaction and
+// whether its one initial response has gone out.
+type call struct {
+	ctx     context.Context
+	s       *discordgo.Session
+	i       *discordgo.Interaction
+	guild   questions.GuildID
+	channel questions.ChannelID
+	user    questions.UserID
+	member  *discordgo.Member
+	// resolved holds the users, channels and attachments a slash command's
+	// options name (nil for other interactions).
+	resolved *discordgo.ApplicationCommandInteractionDataResolved
+	start    time.Time // when the interaction arrived (Discord's 3 s run from about then)
+	acked    bool      // initial response sent (deferred or final)
+	replied  bool      // the member has seen a reply (not just "thinking…")
+}
+
+// message is what a reply or follow-up carries.
+type message struct {
+	ephemeral  bool
+	content    string
+	embeds     []*discordgo.MessageEmbed
+	components []discordgo.MessageComponent
+	files      []*discordgo.File
+}
+
+// noPings is set on every message: quiz text is written by users, and no
+// user-written text may ping anyone.
+func noPings() *discordgo.MessageAllowedMentions {
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
+}
+
+// payload returns m's parts as Discord wants them: content within its limit,
+// and non-nil embeds and components (nil would be sent as null, which
+// removes nothing and means nothing).
+func (m message) payload() (string, []*discordgo.MessageEmbed, []discordgo.MessageComponent) {
+	embeds, comps := m.embeds, m.components
+	if embeds == nil {
+		embeds = []*discordgo.MessageEmbed{}
+	}
+	if comps == nil {
+		comps = []discordgo.MessageComponent{}
+	}
+	return truncate(m.content, 2000), embeds, comps
+}
+
+// deferReply acknowledges now and promises a reply later (edit of @original).
+func (c *call) deferReply(ephemeral bool) error {
+	if c.acked {
+		return nil
+	}
+	var flags discordgo.MessageFlags
+	if ephemeral {
+		flags = discordgo.MessageFlagsEphemeral
+	}
+	err := c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Flags: flags, AllowedMentions: noPings()},
+	}, discordgo.WithContext(c.ctx))
+	if err != nil {
+		return fmt.Errorf("defer reply: %w", err)
+	}
+	c.acked = true
+	return nil
+}
+
+// deferUpdate acknowledges a component now and promises an edit of its
+// message later (type 6); reply then edits that message.
+func (c *call) deferUpdate() error {
+	err := c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseDeferredMessageUpdate,
+	}, discordgo.WithContext(c.ctx))
+	if err != nil {
+		return fmt.Errorf("defer update: %w", err)
+	}
+	c.acked = true
+	return nil
+}
+
+// reply sends m as the interaction's response: the initial response, or an
+// edit of the deferred one. Ephemerality of a deferred reply was fixed when
+// it was deferred.
+func (c *call) reply(m message) error {
+	content, embeds, comps := m.payload()
+	if c.acked {
+		_, err := c.s.InteractionResponseEdit(c.i, &discordgo.WebhookEdit{
+			Content: &content, Embeds: &embeds, Components: &comps, Files: m.files, AllowedMentions: noPings(),
+		}, discordgo.WithContext(c.ctx))
+		if err != nil {
+			return fmt.Errorf("edit reply: %w", err)
+		}
+		c.replied = true
+		return nil
+	}
+	var flags discordgo.MessageFlags
+	if m.ephemeral {
+		flags = discordgo.MessageFlagsEphemeral
+	}
+	err := c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: content, Embeds: embeds, Components: comps,
+			Files: m.files, Flags: flags, AllowedMentions: noPings()},
+	}, discordgo.WithContext(c.ctx))
+	if err != nil {
+		return fmt.Errorf("reply: %w", err)
+	}
+	c.acked, c.replied = true, true
+	return nil
+}
+
+// modal opens a modal (type 9), the initial response of a command or a
+// component.
+func (c *call) modal(d *discordgo.InteractionResponseData) error {
+	err := c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseModal, Data: d,
+	}, discordgo.WithContext(c.ctx))
+	if err != nil {
+		return fmt.Errorf("open modal: %w", err)
+	}
+	c.acked = true
+	return nil
+}
+
+// update replaces the message that carries the component (type 7).
+func (c *call) update(m message) error {
+	content, embeds, comps := m.payload()
+	err := c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseUpdateMessage,
+		Data: &discordgo.InteractionResponseData{Content: content, Embeds: embeds,
+			Components: comps, AllowedMentions: noPings()},
+	}, discordgo.WithContext(c.ctx))
+	if err != nil {
+		return fmt.Errorf("update message: %w", err)
+	}
+	c.acked, c.replied = true, true
+	return nil
+}
+
+// fail tells the member something went wrong, in whatever way is still open.
+func (c *call) fail(text string) {
+	if c.i.Type == discordgo.InteractionApplicationCommandAutocomplete {
+		_ = c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}},
+		})
+		return
+	}
+	if c.replied {
+		// The reply is out; a follow-up can still carry the message.
+		_, _ = c.s.FollowupMessageCreate(c.i, true, &discordgo.WebhookParams{
+			Content: text, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noPings(),
+		})
+		return
+	}
+	_ = c.reply(message{ephemeral: true, content: text})
+}
+
+func formatID[T ~uint64](id T) string { return strconv.FormatUint(uint64(id), 10) }

@@ -1,0 +1,83 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// stats shows a member's record (/quiz stats [member]).
+func (b *Bot) stats(c *call, opts options) error {
+	who := c.user
+	if id, ok := opts.user("member"); ok {
+		who = id
+	}
+	st, err := b.store.MemberStats(c.guild, who, b.clock.Now())
+	if err != nil && !errors.Is(err, questions.ErrNotFound) {
+		return fmt.Errorf("stats: %w", err)
+	}
+	a := st.All
+	e := &discordgo.MessageEmbed{Title: "📊 Stats", Color: colorOpen}
+	if a.Answered == 0 {
+		e.Description = fmt.Sprintf("<@%d> has not answered any question yet.", who)
+		return c.reply(message{ephemeral: true, embeds: []*discordgo.MessageEmbed{e}})
+	}
+	rank := "unranked"
+	if st.Rank > 0 {
+		rank = fmt.Sprintf("#%d", st.Rank)
+	}
+	e.Description = fmt.Sprintf("<@%d>\n**%s** · %d correct (%d%%) · **%s** · rank %s\n🔥 Streak: %s (best %s)",
+		who, plural(a.Answered, "answer", "answers"), a.Correct, percent(a.Correct, a.Answered),
+		plural(a.Points, "point", "points"), rank, plural(a.CurrentStreak, "study day", "study days"),
+		plural(a.BestStreak, "day", "days"))
+	topics := append([]questions.TopicStats(nil), st.Topics...)
+	// Weak spots first: lowest accuracy, then most answered.
+	sort.SliceStable(topics, func(i, j int) bool {
+		ai, aj := percent(topics[i].Correct, topics[i].Answered), percent(topics[j].Correct, topics[j].Answered)
+		if ai != aj {
+			return ai < aj
+		}
+		return topics[i].Answered > topics[j].Answered
+	})
+	for _, t := range topics {
+		if len(e.Fields) == 25 {
+			break
+		}
+		name := strings.TrimPrefix(strings.TrimPrefix(t.Topic, "bank:"), "tag:")
+		kind := "Bank"
+		if strings.HasPrefix(t.Topic, "tag:") {
+			kind = "Topic"
+		}
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
+			Name:   truncate(kind+": "+name, 256),
+			Value:  fmt.Sprintf("%s %d%% · %d of %d", bar(t.Correct, t.Answered), percent(t.Correct, t.Answered), t.Correct, t.Answered),
+			Inline: true,
+		})
+	}
+	return c.reply(message{ephemeral: true, embeds: fitEmbeds([]*discordgo.MessageEmbed{e})})
+}
+
+// streaksEmbed shows the server's active study streaks on the first daily
+// question; nil when nobody has one.
+func (b *Bot) streaksEmbed(guild questions.GuildID, now time.Time) *discordgo.MessageEmbed {
+	streaks, err := b.store.ActiveStreaks(guild, now, 10)
+	if err != nil {
+		b.log.Error("daily streaks", "guild", guild, "err", err)
+		return nil
+	}
+	if len(streaks) == 0 {
+		return nil
+	}
+	var lines []string
+	for _, s := range streaks {
+		lines = append(lines, fmt.Sprintf("<@%d> · 🔥 %s", s.UserID, plural(s.CurrentStreak, "day", "days")))
+	}
+	return &discordgo.MessageEmbed{Title: "🔥 Active study streaks", Color: colorClosed,
+		Description: strings.Join(lines, "\n") + "\nAnswer today to keep yours going."}
+}

@@ -1,0 +1,142 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// CheckAPIBase reports whether s can be the bot's APIBase: an http(s) URL
+// with a host, such as https://discord.com.
+func CheckAPIBase(s string) error {
+	_, err := apiBase(s)
+	return err
+}
+
+func apiBase(s string) (*url.URL, error) {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("DISCORD_API_BASE %q: want an http(s) URL such as https://discord.com", s)
+	}
+	return u, nil
+}
+
+// transport sends requests for discord.com to the configured API base,
+// same path (this is how the bot runs against a local Discord-compatible
+// server), and keeps Discord's global rate limit away from interaction
+// responses.
+//
+// A 429 with X-RateLimit-Global makes discordgo hold every request until
+// it passes, interaction callbacks included, although Discord exempts
+// interaction endpoints from the global limit: held for 4 s, answers miss
+// their 3 s deadline and are lost. So the transport takes the global limit
+// over: it strips the header (discordgo then waits out that one route
+// only), and holds every other request that is not an interaction
+// response until the limit passes, for as long as its context allows.
+type transport struct {
+	base *url.URL
+	next http.RoundTripper
+	// connecting is the context of a gateway connection attempt: a GET of
+	// /gateway (which discordgo sends without a context) is cancelled with it.
+	connecting *attempt
+
+	mu          sync.Mutex
+	globalUntil time.Time
+}
+
+func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.URL.Host == "discord.com" && (t.base.Host != "discord.com" || t.base.Scheme != "https") {
+		req = req.Clone(req.Context())
+		req.URL.Scheme, req.URL.Host, req.Host = t.base.Scheme, t.base.Host, t.base.Host
+	}
+	if !interactionRoute(req.URL.Path) {
+		t.mu.Lock()
+		until := t.globalUntil
+		t.mu.Unlock()
+		if d := time.Until(until); d > 0 {
+			timer := time.NewTimer(d)
+			select {
+			case <-timer.C:
+			case <-req.Context().Done():
+				timer.Stop()
+				if req.Body != nil {
+					req.Body.Close()
+				}
+				return nil, req.Context().Err()
+			}
+		}
+	}
+	if strings.HasSuffix(req.URL.Path, "/gateway") || strings.HasSuffix(req.URL.Path, "/gateway/bot") {
+		return t.connecting.roundTrip(t.next, req)
+	}
+	resp, err := t.next.RoundTrip(req)
+	if err != nil || resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("X-RateLimit-Global") == "" {
+		return resp, err
+	}
+	wait, perr := strconv.ParseFloat(resp.Header.Get("X-RateLimit-Reset-After"), 64)
+	if perr != nil {
+		wait, _ = strconv.ParseFloat(resp.Header.Get("Retry-After"), 64)
+	}
+	until := time.Now().Add(time.Duration(wait * float64(time.Second)))
+	t.mu.Lock()
+	if until.After(t.globalUntil) {
+		t.globalUntil = until
+	}
+	t.mu.Unlock()
+	resp.Header.Del("X-RateLimit-Global")
+	return resp, nil
+}
+
+// interactionRoute reports whether path is an interaction response:
+// a callback or a webhook call with an interaction token (follow-ups and
+// edits of the original reply). Discord exempts these from the global
+// rate limit.
+func interactionRoute(path string) bool {
+	return strings.Contains(path, "/interactions/") || strings.Contains(path, "/webhooks/")
+}
+
+type backgroundKey struct{}
+
+// background marks ctx as the scheduler's or the refresher's. Their REST
+// calls do not wait out rate limits (discordgo sleeps through those, deaf
+// to the context, which could hold up shutdown): they fail, and the work is
+// retried later.
+func background(ctx context.Context) context.Context {
+	return context.WithValue(ctx, backgroundKey{}, true)
+}
+
+// rest is the request options of a REST call made under ctx.
+func rest(ctx context.Context) []discordgo.RequestOption {
+	opts := []discordgo.RequestOption{discordgo.WithContext(ctx)}
+	if ctx.Value(backgroundKey{}) != nil {
+		opts = append(opts, discordgo.WithRetryOnRatelimit(false))
+	}
+	return opts
+}
+
+// maxRateWait is the longest editNow waits for a rate-limited route.
+const maxRateWait = time.Second
+
+// errRateLimited is returned by editNow when the route is rate limited for
+// longer than maxRateWait.
+var errRateLimited = errors.New("rate limited: try again later")
+
+// sleepCtx waits for d or until ctx ends (then returns its error).
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
