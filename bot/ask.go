@@ -17,13 +17,13 @@ import (
 const answerAckWait = 2 * time.Second
 
 // ask posts a question now in this channel (/quiz ask [bank] [minutes]).
-func (b *Bot) ask(c *call, opts options) error {
+func (b *Bot) ask(c *call, opts options) (response, error) {
 	if err := c.deferReply(true); err != nil {
-		return err
+		return response{}, err
 	}
 	set, err := b.store.Settings(c.guild)
 	if err != nil {
-		return fmt.Errorf("ask: %w", err)
+		return response{}, fmt.Errorf("ask: %w", err)
 	}
 	bankName, _ := opts.str("bank")
 	minutes, ok := opts.int("minutes")
@@ -32,19 +32,19 @@ func (b *Bot) ask(c *call, opts options) error {
 	}
 	if perms := c.i.AppPermissions; perms != 0 && perms&(discordgo.PermissionSendMessages|discordgo.PermissionEmbedLinks|discordgo.PermissionViewChannel) !=
 		discordgo.PermissionSendMessages|discordgo.PermissionEmbedLinks|discordgo.PermissionViewChannel {
-		return userErr("I can't post here: I need View Channel, Send Messages and Embed Links in this channel.")
+		return response{}, userErr("I can't post here: I need View Channel, Send Messages and Embed Links in this channel.")
 	}
 	q, err := b.draw(c.ctx, c.guild, set, bankName)
 	if err != nil {
-		return err
+		return response{}, err
 	}
 	closes := b.clock.Now().Add(time.Duration(minutes) * time.Minute)
 	post, err := b.postQuestion(c.ctx, c.guild, c.channel, q, closes, false)
 	if err != nil {
-		return err
+		return response{}, err
 	}
-	return c.reply(message{ephemeral: true, content: fmt.Sprintf("Posted question %d of **%s**. It closes %s.",
-		q.Number, q.Bank, timestamp(post.ClosesAt, "R"))})
+	return asReply(message{ephemeral: true, content: fmt.Sprintf("Posted question %d of **%s**. It closes %s.",
+		q.Number, q.Bank, timestamp(post.ClosesAt, "R"))}), nil
 }
 
 // postQuestion records a post of q and sends its message, with any extra
@@ -136,32 +136,32 @@ func (b *Bot) draw(ctx context.Context, guild questions.GuildID, set questions.S
 }
 
 // answer grades a member's pick on a post's select menu.
-func (b *Bot) answer(c *call, postID questions.PostID, values []string) error {
+func (b *Bot) answer(c *call, postID questions.PostID, values []string) (response, error) {
 	post, err := b.store.Post(postID)
 	if errors.Is(err, questions.ErrNotFound) {
-		return userErr("This quiz has ended or this control is no longer in use.")
+		return response{}, userErr("This quiz has ended or this control is no longer in use.")
 	}
 	if err != nil {
-		return fmt.Errorf("answer: %w", err)
+		return response{}, fmt.Errorf("answer: %w", err)
 	}
 	if post.GuildID != c.guild {
-		return userErr("That question belongs to another server.")
+		return response{}, userErr("That question belongs to another server.")
 	}
 	if c.i.Message != nil && post.MessageID != 0 && c.i.Message.ID != formatID(post.MessageID) {
-		return userErr("That answer came from a message that isn't this question.")
+		return response{}, userErr("That answer came from a message that isn't this question.")
 	}
 	if post.Closed {
-		return userErr("This question is closed: answers are no longer taken.")
+		return response{}, userErr("This question is closed: answers are no longer taken.")
 	}
 	if _, err := questions.NormalizeChoice(values, post.OptionCount, post.SelectCount); err != nil {
-		return userErr("That answer doesn't match the options offered. Pick %s from the menu.", plural(post.SelectCount, "option", "options"))
+		return response{}, userErr("That answer doesn't match the options offered. Pick %s from the menu.", plural(post.SelectCount, "option", "options"))
 	}
 
 	// Everything the reply needs is read before the commit, so that once
 	// the answer is stored only the reply itself is left to do.
 	set, err := b.store.Settings(c.guild)
 	if err != nil {
-		return fmt.Errorf("answer: %w", err)
+		return response{}, fmt.Errorf("answer: %w", err)
 	}
 	q := b.questionFor(post)
 
@@ -185,18 +185,18 @@ func (b *Bot) answer(c *call, postID questions.PostID, values []string) error {
 	case r = <-done:
 	case <-time.After(answerAckWait - time.Since(c.start)):
 		if err := c.deferReply(true); err != nil {
-			return err
+			return response{}, err
 		}
 		r = <-done
 	}
 	if errors.Is(r.err, questions.ErrAlreadyAnswered) && r.a.InteractionID != mustID(c.i.ID) {
-		return userErr("You already answered **%s**. One answer per member per question.", strings.Join(r.a.Choice, ", "))
+		return response{}, userErr("You already answered **%s**. One answer per member per question.", strings.Join(r.a.Choice, ", "))
 	}
 	if r.err != nil && !errors.Is(r.err, questions.ErrAlreadyAnswered) {
-		return storeErr(r.err)
+		return response{}, storeErr(r.err)
 	}
 	b.queueRefresh(postID)
-	return c.reply(gradeMessage(r.a, post, q, set.RevealOnAnswer))
+	return asReply(gradeMessage(r.a, post, q, set.RevealOnAnswer)), nil
 }
 
 func mustID(s string) uint64 {

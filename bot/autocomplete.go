@@ -7,7 +7,7 @@ import (
 )
 
 // autocomplete suggests bank names and time zones.
-func (b *Bot) autocomplete(c *call, d discordgo.ApplicationCommandInteractionData) error {
+func (b *Bot) autocomplete(c *call, d discordgo.ApplicationCommandInteractionData) (response, error) {
 	path, opts := subcommand(d.Options)
 	f := opts.focused()
 	var choices []*discordgo.ApplicationCommandOptionChoice
@@ -31,7 +31,7 @@ func (b *Bot) autocomplete(c *call, d discordgo.ApplicationCommandInteractionDat
 				}
 			}
 			if err != nil {
-				return err
+				return response{}, err
 			}
 			choices = questionChoices(banks, typed)
 		case "bank", "name":
@@ -45,7 +45,7 @@ func (b *Bot) autocomplete(c *call, d discordgo.ApplicationCommandInteractionDat
 				}
 			}
 			if err != nil {
-				return err
+				return response{}, err
 			}
 			for _, bk := range banks {
 				if strings.Contains(strings.ToLower(bk.Name), typed) {
@@ -63,11 +63,7 @@ func (b *Bot) autocomplete(c *call, d discordgo.ApplicationCommandInteractionDat
 	if choices == nil {
 		choices = []*discordgo.ApplicationCommandOptionChoice{}
 	}
-	c.acked = true
-	return c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{
-		Type: discordgo.InteractionApplicationCommandAutocompleteResult,
-		Data: &discordgo.InteractionResponseData{Choices: choices},
-	})
+	return asChoices(choices), nil
 }
 
 // zones are the IANA names offered by time zone autocomplete. Any valid

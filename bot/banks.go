@@ -123,17 +123,17 @@ func parseBankFile(f questions.BankFile) (*questions.Bank, error) {
 }
 
 // bankRemove removes an imported bank (/quizadmin bank remove name:<bank>).
-func (b *Bot) bankRemove(c *call, opts options) error {
+func (b *Bot) bankRemove(c *call, opts options) (response, error) {
 	name, _ := opts.str("name")
 	f, err := b.importedFile(c.guild, name)
 	if err != nil {
-		return err
+		return response{}, err
 	}
 	if err := b.store.DeleteBank(c.ctx, c.guild, f.Name); err != nil {
-		return storeErr(err)
+		return response{}, storeErr(err)
 	}
 	b.forgetImported(c.guild)
-	return c.reply(message{ephemeral: true, content: fmt.Sprintf("🗑️ Removed **%s**. Scores earned on it stay.", f.Name)})
+	return asReply(message{ephemeral: true, content: fmt.Sprintf("🗑️ Removed **%s**. Scores earned on it stay.", f.Name)}), nil
 }
 
 // importedFile finds an imported bank by name, or says why not.
@@ -154,22 +154,22 @@ func (b *Bot) importedFile(guild questions.GuildID, name string) (questions.Bank
 }
 
 // banksCmd lists the banks this server can use (/quiz banks).
-func (b *Bot) banksCmd(c *call, _ options) error {
+func (b *Bot) banksCmd(c *call, _ options) (response, error) {
 	banks, err := b.guildBanks(c.guild)
 	if err != nil {
-		return err
+		return response{}, err
 	}
 	asked, err := b.store.Asked(c.guild)
 	if err != nil {
-		return fmt.Errorf("banks: %w", err)
+		return response{}, fmt.Errorf("banks: %w", err)
 	}
 	set, err := b.store.Settings(c.guild)
 	if err != nil {
-		return fmt.Errorf("banks: %w", err)
+		return response{}, fmt.Errorf("banks: %w", err)
 	}
 	imp, err := b.imported(c.guild)
 	if err != nil {
-		return err
+		return response{}, err
 	}
 	var lines []string
 	for _, bk := range banks {
@@ -190,7 +190,7 @@ func (b *Bot) banksCmd(c *call, _ options) error {
 	}
 	e := &discordgo.MessageEmbed{Title: "📚 Question banks", Color: colorOpen,
 		Description: truncate(strings.Join(lines, "\n"), maxDesc)}
-	return c.reply(message{ephemeral: true, embeds: []*discordgo.MessageEmbed{e}})
+	return asReply(message{ephemeral: true, embeds: []*discordgo.MessageEmbed{e}}), nil
 }
 
 // containsName reports whether names holds name (see sameName).

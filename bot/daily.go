@@ -16,43 +16,43 @@ import (
 // posts a day at most once whatever restarts or settings changes happen.
 
 // dailySet sets the daily schedule (/quizadmin daily set).
-func (b *Bot) dailySet(c *call, opts options) error {
+func (b *Bot) dailySet(c *call, opts options) (response, error) {
 	res := c.resolved
 	channel, ok := opts.channel("channel")
 	if !ok {
-		return userErr("Pick the channel to post in.")
+		return response{}, userErr("Pick the channel to post in.")
 	}
 	if res != nil && res.Channels != nil {
 		if ch := res.Channels[formatID(channel)]; ch != nil && ch.Type != discordgo.ChannelTypeGuildText && ch.Type != discordgo.ChannelTypeGuildNews {
-			return userErr("<#%d> is not a text channel.", channel)
+			return response{}, userErr("<#%d> is not a text channel.", channel)
 		}
 	}
 	ts, _ := opts.str("time")
 	h, m, ok := questions.ParseClock(ts)
 	if !ok {
-		return userErr("%q is not a time of day. Use HH:MM on a 24-hour clock, such as 08:30 or 19:00.", truncate(ts, 40))
+		return response{}, userErr("%q is not a time of day. Use HH:MM on a 24-hour clock, such as 08:30 or 19:00.", truncate(ts, 40))
 	}
 	zone, _ := opts.str("timezone")
 	loc, err := questions.LoadZone(zone)
 	if err != nil {
-		return userErr("%q is not an IANA time zone. Use a name such as Europe/Berlin, America/New_York or UTC.", truncate(zone, 60))
+		return response{}, userErr("%q is not an IANA time zone. Use a name such as Europe/Berlin, America/New_York or UTC.", truncate(zone, 60))
 	}
 	bank, _ := opts.str("bank")
 	if bank != "" {
 		banks, err := b.guildBanks(c.guild)
 		if err != nil {
-			return err
+			return response{}, err
 		}
 		bk := findBank(banks, bank)
 		if bk == nil {
-			return userErr("There is no bank named %q here. `/quiz banks` lists them.", truncate(bank, 100))
+			return response{}, userErr("There is no bank named %q here. `/quiz banks` lists them.", truncate(bank, 100))
 		}
 		bank = bk.Name
 	}
 	count := 1
 	if n, ok := opts.int("count"); ok {
 		if n < 1 || n > 10 {
-			return userErr("count must be between 1 and 10.")
+			return response{}, userErr("count must be between 1 and 10.")
 		}
 		count = n
 	}
@@ -62,14 +62,14 @@ func (b *Bot) dailySet(c *call, opts options) error {
 			from, loc, now)
 	})
 	if err != nil {
-		return fmt.Errorf("daily set: %w", err)
+		return response{}, fmt.Errorf("daily set: %w", err)
 	}
 	b.poke()
 	d := set.Daily
-	return c.reply(message{ephemeral: true, content: fmt.Sprintf(
+	return asReply(message{ephemeral: true, content: fmt.Sprintf(
 		"📅 Daily quiz on: %s at **%s** (%s) in <#%d>, from %s. First post %s (%s).",
 		plural(count, "question", "questions"), d.Time, set.TimeZone, channel, bankLabel(bank),
-		timestamp(d.Next, "F"), timestamp(d.Next, "R"))})
+		timestamp(d.Next, "F"), timestamp(d.Next, "R"))}), nil
 }
 
 func bankLabel(bank string) string {
@@ -80,35 +80,35 @@ func bankLabel(bank string) string {
 }
 
 // dailyOff stops the daily quiz (/quizadmin daily off).
-func (b *Bot) dailyOff(c *call, _ options) error {
+func (b *Bot) dailyOff(c *call, _ options) (response, error) {
 	was := false
 	_, err := b.store.UpdateSettings(c.ctx, c.guild, func(s *questions.Settings) error {
 		was = s.DailyOff()
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("daily off: %w", err)
+		return response{}, fmt.Errorf("daily off: %w", err)
 	}
 	if !was {
-		return c.reply(message{ephemeral: true, content: "The daily quiz is already off."})
+		return asReply(message{ephemeral: true, content: "The daily quiz is already off."}), nil
 	}
 	b.poke()
-	return c.reply(message{ephemeral: true, content: "📅 Daily quiz off. Open daily questions stay open until closed."})
+	return asReply(message{ephemeral: true, content: "📅 Daily quiz off. Open daily questions stay open until closed."}), nil
 }
 
 // dailyStatus shows the schedule (/quizadmin daily status).
-func (b *Bot) dailyStatus(c *call, _ options) error {
+func (b *Bot) dailyStatus(c *call, _ options) (response, error) {
 	set, err := b.store.Settings(c.guild)
 	if err != nil {
-		return fmt.Errorf("daily status: %w", err)
+		return response{}, fmt.Errorf("daily status: %w", err)
 	}
 	if set.Daily == nil {
-		return c.reply(message{ephemeral: true, content: "📅 The daily quiz is off. `/quizadmin daily set` turns it on."})
+		return asReply(message{ephemeral: true, content: "📅 The daily quiz is off. `/quizadmin daily set` turns it on."}), nil
 	}
 	d := *set.Daily
 	loc, err := questions.LoadZone(set.TimeZone)
 	if err != nil {
-		return fmt.Errorf("daily status: stored zone %q: %w", set.TimeZone, err)
+		return response{}, fmt.Errorf("daily status: stored zone %q: %w", set.TimeZone, err)
 	}
 	closes := "when the next day's questions are posted"
 	if d.CloseAfterHours > 0 {
@@ -124,7 +124,7 @@ func (b *Bot) dailyStatus(c *call, _ options) error {
 	if d.LastError != "" {
 		text += "\n⚠️ The last post failed: " + truncate(d.LastError, 300)
 	}
-	return c.reply(message{ephemeral: true, content: text})
+	return asReply(message{ephemeral: true, content: text}), nil
 }
 
 // runDaily posts every daily quiz that is due at now and returns the

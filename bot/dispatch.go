@@ -22,7 +22,7 @@ func (b *Bot) onInteraction(ctx context.Context, ic *discordgo.InteractionCreate
 	if closing {
 		if i.Type == discordgo.InteractionApplicationCommand || i.Type == discordgo.InteractionMessageComponent ||
 			i.Type == discordgo.InteractionModalSubmit {
-			_ = c.reply(message{ephemeral: true, content: "quizhost is restarting; try again in a minute."})
+			_ = c.send(asReply(message{ephemeral: true, content: "quizhost is restarting; try again in a minute."}))
 		}
 		return
 	}
@@ -33,9 +33,14 @@ func (b *Bot) onInteraction(ctx context.Context, ic *discordgo.InteractionCreate
 			c.fail("Something went wrong on our side. Try again in a moment.")
 		}
 	}()
-	err := b.dispatch(c)
+	r, err := b.dispatch(c)
 	if err == nil {
-		return
+		if err = c.send(r); err == nil {
+			if r.after != nil {
+				r.after()
+			}
+			return
+		}
 	}
 	if msg, ok := isUser(err); ok {
 		c.fail(msg)
@@ -45,30 +50,30 @@ func (b *Bot) onInteraction(ctx context.Context, ic *discordgo.InteractionCreate
 	c.fail("Something went wrong on our side. Try again in a moment.")
 }
 
-func (b *Bot) dispatch(c *call) error {
+func (b *Bot) dispatch(c *call) (response, error) {
 	i := c.i
 	switch i.Type {
 	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete,
 		discordgo.InteractionMessageComponent, discordgo.InteractionModalSubmit:
 	case 0: // discordgo could not decode the payload at all
 		b.log.Warn("undecodable interaction: ignored")
-		return nil
+		return response{}, nil
 	default:
-		return nil // pings
+		return response{}, nil // pings
 	}
 	if i.Data == nil { // discordgo could not decode its data
 		b.log.Warn("undecodable interaction: told it arrived garbled", "interaction", i.ID)
-		return userErr("That request arrived garbled. Try again.")
+		return response{}, userErr("That request arrived garbled. Try again.")
 	}
 	if i.GuildID == "" || i.Member == nil || i.Member.User == nil {
-		return userErr("quizhost works in servers, not in direct messages.")
+		return response{}, userErr("quizhost works in servers, not in direct messages.")
 	}
 	var ok1, ok2, ok3 bool
 	c.guild, ok1 = parseID[questions.GuildID](i.GuildID)
 	c.channel, ok2 = parseID[questions.ChannelID](i.ChannelID)
 	c.user, ok3 = parseID[questions.UserID](i.Member.User.ID)
 	if !ok1 || !ok2 || !ok3 {
-		return userErr("That request arrived garbled. Try again.")
+		return response{}, userErr("That request arrived garbled. Try again.")
 	}
 	c.member = i.Member
 
@@ -81,14 +86,14 @@ func (b *Bot) dispatch(c *call) error {
 		d := i.ModalSubmitData()
 		id, err := parseCustomID(d.CustomID)
 		if err != nil || id.kind != kindModal {
-			return userErr("This form is no longer in use. Start again with the command.")
+			return response{}, userErr("This form is no longer in use. Start again with the command.")
 		}
 		return b.pasteSubmit(c, id, modalText(d.Components, pasteInputID))
 	default:
 		d := i.MessageComponentData()
 		id, err := parseCustomID(d.CustomID)
 		if err != nil {
-			return userErr("This quiz has ended or this control is no longer in use.")
+			return response{}, userErr("This quiz has ended or this control is no longer in use.")
 		}
 		switch id.kind {
 		case kindAnswer:
@@ -102,6 +107,6 @@ func (b *Bot) dispatch(c *call) error {
 		case kindReview:
 			return b.reviewButton(c, id)
 		}
-		return userErr("This quiz has ended or this control is no longer in use.")
+		return response{}, userErr("This quiz has ended or this control is no longer in use.")
 	}
 }

@@ -15,25 +15,25 @@ import (
 // that imports again as the same bank: the file as uploaded when it names
 // the bank so, else the bank written out as YAML (after an import under
 // another name, say).
-func (b *Bot) bankExport(c *call, opts options) error {
+func (b *Bot) bankExport(c *call, opts options) (response, error) {
 	name, _ := opts.str("name")
 	f, err := b.importedFile(c.guild, name)
 	if err != nil {
-		return err
+		return response{}, err
 	}
 	data, file := f.Data, fileName(f.Name)+"."+string(f.Format)
 	if banks, err := questions.Parse(file, data); err != nil || len(banks) != 1 || banks[0].Name != f.Name {
 		bk, err := parseBankFile(f)
 		if err != nil {
-			return fmt.Errorf("export %q: %w", f.Name, err)
+			return response{}, fmt.Errorf("export %q: %w", f.Name, err)
 		}
 		if data, err = questions.MarshalYAML(*bk); err != nil {
-			return fmt.Errorf("export %q: %w", f.Name, err)
+			return response{}, fmt.Errorf("export %q: %w", f.Name, err)
 		}
 		file = fileName(f.Name) + ".yaml"
 	}
-	return c.reply(message{ephemeral: true, content: fmt.Sprintf("📚 **%s**: import this file again to restore it.", f.Name),
-		files: []*discordgo.File{{Name: file, ContentType: "text/plain; charset=utf-8", Reader: bytes.NewReader(data)}}})
+	return asReply(message{ephemeral: true, content: fmt.Sprintf("📚 **%s**: import this file again to restore it.", f.Name),
+		files: []*discordgo.File{{Name: file, ContentType: "text/plain; charset=utf-8", Reader: bytes.NewReader(data)}}}), nil
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)

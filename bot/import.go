@@ -34,7 +34,7 @@ func importFileOption(i int) string {
 // [file2 … file10] [bank] [mode]): their questions merge into the banks of
 // their names (or the bank option's), or with mode replace replace those
 // banks. All or nothing: a problem in any file refuses the whole import.
-func (b *Bot) importCmd(c *call, opts options) error {
+func (b *Bot) importCmd(c *call, opts options) (response, error) {
 	res := c.resolved
 	replace := false
 	if mode, ok := opts.str("mode"); ok {
@@ -43,7 +43,7 @@ func (b *Bot) importCmd(c *call, opts options) error {
 		case "replace":
 			replace = true
 		default:
-			return userErr("mode must be merge or replace.")
+			return response{}, userErr("mode must be merge or replace.")
 		}
 	}
 	bankOpt, _ := opts.str("bank")
@@ -75,13 +75,13 @@ func (b *Bot) importCmd(c *call, opts options) error {
 		ups = append(ups, upload{name, att})
 	}
 	if len(ups) == 0 {
-		return userErr("Attach the bank file to import.")
+		return response{}, userErr("Attach the bank file to import.")
 	}
 	if len(refusals) > 0 {
-		return userErr("Nothing was imported. %s", strings.Join(refusals, " "))
+		return response{}, userErr("Nothing was imported. %s", strings.Join(refusals, " "))
 	}
 	if err := c.deferReply(true); err != nil {
-		return err
+		return response{}, err
 	}
 	var parts []questions.Bank
 	var ps questions.Problems
@@ -90,9 +90,9 @@ func (b *Bot) importCmd(c *call, opts options) error {
 		if err != nil {
 			b.log.Warn("import download", "guild", c.guild, "err", err)
 			if msg, ok := isUser(err); ok {
-				return userErr("%s: %s Nothing was imported.", truncate(u.name, 100), msg)
+				return response{}, userErr("%s: %s Nothing was imported.", truncate(u.name, 100), msg)
 			}
-			return userErr("I couldn't download %s. Try uploading it again; nothing was imported.", truncate(u.name, 100))
+			return response{}, userErr("I couldn't download %s. Try uploading it again; nothing was imported.", truncate(u.name, 100))
 		}
 		banks, fileProblems := questions.ParseFile(u.name, data, questions.ParseOptions{DefaultBank: bankOpt})
 		ps = append(ps, fileProblems...)
@@ -109,14 +109,14 @@ func (b *Bot) importCmd(c *call, opts options) error {
 		what = fmt.Sprintf("The %d files", len(ups))
 	}
 	if errs := ps.Errors(); len(errs) > 0 {
-		return c.reply(problemsMessage(what, len(ups) > 1, errs))
+		return asReply(problemsMessage(what, len(ups) > 1, errs)), nil
 	}
 	ch, refused, err := b.applyChange(c.ctx, c.guild, c.user, parts, replace, 0)
 	if err != nil {
-		return fmt.Errorf("import: %w", err)
+		return response{}, fmt.Errorf("import: %w", err)
 	}
 	if len(refused) > 0 {
-		return c.reply(problemsMessage(what, len(ups) > 1, refused))
+		return asReply(problemsMessage(what, len(ups) > 1, refused)), nil
 	}
 	for _, r := range ch.results {
 		b.log.Info("bank imported", "guild", c.guild, "bank", r.name, "added", r.count.Added,
@@ -126,7 +126,7 @@ func (b *Bot) importCmd(c *call, opts options) error {
 	if w := ps.Warnings(); len(w) > 0 {
 		m.embeds = []*discordgo.MessageEmbed{{Title: "Warnings", Description: problemList(w, true), Color: colorOpen}}
 	}
-	return c.reply(m)
+	return asReply(m), nil
 }
 
 // problemList lists problems one a line, "file:line: message" (withPath)

@@ -19,35 +19,35 @@ var periodNames = map[questions.Period]string{
 }
 
 // leaderboard shows the top members (/quiz leaderboard [period]).
-func (b *Bot) leaderboard(c *call, opts options) error {
+func (b *Bot) leaderboard(c *call, opts options) (response, error) {
 	p := questions.PeriodAll
 	if s, ok := opts.str("period"); ok {
 		p = questions.Period(s)
 		if !validPeriod(p) {
-			return userErr("Pick a period from the list: day, week, month or all.")
+			return response{}, userErr("Pick a period from the list: day, week, month or all.")
 		}
 	}
 	m, err := b.boardMessage(c.guild, c.user, p, questions.ByPoints, 0)
 	if err != nil {
-		return err
+		return response{}, err
 	}
-	return c.reply(m)
+	return asReply(m), nil
 }
 
 // boardPage answers the leaderboard's paging and ranking buttons. On the
 // public leaderboard the page opens privately for the member who clicked
 // (the public message stays as posted for everyone); on that private copy,
 // the buttons turn its pages in place.
-func (b *Bot) boardPage(c *call, id componentID) error {
+func (b *Bot) boardPage(c *call, id componentID) (response, error) {
 	m, err := b.boardMessage(c.guild, c.user, id.period, id.ranking, id.page)
 	if err != nil {
-		return err
+		return response{}, err
 	}
 	if c.i.Message != nil && c.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
-		return c.update(m)
+		return asUpdate(m), nil
 	}
 	m.ephemeral = true
-	return c.reply(m)
+	return asReply(m), nil
 }
 
 func (b *Bot) boardMessage(guild questions.GuildID, viewer questions.UserID, p questions.Period, r questions.Ranking, page int) (message, error) {

@@ -35,16 +35,16 @@ const (
 // openPaste opens the paste modal for an admin's paste (/quizadmin add
 // [bank]) or a member's suggestion (/quiz suggest [bank]). The target
 // bank must be one the server can edit: an imported bank, or a new one.
-func (b *Bot) openPaste(c *call, opts options, kind questions.DraftKind) error {
+func (b *Bot) openPaste(c *call, opts options, kind questions.DraftKind) (response, error) {
 	bank, _ := opts.str("bank")
 	bank = strings.TrimSpace(bank)
 	if bank != "" {
 		if cat, ok := b.cfg.Catalogue.Bank(bank); ok {
-			return userErr("**%s** comes with this quizhost and can't be changed here. Pick one of this server's own banks, or name a new one.", cat.Name)
+			return response{}, userErr("**%s** comes with this quizhost and can't be changed here. Pick one of this server's own banks, or name a new one.", cat.Name)
 		}
 		g, err := b.imported(c.guild)
 		if err != nil {
-			return err
+			return response{}, err
 		}
 		if bk := findBank(g.banks, bank); bk != nil {
 			bank = bk.Name
@@ -52,16 +52,16 @@ func (b *Bot) openPaste(c *call, opts options, kind questions.DraftKind) error {
 	}
 	if kind == questions.DraftSuggestion {
 		if err := b.checkQueue(c.guild, c.user); err != nil {
-			return err
+			return response{}, err
 		}
 	}
 	now := b.clock.Now()
 	d, err := b.store.SaveDraft(c.ctx, questions.Draft{GuildID: c.guild, UserID: c.user, Kind: kind, Bank: bank,
 		CreatedAt: now, ExpiresAt: now.Add(draftTTL)})
 	if err != nil {
-		return fmt.Errorf("paste: %w", err)
+		return response{}, fmt.Errorf("paste: %w", err)
 	}
-	return c.modal(pasteModal(d, ""))
+	return asModal(pasteModal(d, "")), nil
 }
 
 // checkQueue refuses a member who has maxQueuedPerMember suggestions
@@ -146,22 +146,22 @@ func (b *Bot) ownDraft(c *call, id uint64) (questions.Draft, error) {
 // with the preview (an admin's paste: Add or Cancel; a suggestion: queued
 // for review), or with the problems and Fix it. Opened by Fix it, the
 // answer replaces the message that carried the button.
-func (b *Bot) pasteSubmit(c *call, id componentID, text string) error {
+func (b *Bot) pasteSubmit(c *call, id componentID, text string) (response, error) {
 	d, err := b.ownDraft(c, id.draft)
 	if err != nil {
-		return err
+		return response{}, err
 	}
 	d.Text = truncate(text, maxPaste)
 	d.ExpiresAt = b.clock.Now().Add(draftTTL)
 	m, err := b.draftOutcome(c, d)
 	if err != nil {
-		return err
+		return response{}, err
 	}
 	m.ephemeral = true
 	if c.i.Message != nil {
-		return c.update(m)
+		return asUpdate(m), nil
 	}
-	return c.reply(m)
+	return asReply(m), nil
 }
 
 // draftOutcome saves the draft and works out what its text does: the
@@ -223,40 +223,40 @@ func parsePaste(d questions.Draft) ([]questions.Bank, questions.Problems) {
 }
 
 // draftButton answers a draft's Add, Cancel and Fix it buttons.
-func (b *Bot) draftButton(c *call, id componentID) error {
+func (b *Bot) draftButton(c *call, id componentID) (response, error) {
 	d, err := b.ownDraft(c, id.draft)
 	if err != nil {
-		return err
+		return response{}, err
 	}
 	switch id.action {
 	case "fix":
-		return c.modal(pasteModal(d, d.Text))
+		return asModal(pasteModal(d, d.Text)), nil
 	case "cancel":
 		if err := b.store.DeleteDraft(c.ctx, c.guild, d.ID); err != nil && !errors.Is(err, questions.ErrNotFound) {
-			return fmt.Errorf("cancel draft: %w", err)
+			return response{}, fmt.Errorf("cancel draft: %w", err)
 		}
-		return c.update(message{content: "Cancelled. Nothing was added."})
+		return asUpdate(message{content: "Cancelled. Nothing was added."}), nil
 	}
 	// add: an admin's paste goes into its banks now.
 	if d.Kind != questions.DraftPaste {
-		return userErr("A suggestion is added by an admin's approval.")
+		return response{}, userErr("A suggestion is added by an admin's approval.")
 	}
 	parts, ps := parsePaste(d)
 	if errs := ps.Errors(); len(errs) > 0 {
-		return c.update(draftProblemsMessage(d, errs))
+		return asUpdate(draftProblemsMessage(d, errs)), nil
 	}
 	ch, refused, err := b.applyChange(c.ctx, c.guild, c.user, parts, false, d.ID)
 	if errors.Is(err, questions.ErrNotFound) {
-		return userErr("This paste is gone: it was added, cancelled or has expired.")
+		return response{}, userErr("This paste is gone: it was added, cancelled or has expired.")
 	}
 	if err != nil {
-		return fmt.Errorf("add paste: %w", err)
+		return response{}, fmt.Errorf("add paste: %w", err)
 	}
 	if len(refused) > 0 {
-		return c.update(draftProblemsMessage(d, refused))
+		return asUpdate(draftProblemsMessage(d, refused)), nil
 	}
 	b.log.Info("paste added", "guild", c.guild, "user", c.user, "draft", d.ID)
-	return c.update(message{content: changeSummary("Added to", ch.results)})
+	return asUpdate(message{content: changeSummary("Added to", ch.results)}), nil
 }
 
 // Rendering: pure functions of the draft and what it would do.

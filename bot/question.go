@@ -15,13 +15,13 @@ import (
 
 // questionShow shows a question as posted, with its answer, privately
 // (/quizadmin question show id:<id>).
-func (b *Bot) questionShow(c *call, opts options) error {
+func (b *Bot) questionShow(c *call, opts options) (response, error) {
 	id, _ := opts.str("id")
 	q := b.question(c.guild, strings.TrimSpace(id))
 	if q == nil {
-		return userErr("There is no question with id %q here. Type part of its text and pick it from the list.", truncate(id, 100))
+		return response{}, userErr("There is no question with id %q here. Type part of its text and pick it from the list.", truncate(id, 100))
 	}
-	return c.reply(questionShowMessage(q, b.isCatalogue(q.ID)))
+	return asReply(questionShowMessage(q, b.isCatalogue(q.ID))), nil
 }
 
 // questionShowMessage is a question as posted and its reveal, with its ID
@@ -44,22 +44,22 @@ func (b *Bot) isCatalogue(id string) bool {
 // questionRemove removes a question from an imported bank (/quizadmin
 // question remove id:<id>); the bank goes when its last question does.
 // Answers and scores earned on it stay.
-func (b *Bot) questionRemove(c *call, opts options) error {
+func (b *Bot) questionRemove(c *call, opts options) (response, error) {
 	id, _ := opts.str("id")
 	id = strings.TrimSpace(id)
 	if q, ok := b.cfg.Catalogue.Question(id); ok {
-		return userErr("Question `%s` is in **%s**, which comes with this quizhost: it can't be removed here. Edit the bank file instead.", truncate(q.ID, 200), q.Bank)
+		return response{}, userErr("Question `%s` is in **%s**, which comes with this quizhost: it can't be removed here. Edit the bank file instead.", truncate(q.ID, 200), q.Bank)
 	}
 	bank, left, err := b.removeQuestion(c.ctx, c.guild, c.user, id)
 	if err != nil {
-		return err
+		return response{}, err
 	}
 	if left == 0 {
-		return c.reply(message{ephemeral: true, content: fmt.Sprintf(
-			"🗑️ Removed `%s`. It was the last question of **%s**, so the bank is gone too. Scores earned on it stay.", id, bank)})
+		return asReply(message{ephemeral: true, content: fmt.Sprintf(
+			"🗑️ Removed `%s`. It was the last question of **%s**, so the bank is gone too. Scores earned on it stay.", id, bank)}), nil
 	}
-	return c.reply(message{ephemeral: true, content: fmt.Sprintf(
-		"🗑️ Removed `%s` from **%s** (%s left). Scores earned on it stay.", id, bank, plural(left, "question", "questions"))})
+	return asReply(message{ephemeral: true, content: fmt.Sprintf(
+		"🗑️ Removed `%s` from **%s** (%s left). Scores earned on it stay.", id, bank, plural(left, "question", "questions"))}), nil
 }
 
 // removeQuestion removes the question of that ID from the imported bank

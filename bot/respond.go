@@ -29,6 +29,72 @@ type call struct {
 	replied  bool      // the member has seen a reply (not just "thinking…")
 }
 
+// response is what a handler answers with; onInteraction sends it (send),
+// so that handlers decide and one place talks to Discord. A handler whose
+// work may outlast Discord's 3 s deferred the interaction first
+// (deferReply, deferUpdate); its response then edits the deferred one.
+type response struct {
+	kind    responseKind
+	msg     message                                     // respondReply, respondUpdate
+	modal   *discordgo.InteractionResponseData          // respondModal
+	choices []*discordgo.ApplicationCommandOptionChoice // respondChoices
+	// after, when set, runs once the response is out (a direct message
+	// to a member, say, which must not hold up the response).
+	after func()
+}
+
+type responseKind int
+
+const (
+	respondNothing responseKind = iota // nothing to send (a ping, an undecodable payload)
+	respondReply                       // a message: the initial response, or the edit of the deferred one
+	respondUpdate                      // replace the message that carries the component
+	respondModal                       // open a form
+	respondChoices                     // autocomplete suggestions
+)
+
+// asReply answers with a message.
+func asReply(m message) response { return response{kind: respondReply, msg: m} }
+
+// asUpdate answers a component by replacing its message.
+func asUpdate(m message) response { return response{kind: respondUpdate, msg: m} }
+
+// asModal answers by opening a form.
+func asModal(d *discordgo.InteractionResponseData) response {
+	return response{kind: respondModal, modal: d}
+}
+
+// asChoices answers an autocomplete.
+func asChoices(cs []*discordgo.ApplicationCommandOptionChoice) response {
+	return response{kind: respondChoices, choices: cs}
+}
+
+// send sends r: the one place where a handler's answer reaches Discord.
+func (c *call) send(r response) error {
+	switch r.kind {
+	case respondReply:
+		return c.reply(r.msg)
+	case respondUpdate:
+		if c.acked { // deferred with deferUpdate: the edit replaces the message
+			return c.reply(r.msg)
+		}
+		return c.update(r.msg)
+	case respondModal:
+		return c.modal(r.modal)
+	case respondChoices:
+		choices := r.choices
+		if choices == nil {
+			choices = []*discordgo.ApplicationCommandOptionChoice{}
+		}
+		c.acked = true
+		return c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+			Data: &discordgo.InteractionResponseData{Choices: choices},
+		})
+	}
+	return nil
+}
+
 // message is what a reply or follow-up carries.
 type message struct {
 	ephemeral  bool

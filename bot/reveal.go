@@ -41,13 +41,13 @@ func (b *Bot) closePost(ctx context.Context, postID questions.PostID) error {
 }
 
 // closeCmd closes the open questions in this channel (/quizadmin close).
-func (b *Bot) closeCmd(c *call, _ options) error {
+func (b *Bot) closeCmd(c *call, _ options) (response, error) {
 	if err := c.deferReply(true); err != nil {
-		return err
+		return response{}, err
 	}
 	posts, err := b.store.OpenPostsIn(c.guild, c.channel)
 	if err != nil {
-		return fmt.Errorf("close: %w", err)
+		return response{}, fmt.Errorf("close: %w", err)
 	}
 	// A reveal held up by Discord's rate limit is not waited for (the
 	// reply is due within seconds): the scheduler retries it.
@@ -77,7 +77,7 @@ func (b *Bot) closeCmd(c *call, _ options) error {
 	if failed > 0 {
 		text += fmt.Sprintf(" %s could not be edited; see the log.", plural(failed, "message", "messages"))
 	}
-	return c.reply(message{ephemeral: true, content: text})
+	return asReply(message{ephemeral: true, content: text}), nil
 }
 
 // tryClose closes and reveals a post for the scheduler. A reveal that

@@ -13,8 +13,9 @@ import (
 	"github.com/quizhost/quizhost/questions"
 )
 
-// handler answers one subcommand; opts are its value options.
-type handler func(b *Bot, c *call, opts options) error
+// handler answers one subcommand (opts are its value options) with the
+// response to send.
+type handler func(b *Bot, c *call, opts options) (response, error)
 
 // command is a top-level slash command.
 type command struct {
@@ -46,7 +47,7 @@ func routes() []command {
 		{Name: "this month", Value: "month"}, {Name: "all time", Value: "all"},
 	}
 	paste := func(kind questions.DraftKind) handler {
-		return func(b *Bot, c *call, opts options) error { return b.openPaste(c, opts, kind) }
+		return func(b *Bot, c *call, opts options) (response, error) { return b.openPaste(c, opts, kind) }
 	}
 	return []command{
 		{name: "quiz", desc: "Study-group quizzes", subs: []sub{
@@ -179,14 +180,14 @@ func routeTable() map[string]route {
 }
 
 // command routes a slash command to its handler.
-func (b *Bot) command(c *call, d discordgo.ApplicationCommandInteractionData) error {
+func (b *Bot) command(c *call, d discordgo.ApplicationCommandInteractionData) (response, error) {
 	path, opts := subcommand(d.Options)
 	r, ok := b.routes[strings.TrimSpace(d.Name+" "+path)]
 	if !ok {
-		return userErr("I don't know that command. It may have been removed; try again in a minute.")
+		return response{}, userErr("I don't know that command. It may have been removed; try again in a minute.")
 	}
 	if r.admin && !isManager(c.member) {
-		return userErr("You need the Manage Server permission to use /%s.", d.Name)
+		return response{}, userErr("You need the Manage Server permission to use /%s.", d.Name)
 	}
 	c.resolved = d.Resolved
 	return r.handle(b, c, opts)

@@ -45,21 +45,21 @@ func (b *Bot) updateSettings(ctx context.Context, guild questions.GuildID, fn fu
 // settingsCmd shows or changes the server's settings (/quizadmin settings).
 // The options are checked first; the change is one storage transaction, so
 // it cannot undo a daily post claimed meanwhile.
-func (b *Bot) settingsCmd(c *call, opts options) error {
+func (b *Bot) settingsCmd(c *call, opts options) (response, error) {
 	var edits []func(s *questions.Settings, zone *time.Location) error
 	if v, ok := opts.bool("reveal_on_answer"); ok {
 		edits = append(edits, func(s *questions.Settings, _ *time.Location) error { s.RevealOnAnswer = v; return nil })
 	}
 	if v, ok := opts.int("ask_minutes"); ok {
 		if v < 1 || v > 10080 {
-			return userErr("ask_minutes must be between 1 and 10080 (a week).")
+			return response{}, userErr("ask_minutes must be between 1 and 10080 (a week).")
 		}
 		edits = append(edits, func(s *questions.Settings, _ *time.Location) error { s.AskMinutes = v; return nil })
 	}
 	if v, ok := opts.str("timezone"); ok {
 		loc, err := questions.LoadZone(v)
 		if err != nil {
-			return userErr("%q is not an IANA time zone. Use a name such as Europe/Berlin, America/New_York or UTC.", truncate(v, 60))
+			return response{}, userErr("%q is not an IANA time zone. Use a name such as Europe/Berlin, America/New_York or UTC.", truncate(v, 60))
 		}
 		now := b.clock.Now()
 		edits = append(edits, func(s *questions.Settings, from *time.Location) error {
@@ -67,12 +67,12 @@ func (b *Bot) settingsCmd(c *call, opts options) error {
 		})
 		// Scores are recounted in the new zone: that can take a moment.
 		if err := c.deferReply(true); err != nil {
-			return err
+			return response{}, err
 		}
 	}
 	if v, ok := opts.int("daily_close_hours"); ok {
 		if v < 0 || v > 168 {
-			return userErr("daily_close_hours must be between 0 and 168.")
+			return response{}, userErr("daily_close_hours must be between 0 and 168.")
 		}
 		edits = append(edits, func(s *questions.Settings, _ *time.Location) error {
 			if s.Daily == nil {
@@ -85,7 +85,7 @@ func (b *Bot) settingsCmd(c *call, opts options) error {
 	if v, ok := opts.str("banks"); ok {
 		names, err := b.bankList(c.guild, v)
 		if err != nil {
-			return err
+			return response{}, err
 		}
 		edits = append(edits, func(s *questions.Settings, _ *time.Location) error { s.Banks = names; return nil })
 	}
@@ -104,7 +104,7 @@ func (b *Bot) settingsCmd(c *call, opts options) error {
 		})
 	}
 	if err != nil {
-		return fmt.Errorf("settings: %w", err)
+		return response{}, fmt.Errorf("settings: %w", err)
 	}
 	changed := len(edits) > 0
 	if changed {
@@ -122,9 +122,9 @@ func (b *Bot) settingsCmd(c *call, opts options) error {
 	if changed {
 		head = "⚙️ **Settings saved**"
 	}
-	return c.reply(message{ephemeral: true, content: truncate(fmt.Sprintf(
+	return asReply(message{ephemeral: true, content: truncate(fmt.Sprintf(
 		"%s\nAnswer and explanation shown: %s\n`/quiz ask` stays open: %s\nQuestions drawn from: %s\nTime zone: %s",
-		head, reveal, plural(set.AskMinutes, "minute", "minutes"), banks, set.TimeZone), 2000)})
+		head, reveal, plural(set.AskMinutes, "minute", "minutes"), banks, set.TimeZone), 2000)}), nil
 }
 
 // bankList reads "all" or a comma-separated list of existing bank names.

@@ -13,20 +13,20 @@ import (
 )
 
 // stats shows a member's record (/quiz stats [member]).
-func (b *Bot) stats(c *call, opts options) error {
+func (b *Bot) stats(c *call, opts options) (response, error) {
 	who := c.user
 	if id, ok := opts.user("member"); ok {
 		who = id
 	}
 	st, err := b.store.MemberStats(c.guild, who, b.clock.Now())
 	if err != nil && !errors.Is(err, questions.ErrNotFound) {
-		return fmt.Errorf("stats: %w", err)
+		return response{}, fmt.Errorf("stats: %w", err)
 	}
 	a := st.All
 	e := &discordgo.MessageEmbed{Title: "📊 Stats", Color: colorOpen}
 	if a.Answered == 0 {
 		e.Description = fmt.Sprintf("<@%d> has not answered any question yet.", who)
-		return c.reply(message{ephemeral: true, embeds: []*discordgo.MessageEmbed{e}})
+		return asReply(message{ephemeral: true, embeds: []*discordgo.MessageEmbed{e}}), nil
 	}
 	rank := "unranked"
 	if st.Rank > 0 {
@@ -60,7 +60,7 @@ func (b *Bot) stats(c *call, opts options) error {
 			Inline: true,
 		})
 	}
-	return c.reply(message{ephemeral: true, embeds: fitEmbeds([]*discordgo.MessageEmbed{e})})
+	return asReply(message{ephemeral: true, embeds: fitEmbeds([]*discordgo.MessageEmbed{e})}), nil
 }
 
 // streaksEmbed shows the server's active study streaks on the first daily

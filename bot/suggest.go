@@ -17,13 +17,13 @@ import (
 // member is told by direct message. Nothing queued is ever drawn.
 
 // suggestionsCmd shows the first suggestion waiting (/quizadmin suggestions).
-func (b *Bot) suggestionsCmd(c *call, _ options) error {
+func (b *Bot) suggestionsCmd(c *call, _ options) (response, error) {
 	m, err := b.reviewPage(c.guild, 0, "")
 	if err != nil {
-		return err
+		return response{}, err
 	}
 	m.ephemeral = true
-	return c.reply(m)
+	return asReply(m), nil
 }
 
 // reviewPage is the review of the first queued suggestion after the draft
@@ -81,34 +81,34 @@ func reviewMessage(note string, d questions.Draft, at, total int, banks []questi
 }
 
 // reviewButton answers Approve, Reject and Next on a suggestion's review.
-func (b *Bot) reviewButton(c *call, id componentID) error {
+func (b *Bot) reviewButton(c *call, id componentID) (response, error) {
 	if !isManager(c.member) {
-		return userErr("You need the Manage Server permission to review suggestions.")
+		return response{}, userErr("You need the Manage Server permission to review suggestions.")
 	}
 	if id.action == "next" {
 		m, err := b.reviewPage(c.guild, id.draft, "")
 		if err != nil {
-			return err
+			return response{}, err
 		}
-		return c.update(m)
+		return asUpdate(m), nil
 	}
 	d, err := b.store.Draft(c.guild, id.draft)
 	if errors.Is(err, questions.ErrNotFound) || err == nil && !d.Queued {
 		m, err := b.reviewPage(c.guild, id.draft, "That suggestion was handled already.")
 		if err != nil {
-			return err
+			return response{}, err
 		}
-		return c.update(m)
+		return asUpdate(m), nil
 	}
 	if err != nil {
-		return fmt.Errorf("suggestion: %w", err)
+		return response{}, fmt.Errorf("suggestion: %w", err)
 	}
 	parts, ps := parsePaste(d)
 	names := bankNames(parts, d.Bank)
 	var note, dm string
 	if id.action == "reject" {
 		if err := b.store.DeleteDraft(c.ctx, c.guild, d.ID); err != nil && !errors.Is(err, questions.ErrNotFound) {
-			return fmt.Errorf("reject suggestion: %w", err)
+			return response{}, fmt.Errorf("reject suggestion: %w", err)
 		}
 		b.log.Info("suggestion rejected", "guild", c.guild, "user", c.user, "draft", d.ID)
 		note = fmt.Sprintf("🗑️ Rejected <@%d>'s suggestion for %s.", d.UserID, names)
@@ -116,20 +116,18 @@ func (b *Bot) reviewButton(c *call, id componentID) error {
 	} else {
 		ch, err := b.approve(c, d, parts, ps)
 		if err != nil {
-			return err
+			return response{}, err
 		}
 		note = fmt.Sprintf("✅ Approved <@%d>'s suggestion.\n%s", d.UserID, changeSummary("Added to", ch.results))
 		dm = fmt.Sprintf("✅ Your suggestion for %s on **%s** was approved: %s. Thank you!", names, b.guildName(c.guild), addedText(ch.results))
 	}
 	m, err := b.reviewPage(c.guild, d.ID, note)
 	if err != nil {
-		return err
+		return response{}, err
 	}
-	if err := c.update(m); err != nil {
-		return err
-	}
-	b.tellMember(c.ctx, c.guild, d.UserID, dm)
-	return nil
+	r := asUpdate(m)
+	r.after = func() { b.tellMember(c.ctx, c.guild, d.UserID, dm) }
+	return r, nil
 }
 
 // approve merges a queued suggestion into its banks, consuming it.
