@@ -171,6 +171,13 @@ func (b *Bot) banksCmd(c *call, _ options) (response, error) {
 	if err != nil {
 		return response{}, err
 	}
+	return asReply(banksMessage(banks, imp.banks, asked, set.Banks)), nil
+}
+
+// banksMessage lists the banks a server can use: questions, how many are
+// not asked yet, which are imported and which are left out of the draw
+// (draw: the settings' banks; empty for all).
+func banksMessage(banks, imported []*questions.Bank, asked map[string]bool, draw []string) message {
 	var lines []string
 	for _, bk := range banks {
 		left := 0
@@ -180,17 +187,17 @@ func (b *Bot) banksCmd(c *call, _ options) (response, error) {
 			}
 		}
 		line := fmt.Sprintf("**%s** · %s · %d not yet asked", bk.Name, plural(len(bk.Questions), "question", "questions"), left)
-		if findBank(imp.banks, bk.Name) != nil {
+		if findBank(imported, bk.Name) != nil {
 			line += " · imported"
 		}
-		if len(set.Banks) > 0 && !containsName(set.Banks, bk.Name) {
+		if len(draw) > 0 && !containsName(draw, bk.Name) {
 			line += " · not in the draw"
 		}
 		lines = append(lines, line)
 	}
 	e := &discordgo.MessageEmbed{Title: "📚 Question banks", Color: colorOpen,
 		Description: truncate(strings.Join(lines, "\n"), maxDesc)}
-	return asReply(message{ephemeral: true, embeds: []*discordgo.MessageEmbed{e}}), nil
+	return message{ephemeral: true, embeds: []*discordgo.MessageEmbed{e}}
 }
 
 // containsName reports whether names holds name (see sameName).

@@ -102,14 +102,19 @@ func (b *Bot) dailyStatus(c *call, _ options) (response, error) {
 	if err != nil {
 		return response{}, fmt.Errorf("daily status: %w", err)
 	}
-	if set.Daily == nil {
-		return asReply(message{ephemeral: true, content: "📅 The daily quiz is off. `/quizadmin daily set` turns it on."}), nil
-	}
-	d := *set.Daily
 	loc, err := questions.LoadZone(set.TimeZone)
-	if err != nil {
+	if err != nil && set.Daily != nil {
 		return response{}, fmt.Errorf("daily status: stored zone %q: %w", set.TimeZone, err)
 	}
+	return asReply(dailyStatusMessage(set, loc)), nil
+}
+
+// dailyStatusMessage shows the daily schedule of set; loc is its zone.
+func dailyStatusMessage(set questions.Settings, loc *time.Location) message {
+	if set.Daily == nil {
+		return message{ephemeral: true, content: "📅 The daily quiz is off. `/quizadmin daily set` turns it on."}
+	}
+	d := *set.Daily
 	closes := "when the next day's questions are posted"
 	if d.CloseAfterHours > 0 {
 		closes = "after " + plural(d.CloseAfterHours, "hour", "hours")
@@ -124,7 +129,7 @@ func (b *Bot) dailyStatus(c *call, _ options) (response, error) {
 	if d.LastError != "" {
 		text += "\n⚠️ The last post failed: " + truncate(d.LastError, 300)
 	}
-	return asReply(message{ephemeral: true, content: text}), nil
+	return message{ephemeral: true, content: text}
 }
 
 // runDaily posts every daily quiz that is due at now and returns the

@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -50,6 +51,8 @@ func (b *Bot) boardPage(c *call, id componentID) (response, error) {
 	return asReply(m), nil
 }
 
+// boardMessage loads a leaderboard page (the last one when page is past
+// it) and, when the viewer is not on it, their own standing.
 func (b *Bot) boardMessage(guild questions.GuildID, viewer questions.UserID, p questions.Period, r questions.Ranking, page int) (message, error) {
 	now := b.clock.Now()
 	lb, err := b.store.Leaderboard(guild, p, r, now, page*boardPageSize, boardPageSize)
@@ -60,16 +63,32 @@ func (b *Bot) boardMessage(guild questions.GuildID, viewer questions.UserID, p q
 	if page >= pages && page > 0 {
 		return b.boardMessage(guild, viewer, p, r, pages-1)
 	}
+	var own *questions.Standing
+	if !slices.ContainsFunc(lb.Entries, func(s questions.Standing) bool { return s.UserID == viewer }) {
+		st, err := b.store.Standing(guild, viewer, p, r, now)
+		switch {
+		case err == nil:
+			own = &st
+		case !errors.Is(err, questions.ErrNotFound):
+			return message{}, fmt.Errorf("leaderboard standing: %w", err)
+		}
+	}
+	return leaderboardMessage(lb, p, r, page, own), nil
+}
+
+// leaderboardMessage renders page (0-based) of a p/r leaderboard, with the
+// viewer's own standing below when they are not on the page (own, nil
+// when unranked), and the paging and ranking buttons.
+func leaderboardMessage(lb questions.Leaderboard, p questions.Period, r questions.Ranking, page int, own *questions.Standing) message {
+	pages := max(1, (lb.Total+boardPageSize-1)/boardPageSize)
 	title := "🏆 Leaderboard · " + periodNames[p]
 	if r == questions.ByAccuracy {
 		title += " · by accuracy"
 	}
 	e := &discordgo.MessageEmbed{Title: title, Color: colorOpen}
 	var lines []string
-	shown := false
 	for _, s := range lb.Entries {
 		lines = append(lines, standingLine(s))
-		shown = shown || s.UserID == viewer
 	}
 	if len(lines) == 0 {
 		if r == questions.ByAccuracy {
@@ -78,14 +97,8 @@ func (b *Bot) boardMessage(guild questions.GuildID, viewer questions.UserID, p q
 			lines = append(lines, "Nobody has answered in this period yet. `/quiz ask` posts a question.")
 		}
 	}
-	if !shown {
-		own, err := b.store.Standing(guild, viewer, p, r, now)
-		switch {
-		case err == nil:
-			lines = append(lines, "", "**You:** "+standingLine(own))
-		case !errors.Is(err, questions.ErrNotFound):
-			return message{}, fmt.Errorf("leaderboard standing: %w", err)
-		}
+	if own != nil {
+		lines = append(lines, "", "**You:** "+standingLine(*own))
 	}
 	e.Description = truncate(strings.Join(lines, "\n"), maxDesc)
 	footer := fmt.Sprintf("Page %d of %d · %s ranked", page+1, pages, plural(lb.Total, "member", "members"))
@@ -102,7 +115,7 @@ func (b *Bot) boardMessage(guild questions.GuildID, viewer questions.UserID, p q
 		discordgo.Button{Label: "Next ▶", Style: discordgo.SecondaryButton, CustomID: boardCustomID(p, r, page+1), Disabled: page+1 >= pages},
 		discordgo.Button{Label: otherLabel, Style: discordgo.PrimaryButton, CustomID: boardCustomID(p, other, 0)},
 	}}
-	return message{embeds: []*discordgo.MessageEmbed{e}, components: []discordgo.MessageComponent{row}}, nil
+	return message{embeds: []*discordgo.MessageEmbed{e}, components: []discordgo.MessageComponent{row}}
 }
 
 // standingLine is one member's line on a leaderboard. Mentions in embeds

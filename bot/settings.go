@@ -110,6 +110,11 @@ func (b *Bot) settingsCmd(c *call, opts options) (response, error) {
 	if changed {
 		b.poke()
 	}
+	return asReply(settingsMessage(set, changed)), nil
+}
+
+// settingsMessage shows a server's settings; changed: just saved.
+func settingsMessage(set questions.Settings, changed bool) message {
 	reveal := "at once, in the private answer reply"
 	if !set.RevealOnAnswer {
 		reveal = "only when the question closes"
@@ -122,9 +127,9 @@ func (b *Bot) settingsCmd(c *call, opts options) (response, error) {
 	if changed {
 		head = "⚙️ **Settings saved**"
 	}
-	return asReply(message{ephemeral: true, content: truncate(fmt.Sprintf(
+	return message{ephemeral: true, content: truncate(fmt.Sprintf(
 		"%s\nAnswer and explanation shown: %s\n`/quiz ask` stays open: %s\nQuestions drawn from: %s\nTime zone: %s",
-		head, reveal, plural(set.AskMinutes, "minute", "minutes"), banks, set.TimeZone), 2000)}), nil
+		head, reveal, plural(set.AskMinutes, "minute", "minutes"), banks, set.TimeZone), 2000)}
 }
 
 // bankList reads "all" or a comma-separated list of existing bank names.

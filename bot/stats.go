@@ -22,11 +22,16 @@ func (b *Bot) stats(c *call, opts options) (response, error) {
 	if err != nil && !errors.Is(err, questions.ErrNotFound) {
 		return response{}, fmt.Errorf("stats: %w", err)
 	}
+	return asReply(statsMessage(who, st)), nil
+}
+
+// statsMessage renders a member's stats, weak spots first.
+func statsMessage(who questions.UserID, st questions.MemberStats) message {
 	a := st.All
 	e := &discordgo.MessageEmbed{Title: "📊 Stats", Color: colorOpen}
 	if a.Answered == 0 {
 		e.Description = fmt.Sprintf("<@%d> has not answered any question yet.", who)
-		return asReply(message{ephemeral: true, embeds: []*discordgo.MessageEmbed{e}}), nil
+		return message{ephemeral: true, embeds: []*discordgo.MessageEmbed{e}}
 	}
 	rank := "unranked"
 	if st.Rank > 0 {
@@ -60,7 +65,7 @@ func (b *Bot) stats(c *call, opts options) (response, error) {
 			Inline: true,
 		})
 	}
-	return asReply(message{ephemeral: true, embeds: fitEmbeds([]*discordgo.MessageEmbed{e})}), nil
+	return message{ephemeral: true, embeds: fitEmbeds([]*discordgo.MessageEmbed{e})}
 }
 
 // streaksEmbed shows the server's active study streaks on the first daily
@@ -71,6 +76,11 @@ func (b *Bot) streaksEmbed(guild questions.GuildID, now time.Time) *discordgo.Me
 		b.log.Error("daily streaks", "guild", guild, "err", err)
 		return nil
 	}
+	return streaksEmbedOf(streaks)
+}
+
+// streaksEmbedOf renders the active streaks; nil for none.
+func streaksEmbedOf(streaks []questions.Score) *discordgo.MessageEmbed {
 	if len(streaks) == 0 {
 		return nil
 	}
