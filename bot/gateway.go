@@ -154,6 +154,7 @@ func (b *Bot) keepConnected(ctx context.Context, s *discordgo.Session, a *attemp
 			return nil
 		case <-dropped:
 		}
+		b.log.Warn("gateway connection dropped: reconnecting")
 		wait := time.Second
 		for {
 			err := b.connect(ctx, s, a)
