@@ -315,3 +315,23 @@ func TestDrawForgotten(t *testing.T) {
 		t.Errorf("n beyond the candidates: got %v, want both", got)
 	}
 }
+
+func TestAnswersPerDay(t *testing.T) {
+	paris, _ := time.LoadLocation("Europe/Paris")
+	now := time.Date(2025, 3, 14, 10, 0, 0, 0, paris)
+	mems := []Memory{
+		{History: []Attempt{{At: time.Date(2025, 3, 13, 23, 30, 0, 0, time.UTC), Right: true}, // 14th in Paris
+			{At: time.Date(2025, 3, 12, 9, 0, 0, 0, paris)}}},
+		{History: []Attempt{{At: time.Date(2025, 3, 14, 8, 0, 0, 0, paris), Right: true, Review: true},
+			{At: time.Date(2025, 3, 11, 23, 0, 0, 0, paris), Right: true}, // outside 3 days
+			{At: time.Date(2025, 3, 15, 1, 0, 0, 0, paris)}}},             // after today
+	}
+	got := AnswersPerDay(mems, paris, now, 3)
+	want := []DayCount{{"2025-03-12", 1, 0}, {"2025-03-13", 0, 0}, {"2025-03-14", 2, 2}}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if got := AnswersPerDay(mems, paris, now, 0); got != nil {
+		t.Errorf("0 days: got %v, want nil", got)
+	}
+}

@@ -147,3 +147,40 @@ func ComputeReadiness(qs []Question, mems map[string]Memory, skip func(questionI
 	})
 	return out
 }
+
+// DayCount is a member's graded answers (live and review) on one local day.
+type DayCount struct {
+	Date    string // "2006-01-02"
+	Answers int
+	Right   int
+}
+
+// AnswersPerDay counts the answers in the memories' histories per local
+// day in loc, for the `days` days that end with today's (the day of now):
+// oldest first, one entry per day, days without answers included.
+func AnswersPerDay(mems []Memory, loc *time.Location, now time.Time, days int) []DayCount {
+	if days <= 0 {
+		return nil
+	}
+	out := make([]DayCount, days)
+	index := make(map[string]int, days)
+	y, m, d := now.In(loc).Date()
+	for i := range days {
+		date := time.Date(y, m, d-(days-1-i), 12, 0, 0, 0, loc).Format(time.DateOnly)
+		out[i].Date = date
+		index[date] = i
+	}
+	for _, mem := range mems {
+		for _, a := range mem.History {
+			i, ok := index[a.At.In(loc).Format(time.DateOnly)]
+			if !ok {
+				continue
+			}
+			out[i].Answers++
+			if a.Right {
+				out[i].Right++
+			}
+		}
+	}
+	return out
+}
