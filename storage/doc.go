@@ -45,12 +45,19 @@
 //	            reset → u64                answer sequence at the last ResetGuild
 //	        answers/                       sequence = last answer sequence number
 //	            <post><user> → seq, interaction, at, right, right picks, points, letters
+//	            <review><user> → the same          a review answer (review IDs come from the posts sequence)
 //	        asked/
 //	            <question ID> → <post>     asked in the current round
 //	        banks/
 //	            <lower-case name> → JSON bank file (stored by this build: the merged bank as YAML)
 //	        drafts/                        sequence = last draft ID
 //	            <draft> → JSON draft       pasted questions before Add; suggestions waiting for review
+//	        memory/
+//	            <user><question ID> → FSRS card (due, stability, difficulty, …), then (at, right, review) per answer
+//	        exams/
+//	            <user> → JSON exam date    {"date": "2006-01-02", "bank": …}
+//	        reviews/
+//	            <review> → JSON review     a question shown in /quiz review: member, question, key snapshot, expiry
 //	        resets/
 //	            <user> → u64               answer sequence at the member's last ResetMember
 //	        topics/
@@ -117,5 +124,18 @@
 // before it as revealed (earlier builds revealed at the close and kept no
 // record of a failure). From then on a closed post is in unrevealed/
 // exactly when its record is not marked revealed. Version 4 added
-// guilds/<g>/drafts to every guild.
+// guilds/<g>/drafts to every guild. Version 5 added guilds/<g>/memory,
+// exams and reviews, and built every member's memory of every question
+// from the stored answers in recording order (RebuildMemory recomputes
+// them the same way).
+//
+// # Memory and reviews
+//
+// A member's memory of a question (FSRS, see questions.Remember) is
+// written in the transaction of each graded answer, live or review, and is
+// derived data like the scores: RebuildMemory recounts it from every
+// stored answer, whatever the resets (memory is knowledge, not
+// competition: ResetGuild and ResetMember keep it). A review answer is
+// stored with the answers, under the review's ID; it counts a study day
+// for the streak and nothing on the boards (countReview).
 package storage
