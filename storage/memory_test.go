@@ -12,25 +12,14 @@ import (
 	"github.com/quizhost/quizhost/questions"
 )
 
-// answerRemembered records an answer and makes sure the member's memory
-// counted it: it runs the hook (rememberAnswer) itself when RecordAnswer
-// did not (before RecordAnswer calls the hook in its transaction).
+// answerRemembered records an answer and checks that RecordAnswer updated
+// the member's memory of the question in the same call.
 func answerRemembered(t *testing.T, db *DB, p questions.Post, user uint64, at time.Time, choice ...string) questions.Answer {
 	t.Helper()
 	before := memoryReps(t, db, p.GuildID, user, p.QuestionID)
 	a := answer(t, db, p, user, at, choice...)
-	if memoryReps(t, db, p.GuildID, user, p.QuestionID) > before {
-		return a
-	}
-	err := db.bolt.Update(func(tx *bbolt.Tx) error {
-		g, err := guildRW(tx, p.GuildID)
-		if err != nil {
-			return err
-		}
-		return rememberAnswer(g, user, p.QuestionID, questions.Attempt{At: a.At, Right: a.Right}, p.ClosesAt)
-	})
-	if err != nil {
-		t.Fatalf("rememberAnswer: %v", err)
+	if got := memoryReps(t, db, p.GuildID, user, p.QuestionID); got != before+1 {
+		t.Fatalf("member %d's memory of %s after an answer: %d repetitions, want %d", user, p.QuestionID, got, before+1)
 	}
 	return a
 }
@@ -130,6 +119,34 @@ func TestRememberAnswerHook(t *testing.T) {
 	}
 	if len(live) != 3 {
 		t.Errorf("memories: got %d, want 3", len(live))
+	}
+}
+
+// TestDeletePostForgetsItsAnswers: deleting a post (a question whose
+// message could not be sent) recomputes the memories of its question from
+// the answers left, as a rebuild would.
+func TestDeletePostForgetsItsAnswers(t *testing.T) {
+	db, _ := newDB(t)
+	p := mustPost(t, db, questions.Post{QuestionID: "net#1", Correct: []string{"B"}})
+	p2 := mustPost(t, db, questions.Post{QuestionID: "net#1", Correct: []string{"B"}})
+	answerRemembered(t, db, p, 1, t0, "A")
+	answerRemembered(t, db, p2, 1, t0.Add(time.Hour), "B")
+	answerRemembered(t, db, p2, 2, t0.Add(time.Hour), "B")
+	if err := db.DeletePost(p2.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := memoryReps(t, db, guild, 1, "net#1"); got != 1 {
+		t.Errorf("member 1 after the delete: %d repetitions, want 1 (the first post's answer)", got)
+	}
+	if _, ok := memoryOf(t, db, guild, 2, "net#1"); ok {
+		t.Error("member 2 still remembers an answer to the deleted post")
+	}
+	live := dumpMemory(t, db, guild)
+	if err := db.RebuildMemory(guild, nil); err != nil {
+		t.Fatal(err)
+	}
+	if d := diffMaps(dumpMemory(t, db, guild), live); d != "" {
+		t.Errorf("rebuild differs after the delete:\n%s", d)
 	}
 }
 

@@ -199,8 +199,15 @@ func (db *DB) DeletePost(postID uint64) error {
 				users[getU64(k[8:16])] = true
 			}
 		}
-		if _, err := deletePrefix(answers, prefix); err != nil || len(users) == 0 {
+		if _, err := deletePrefix(answers, prefix); err != nil {
 			return err
+		}
+		// Memories of the question are recomputed from the answers left.
+		if err := rebuildMemory(tx, g, func(_ uint64, q string) bool { return q == p.QuestionID }); err != nil {
+			return err
+		}
+		if len(users) == 0 {
+			return nil
 		}
 		for _, u := range slices.Sorted(maps.Keys(users)) {
 			if err := removeMember(g, u); err != nil {
