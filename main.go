@@ -267,7 +267,7 @@ func commands() []command {
 		{"preview", "[PATH...]", "print each question as it will be posted and as revealed (no PATH: what the bot would load)", preview},
 		{"backup", "DEST", "copy the database to DEST (the bot must be stopped; while it runs, send it SIGUSR1)", backup},
 		{"sandbox", "[flags]", "try the bot in a browser without Discord (--addr 127.0.0.1:8080, --db PATH)", sandboxCmd},
-		{"reshard", "--to N --out DIR FILE...", "split or merge stopped database files into the files of N shards (see README.md, \"Sharding\")", reshardCmd},
+		{"reshard", "--to N --out DIR FILE...", "split or merge stopped database files into the files of N shards, or of --processes P ranges (see README.md, \"Sharding\")", reshardCmd},
 	}
 }
 
@@ -276,12 +276,15 @@ func commands() []command {
 func reshardCmd(args []string, _ func(string) string, stdout, _ io.Writer) error {
 	fs := flagSet("reshard", "--to N --out DIR FILE...",
 		"Split or merge the database files of one shard layout (every file of it, or one unsharded file)\n"+
-			"into N files, one per shard: DIR/"+storage.ShardFileName(0, 4)+" and so on. Each server's whole state\n"+
+			"into N files, one per shard: DIR/"+storage.ShardFileName(0, 4)+" and so on; with --processes P, into P\n"+
+			"files of N/P shards each, for processes that run a range (DIR/"+storage.LayoutFileName(storage.ShardLayout{First: 0, Last: 1, Count: 4})+"\n"+
+			"for QUIZHOST_SHARDS=0-1/4). Each server's whole state\n"+
 			"moves to the file of its shard, (server ID >> 22) % N. Stop every quizhost process first and keep\n"+
 			"a backup. The new files are verified (every answer once, every server unchanged) before they appear;\n"+
 			"the old files are only read. Exit status: 0 when written, 1 when refused, 2 on bad usage.")
 	to := fs.Int("to", 0, "the number `N` of shards of the new layout (one file each)")
 	out := fs.String("out", "", "the directory `DIR` for the new files (created if missing; must be empty)")
+	procs := fs.Int("processes", 0, "the number `P` of processes (files) sharing the N shards evenly (default N: one file per shard)")
 	files, err := parseFlags(fs, args, -1, stdout)
 	if err != nil {
 		return helpShown(err)
@@ -296,10 +299,17 @@ func reshardCmd(args []string, _ func(string) string, stdout, _ io.Writer) error
 	if len(files) == 0 {
 		problems = append(problems, "want the database files of the old layout")
 	}
+	if *procs == 0 {
+		*procs = *to
+	}
+	layouts, err := storage.EvenRanges(*to, *procs)
+	if err != nil && *to >= 1 {
+		problems = append(problems, "--processes: "+err.Error())
+	}
 	if len(problems) > 0 {
 		return exitCode{2, fmt.Sprintf("quizhost reshard: %s\n%s", strings.Join(problems, "; "), usageOf(fs))}
 	}
-	rep, err := storage.Reshard(*to, *out, files)
+	rep, err := storage.ReshardRanges(layouts, *out, files)
 	if err != nil {
 		return exitCode{1, "quizhost " + err.Error()}
 	}
@@ -313,10 +323,10 @@ func reshardCmd(args []string, _ func(string) string, stdout, _ io.Writer) error
 	for _, f := range rep.Outputs {
 		line("wrote", f)
 	}
-	fmt.Fprintf(stdout, "verified: every answer in exactly one new file, every server's state and leaderboards unchanged.\n"+
-		"Start process i with QUIZHOST_DB=%s and QUIZHOST_SHARDS=i-i/%d\n"+
-		"(or give a process a range i-j/%d and merge its files with another reshard).\n",
-		filepath.Join(*out, "quizhost-shard-<i>-of-"+fmt.Sprint(*to)+".db"), *to, *to)
+	fmt.Fprintln(stdout, "verified: every answer in exactly one new file, every server's state and leaderboards unchanged.")
+	for _, f := range rep.Outputs {
+		fmt.Fprintf(stdout, "start: QUIZHOST_SHARDS=%s QUIZHOST_DB=%s\n", f.Layout, f.Path)
+	}
 	return nil
 }
 

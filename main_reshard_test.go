@@ -35,11 +35,18 @@ func TestReshardCommand(t *testing.T) {
 		"read  " + src + " (shards 0-0/1): 3 servers, 3 posts, 0 answers\n",
 		"wrote " + filepath.Join(out, "quizhost-shard-0-of-2.db") + " (shards 0-0/2): 1 server, 1 post, 0 answers\n",
 		"wrote " + filepath.Join(out, "quizhost-shard-1-of-2.db") + " (shards 1-1/2): 2 servers, 2 posts, 0 answers\n",
-		"QUIZHOST_SHARDS=i-i/2",
+		"start: QUIZHOST_SHARDS=1-1/2 QUIZHOST_DB=" + filepath.Join(out, "quizhost-shard-1-of-2.db") + "\n",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout %q: want %q", stdout, want)
 		}
+	}
+
+	// Two processes of two shards each.
+	ranges := filepath.Join(dir, "ranges")
+	code, stdout, stderr = runCLI(t, nil, "reshard", "--to", "4", "--processes", "2", "--out", ranges, src)
+	if want := "wrote " + filepath.Join(ranges, "quizhost-shards-2-3-of-4.db") + " (shards 2-3/4): 1 server, 1 post"; code != 0 || !strings.Contains(stdout, want) {
+		t.Errorf("reshard --processes 2: got exit %d, stdout %q, stderr %q; want %q", code, stdout, stderr, want)
 	}
 
 	tests := []struct {
@@ -52,6 +59,7 @@ func TestReshardCommand(t *testing.T) {
 		{"half a layout", []string{"--out", filepath.Join(dir, "x"), "--to", "3", filepath.Join(out, "quizhost-shard-1-of-2.db")}, 1, "no file holds shard 0 of 2"},
 		{"no --out", []string{"--to", "3", src}, 2, "--out: want the directory"},
 		{"no file", []string{"--to", "3", "--out", filepath.Join(dir, "y")}, 2, "want the database files"},
+		{"uneven processes", []string{"--to", "3", "--processes", "2", "--out", filepath.Join(dir, "z"), src}, 2, "cannot be divided evenly"},
 	}
 	for _, tt := range tests {
 		code, stdout, stderr := runCLI(t, nil, append([]string{"reshard"}, tt.args...)...)

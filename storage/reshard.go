@@ -38,6 +38,30 @@ func ShardFileName(i, count int) string {
 	return fmt.Sprintf("quizhost-shard-%d-of-%d.db", i, count)
 }
 
+// LayoutFileName is the name ReshardRanges gives the file of layout l:
+// ShardFileName for one shard, quizhost-shards-<i>-<j>-of-<count>.db for
+// a range.
+func LayoutFileName(l ShardLayout) string {
+	if l.First == l.Last {
+		return ShardFileName(l.First, l.Count)
+	}
+	return fmt.Sprintf("quizhost-shards-%d-%d-of-%d.db", l.First, l.Last, l.Count)
+}
+
+// EvenRanges divides count shards into procs contiguous ranges of equal
+// size, in order: the layouts of procs processes. procs must divide count.
+func EvenRanges(count, procs int) ([]ShardLayout, error) {
+	if count < 1 || procs < 1 || count%procs != 0 {
+		return nil, fmt.Errorf("%d shards cannot be divided evenly between %d processes", count, procs)
+	}
+	per := count / procs
+	var out []ShardLayout
+	for k := range procs {
+		out = append(out, ShardLayout{k * per, k*per + per - 1, count})
+	}
+	return out, nil
+}
+
 // errUnsplittable marks a file holding a bucket or key that Reshard does
 // not know how to divide between servers: copying the file without it
 // would silently drop data.
@@ -112,16 +136,17 @@ type topRec struct {
 
 // reshardPlan is where every server's state comes from and goes.
 type reshardPlan struct {
-	to     int
-	owner  map[uint64]int      // server → input index
-	recs   map[uint64][]topRec // server → its top-level records, by bucket then key
-	seqs   map[string]uint64   // top-level bucket → sequence for every output (posts: the base)
-	guilds []uint64            // sorted
+	layouts []ShardLayout       // one per output
+	owner   map[uint64]int      // server → input index
+	recs    map[uint64][]topRec // server → its top-level records, by bucket then key
+	seqs    map[string]uint64   // top-level bucket → sequence for every output (posts: the base)
+	guilds  []uint64            // sorted
 }
 
 // Reshard splits or merges the database files of one shard layout into the
 // files of a new layout of `to` shards, one shard per file, written to
-// outDir as ShardFileName(i, to) and stamped with the layout i-i/to. It
+// outDir as ShardFileName(i, to) and stamped with the layout i-i/to
+// (ReshardRanges writes files of several shards each). It
 // works offline: every input is opened read-only and refused (error
 // wrapping ErrInUse) while a quizhost process holds it. outDir is created
 // if missing and must be empty.
@@ -151,10 +176,23 @@ type reshardPlan struct {
 // server identical byte for byte. Only then are the temporary files renamed
 // to their names. On error no output file is left.
 func Reshard(to int, outDir string, files []string) (ReshardReport, error) {
+	if to < 1 {
+		return ReshardReport{}, fmt.Errorf("reshard: --to %d: want at least 1 shard", to)
+	}
+	layouts, _ := EvenRanges(to, to)
+	return ReshardRanges(layouts, outDir, files)
+}
+
+// ReshardRanges is Reshard into one file per layout of a new layout whose
+// processes run several shards each: layouts share one count, are
+// contiguous and cover every shard once, in order (see EvenRanges). The
+// file of layout l is outDir/LayoutFileName(l), stamped l, and holds the
+// servers of l's shards.
+func ReshardRanges(layouts []ShardLayout, outDir string, files []string) (ReshardReport, error) {
 	var rep ReshardReport
 	err := protect(func() error {
 		var err error
-		rep, err = reshard(to, outDir, files)
+		rep, err = reshard(layouts, outDir, files)
 		return err
 	})
 	if err != nil {
@@ -163,9 +201,19 @@ func Reshard(to int, outDir string, files []string) (ReshardReport, error) {
 	return rep, nil
 }
 
-func reshard(to int, outDir string, files []string) (ReshardReport, error) {
-	if to < 1 {
-		return ReshardReport{}, fmt.Errorf("--to %d: want at least 1 shard", to)
+func reshard(layouts []ShardLayout, outDir string, files []string) (ReshardReport, error) {
+	if len(layouts) == 0 {
+		return ReshardReport{}, errors.New("no output layout")
+	}
+	next := 0
+	for _, l := range layouts {
+		if err := l.check(); err != nil || l.IsZero() || l.Count != layouts[0].Count || l.First != next {
+			return ReshardReport{}, fmt.Errorf("output layouts %v: want contiguous ranges of one count, from shard 0, in order", layouts)
+		}
+		next = l.Last + 1
+	}
+	if next != layouts[0].Count {
+		return ReshardReport{}, fmt.Errorf("output layouts %v: shards %d to %d are in none", layouts, next, layouts[0].Count-1)
 	}
 	if len(files) == 0 {
 		return ReshardReport{}, errors.New("no input file")
@@ -186,16 +234,17 @@ func reshard(to int, outDir string, files []string) (ReshardReport, error) {
 	if err := emptyDir(outDir); err != nil {
 		return ReshardReport{}, err
 	}
-	plan, err := planReshard(inputs, to)
+	plan, err := planReshard(inputs, layouts)
 	if err != nil {
 		return ReshardReport{}, err
 	}
 
+	to := len(layouts)
 	tmps := make([]string, to)
 	finals := make([]string, to)
-	for i := range to {
-		finals[i] = filepath.Join(outDir, ShardFileName(i, to))
-		tmps[i] = filepath.Join(outDir, "."+ShardFileName(i, to)+".tmp")
+	for i, l := range layouts {
+		finals[i] = filepath.Join(outDir, LayoutFileName(l))
+		tmps[i] = filepath.Join(outDir, "."+LayoutFileName(l)+".tmp")
 	}
 	renamed := false
 	defer func() {
@@ -345,9 +394,10 @@ func emptyDir(dir string) error {
 // belongs to, that every server's state is in one input only, and that
 // no two posts of one output share an ID. It refuses unknown buckets and
 // meta keys.
-func planReshard(inputs []*reshardInput, to int) (*reshardPlan, error) {
+func planReshard(inputs []*reshardInput, layouts []ShardLayout) (*reshardPlan, error) {
 	rules := reshardBuckets()
-	plan := &reshardPlan{to: to, owner: map[uint64]int{}, recs: map[uint64][]topRec{}, seqs: map[string]uint64{}}
+	to := len(layouts)
+	plan := &reshardPlan{layouts: layouts, owner: map[uint64]int{}, recs: map[uint64][]topRec{}, seqs: map[string]uint64{}}
 	type postAt struct {
 		input int
 		guild uint64
@@ -387,13 +437,13 @@ func planReshard(inputs []*reshardInput, to int) (*reshardPlan, error) {
 					maxPost = max(maxPost, id)
 					in.Posts++
 					for _, o := range postsOut[id] {
-						if ShardOf(o.guild, to) != ShardOf(g, to) {
+						if plan.output(o.guild) != plan.output(g) {
 							continue
 						}
-						return fmt.Errorf("post %d is in %s (server %d) and in %s (server %d), and both servers go to shard %d of %d: "+
+						return fmt.Errorf("post %d is in %s (server %d) and in %s (server %d), and both servers go to the file of shards %s: "+
 							"these files were not made by quizhost reshard or by one deployment, and renumbering a post would break "+
 							"the buttons of its Discord message; reshard them to a layout that keeps the two servers apart",
-							id, inputs[o.input].Path, o.guild, in.Path, g, ShardOf(g, to), to)
+							id, inputs[o.input].Path, o.guild, in.Path, g, layouts[plan.output(g)])
 					}
 					postsOut[id] = append(postsOut[id], postAt{input: i, guild: g})
 				}
@@ -418,6 +468,21 @@ func planReshard(inputs []*reshardInput, to int) (*reshardPlan, error) {
 	plan.seqs[string(bPosts)] = base
 	plan.guilds = slices.Sorted(maps.Keys(plan.owner))
 	return plan, nil
+}
+
+// output is the index of the output holding server g.
+func (p *reshardPlan) output(g uint64) int {
+	s := ShardOf(g, p.layouts[0].Count)
+	i, _ := slices.BinarySearchFunc(p.layouts, s, func(l ShardLayout, s int) int {
+		switch {
+		case l.Last < s:
+			return -1
+		case l.First > s:
+			return 1
+		}
+		return 0
+	})
+	return i
 }
 
 // postSeq is the posts sequence of output i: its own range.
@@ -460,7 +525,7 @@ func writeOutputs(inputs []*reshardInput, plan *reshardPlan, paths []string) err
 					return err
 				}
 			}
-			return writeLayout(tx, ShardLayout{i, i, plan.to})
+			return writeLayout(tx, plan.layouts[i])
 		})
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
@@ -468,7 +533,7 @@ func writeOutputs(inputs []*reshardInput, plan *reshardPlan, paths []string) err
 	}
 	for _, g := range plan.guilds {
 		in := inputs[plan.owner[g]]
-		out := outs[ShardOf(g, plan.to)]
+		out := outs[plan.output(g)]
 		err := out.Update(func(tx *bbolt.Tx) error {
 			for _, r := range plan.recs[g] {
 				src, dst := in.tx.Bucket([]byte(r.bucket)), tx.Bucket([]byte(r.bucket))
@@ -672,7 +737,7 @@ func verifyOutputs(inputs []*reshardInput, plan *reshardPlan, paths []string) ([
 }
 
 func verifyOutput(path string, i int, plan *reshardPlan, want map[uint64]*serverState, got map[uint64]int) (ReshardFile, error) {
-	f := ReshardFile{Path: path, Layout: ShardLayout{i, i, plan.to}}
+	f := ReshardFile{Path: path, Layout: plan.layouts[i]}
 	if err := wholeFile(path); err != nil {
 		return f, err
 	}
@@ -704,8 +769,8 @@ func verifyOutput(path string, i int, plan *reshardPlan, want map[uint64]*server
 				return fmt.Errorf("server %d is in output %d too", g, o)
 			}
 			got[g] = i
-			if s := ShardOf(g, plan.to); s != i {
-				return fmt.Errorf("server %d belongs to shard %d", g, s)
+			if !f.Layout.Owns(g) {
+				return fmt.Errorf("server %d belongs to shard %d", g, ShardOf(g, f.Layout.Count))
 			}
 			w, ok := want[g]
 			if !ok {

@@ -46,6 +46,11 @@ func answersIn(t testing.TB, paths ...string) map[string][]string {
 // same bytes.
 func checkExactlyOnce(t *testing.T, before, after map[string][]string, to int) {
 	t.Helper()
+	checkExactlyOnceIn(t, before, after, func(g uint64) string { return ShardFileName(ShardOf(g, to), to) })
+}
+
+func checkExactlyOnceIn(t *testing.T, before, after map[string][]string, fileOf func(uint64) string) {
+	t.Helper()
 	if len(after) != len(before) {
 		t.Errorf("answers: got %d after, want %d", len(after), len(before))
 	}
@@ -58,7 +63,7 @@ func checkExactlyOnce(t *testing.T, before, after map[string][]string, to int) {
 		var g, p, u uint64
 		fmt.Sscanf(k, "%d/%d/%d", &g, &p, &u)
 		file, val, _ := bytes.Cut([]byte(a[0]), []byte(" "))
-		if want := ShardFileName(ShardOf(g, to), to); string(file) != want {
+		if want := fileOf(g); string(file) != want {
 			t.Errorf("answer %s: in %s, want %s", k, file, want)
 		}
 		if _, bval, _ := bytes.Cut([]byte(b[0]), []byte(" ")); !bytes.Equal(val, bval) {
@@ -217,6 +222,62 @@ func TestReshard(t *testing.T) {
 	}
 	if err := db.ClaimShardLayout(ShardLayout{}); err != nil {
 		t.Errorf("merged file, claim every shard: %v", err)
+	}
+}
+
+// TestReshardRanges splits an unsharded file for two processes of two
+// shards each: files of layouts 0-1/4 and 2-3/4 that those processes run.
+func TestReshardRanges(t *testing.T) {
+	dir := t.TempDir()
+	guilds := []uint64{shardGuild(0), shardGuild(1), shardGuild(2), shardGuild(3), shardGuild(5), shardGuild(6)}
+	src := filepath.Join(dir, "quiz.db")
+	db := openPath(t, src)
+	for _, g := range guilds {
+		populate(t, db, g, 0)
+	}
+	db.Close()
+	before := views(t, guilds, src)
+	answersBefore := answersIn(t, src)
+
+	layouts, err := EvenRanges(4, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	rep, err := ReshardRanges(layouts, out, []string{src})
+	if err != nil {
+		t.Fatalf("ReshardRanges: %v", err)
+	}
+	files := []string{filepath.Join(out, "quizhost-shards-0-1-of-4.db"), filepath.Join(out, "quizhost-shards-2-3-of-4.db")}
+	if got := dirNames(t, out); !slices.Equal(got, []string{filepath.Base(files[0]), filepath.Base(files[1])}) {
+		t.Fatalf("files written: got %v", got)
+	}
+	if rep.Outputs[0].Guilds != 3 || rep.Outputs[1].Guilds != 3 || rep.Outputs[1].Layout != (ShardLayout{2, 3, 4}) {
+		t.Errorf("report: got %+v, want 3 servers in 0-1/4 (shards 0, 1, 1) and 3 in 2-3/4 (2, 3, 2)", rep.Outputs)
+	}
+	checkExactlyOnceIn(t, answersBefore, answersIn(t, files...), func(g uint64) string {
+		if ShardOf(g, 4) <= 1 {
+			return filepath.Base(files[0])
+		}
+		return filepath.Base(files[1])
+	})
+	if after := views(t, guilds, files...); !mapsEqual(after, before) {
+		t.Fatalf("ReshardRanges changed a server:\n%s", diffViews(after, before))
+	}
+	for i, f := range files {
+		db := openPath(t, f)
+		if err := db.ClaimShardLayout(layouts[i]); err != nil {
+			t.Errorf("ClaimShardLayout(%v) of %s: %v", layouts[i], f, err)
+		}
+		db.Close()
+	}
+	for _, bad := range [][]ShardLayout{{{0, 1, 4}}, {{0, 1, 4}, {3, 3, 4}}, {{0, 1, 4}, {2, 3, 5}}, {{2, 3, 4}, {0, 1, 4}}} {
+		if _, err := ReshardRanges(bad, filepath.Join(dir, "bad"), []string{src}); err == nil {
+			t.Errorf("ReshardRanges(%v): got nil, want an error", bad)
+		}
+	}
+	if _, err := EvenRanges(6, 4); err == nil {
+		t.Errorf("EvenRanges(6, 4): got nil, want an error")
 	}
 }
 

@@ -143,15 +143,46 @@ func TestShardedGateway(t *testing.T) {
 		t.Errorf("violations: %q", v)
 	}
 
-	// A resumed shard keeps its own session and guilds.
-	srv.Disconnect()
-	srv.WaitConnected(t, wait)
-	if got := srv.Identifies(); got != 3 {
-		t.Errorf("identifies after the resume: got %d, want 3", got)
+}
+
+// A RESUME finds its shard by the session id: the resumed connection gets
+// that shard's guilds' interactions again.
+func TestShardResume(t *testing.T) {
+	guilds := shardGuilds()
+	srv := Start(t, Options{Guilds: guilds, Shards: 2, MaxConcurrency: 2})
+	var sessions []string
+	for i := range 2 {
+		f := dialGateway(t, srv).identify(i, 2)
+		var r discordgo.Ready
+		if err := json.Unmarshal(f.D, &r); err != nil || f.T != "READY" {
+			t.Fatalf("shard %d: got %+v, %v; want READY", i, f, err)
+		}
+		sessions = append(sessions, r.SessionID)
 	}
-	p := srv.SlashCommand(guilds[4].ID, guilds[4].Channels[0].ID, Member{ID: "7001"}, "quiz")
-	if ic := recv(t, shards[1].inter, "the interaction after the resume"); ic.ID != p.ID() {
-		t.Errorf("after the resume: got interaction %s, want %s", ic.ID, p.ID())
+	srv.WaitConnected(t, wait)
+	srv.Disconnect()
+	c := dialGateway(t, srv)
+	if err := c.ws.WriteJSON(map[string]any{"op": 6, "d": map[string]any{"token": "Bot x", "session_id": sessions[1], "seq": 0}}); err != nil {
+		t.Fatal(err)
+	}
+	p := srv.SlashCommand(guilds[3].ID, guilds[3].Channels[0].ID, Member{ID: "7001"}, "quiz") // shard 1
+	var got []string
+	for len(got) == 0 || got[len(got)-1] != "INTERACTION_CREATE" {
+		f, err := c.read()
+		if err != nil {
+			t.Fatalf("after RESUME: %v (frames %v)", err, got)
+		}
+		got = append(got, f.T)
+		if f.T == "INTERACTION_CREATE" && !strings.Contains(string(f.D), p.ID()) {
+			t.Fatalf("resumed shard 1 got another interaction: %s", f.D)
+		}
+	}
+	if got[0] != "RESUMED" {
+		t.Errorf("frames after RESUME: got %v, want RESUMED first", got)
+	}
+	srv.WaitShardConnected(t, 1, wait)
+	if srv.ShardConnected(0) {
+		t.Errorf("shard 0 connected after Disconnect without a new session")
 	}
 }
 
