@@ -31,6 +31,7 @@
 //
 //	meta/
 //	    schema → u64                       schema version (see migrations)
+//	    shards → "i-j/N"                   shard layout the file holds (absent: 0-0/1, every server)
 //	settings/
 //	    <guild> → JSON settings
 //	posts/                                 sequence = last post ID
@@ -114,6 +115,32 @@
 // ResetGuild and ResetMember clear derived data and record the answer
 // sequence number at the reset (info/reset, resets/<user>); answers stay as
 // history and RebuildScores counts only those recorded after the reset.
+//
+// # Shards
+//
+// A deployment that outgrows one gateway connection runs several processes,
+// each a contiguous range of Discord's gateway shards and its own file
+// holding exactly their servers: a server belongs to shard
+// (guild_id >> 22) % N (ShardOf). meta/shards records the layout
+// (ShardLayout, "i-j/N") a file was written for; ClaimShardLayout checks
+// it at start and refuses a process of another layout (ErrShardLayout).
+// No schema version was needed: a file without the key holds every server.
+//
+// Reshard moves servers between the files of two layouts offline. It knows
+// how to find the server of every top-level record (reshardBuckets:
+// guilds/<guild> whole, settings/<guild>, open/<guild>…, posts/ by the
+// post's "guild", unrevealed/ through its post) and refuses a file with a
+// top-level bucket or meta key it does not know; a new top-level bucket
+// needs a rule there (TestReshardKnowsEveryBucket fails until it has one).
+// Anything added under guilds/<guild>/ moves with its server unchanged.
+//
+// Post IDs travel in Discord custom IDs, so they are never renumbered and
+// stay unique across the files of a deployment: the posts sequence of each
+// file starts a range of its own, 10^9 IDs wide. Reshard gives output i the
+// range starting at base + i·10^9, base being the first multiple of 10^9
+// above every post ID of the inputs; a new file claimed for shards i-j
+// starts at i·10^9. Reshard refuses inputs in which two posts with one ID
+// would land in one file (files not made by one deployment).
 //
 // # Migrations
 //
