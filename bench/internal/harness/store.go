@@ -62,9 +62,13 @@ func CheckStored(path string, users []string) error {
 	return nil
 }
 
+// SchemaVersion is the schema version of databases this build writes: a
+// cached database is keyed by it.
+func SchemaVersion() uint64 { return storage.SchemaVersion() }
+
 // Guild is a large guild for BuildGuild: Members members (ids FirstUser,
 // FirstUser+1, …) answer Answers questions in all, round-robin over Posts
-// posts, spread over Span before End; about 60% are right.
+// posts, spread over Span before End; about two thirds are right.
 type Guild struct {
 	ID, Channel      uint64
 	Members, Answers int
@@ -115,7 +119,7 @@ func BuildGuild(path string, g Guild) error {
 				user := i % g.Members
 				round := i / g.Members
 				p := posts[(round*97+user*13)%g.Posts]
-				choice := "B" // right 60% of the time
+				choice := "B" // the right answer, else one of the four at random
 				if h := (uint64(i) * 0x9e3779b97f4a7c15) >> 60; h >= 10 {
 					choice = questions.Letter(int(h % 4))
 				}
