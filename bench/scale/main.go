@@ -21,6 +21,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -167,6 +168,11 @@ func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int
 	if err := copyFile(db, cached); err != nil {
 		return err
 	}
+	st, err := os.Stat(db)
+	if err != nil {
+		return err
+	}
+	size := st.Size()
 	g := discordtest.DefaultGuild()
 	g.Members = []discordtest.Member{admin}
 	srv, err := discordtest.Listen("127.0.0.1:0", discordtest.Options{Token: harness.Token, Guilds: []discordtest.Guild{g}})
@@ -199,13 +205,14 @@ func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int
 			if err != nil {
 				return fmt.Errorf("%s: %w", m.name, err)
 			}
-			if m.sub == "leaderboard" && !strings.Contains(string(reply.RawEmbeds), "<@") {
-				return fmt.Errorf("%s: the reply lists no member: %s", m.name, reply.RawEmbeds)
+			var embeds []discordgo.MessageEmbed
+			if err := json.Unmarshal(reply.RawEmbeds, &embeds); err != nil || len(embeds) == 0 || !strings.Contains(embeds[0].Description, "<@") {
+				return fmt.Errorf("%s: the reply names no member: %s", m.name, reply.RawEmbeds)
 			}
 			m.lat = append(m.lat, lat)
 		}
 	}
-	rss, hwm, err := child.Memory()
+	mem, err := child.Memory()
 	if err != nil {
 		return err
 	}
@@ -222,7 +229,8 @@ func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int
 		fmt.Fprintf(out, "%-18s %9s %9s %9s\n", m.name, harness.Ms(harness.Percentile(m.lat, 0.5)),
 			harness.Ms(harness.Percentile(m.lat, 0.99)), harness.Ms(harness.Percentile(m.lat, 1)))
 	}
-	fmt.Fprintf(out, "bot resident memory afterwards: %s (peak %s)\n", mib(rss), mib(hwm))
+	fmt.Fprintf(out, "bot resident memory afterwards: %s (peak %s): %s allocated, %s of the mapped %s database file\n",
+		mib(mem.RSS), mib(mem.HWM), mib(mem.Anon), mib(mem.File), mib(size))
 	return nil
 }
 
@@ -250,13 +258,13 @@ func memory(ctx context.Context, out io.Writer, tmp, bin, bank string, n int) er
 	}
 	defer child.Stop(10 * time.Second)
 	type reading struct {
-		when     string
-		rss, hwm int64
+		when string
+		mem  harness.Memory
 	}
 	var readings []reading
 	read := func(when string) error {
-		rss, hwm, err := child.Memory()
-		readings = append(readings, reading{when, rss, hwm})
+		mem, err := child.Memory()
+		readings = append(readings, reading{when, mem})
 		return err
 	}
 	if err := read("after start-up"); err != nil {
@@ -345,7 +353,8 @@ func memory(ctx context.Context, out io.Writer, tmp, bin, bank string, n int) er
 	}
 	fmt.Fprintf(out, "\n%d guilds, each with an open question and a daily schedule (target: under 100 MiB)\n", n)
 	for _, r := range readings {
-		fmt.Fprintf(out, "%-24s VmRSS %10s   VmHWM %10s\n", r.when, mib(r.rss), mib(r.hwm))
+		fmt.Fprintf(out, "%-24s VmRSS %10s   VmHWM %10s   (allocated %s, mapped files %s)\n",
+			r.when, mib(r.mem.RSS), mib(r.mem.HWM), mib(r.mem.Anon), mib(r.mem.File))
 	}
 	return nil
 }

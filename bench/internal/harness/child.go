@@ -140,27 +140,34 @@ func (c *Child) CPU() (time.Duration, error) {
 	return time.Duration(utime+stime) * time.Second / ticksPerSecond, nil
 }
 
-// Memory returns the child's resident set size now (VmRSS) and its peak
-// (VmHWM), in bytes, from /proc/<pid>/status.
-func (c *Child) Memory() (rss, hwm int64, err error) {
+// Memory is a process's resident memory, in bytes, from
+// /proc/<pid>/status.
+type Memory struct {
+	RSS  int64 // VmRSS: resident now
+	HWM  int64 // VmHWM: the peak of RSS
+	Anon int64 // RssAnon: heap, stacks (what the process allocated)
+	File int64 // RssFile: mapped files (the bbolt file), reclaimable page cache
+}
+
+// Memory reads the child's resident memory now.
+func (c *Child) Memory() (Memory, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.PID()))
 	if err != nil {
-		return 0, 0, fmt.Errorf("memory: %w", err)
+		return Memory{}, fmt.Errorf("memory: %w", err)
 	}
+	var m Memory
+	fields := map[string]*int64{"VmRSS": &m.RSS, "VmHWM": &m.HWM, "RssAnon": &m.Anon, "RssFile": &m.File}
 	for _, line := range strings.Split(string(b), "\n") {
 		k, v, ok := strings.Cut(line, ":")
-		if !ok || (k != "VmRSS" && k != "VmHWM") {
+		dst := fields[k]
+		if !ok || dst == nil {
 			continue
 		}
 		kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 		if err != nil {
-			return 0, 0, fmt.Errorf("memory: %s %q", k, v)
+			return Memory{}, fmt.Errorf("memory: %s %q", k, v)
 		}
-		if k == "VmRSS" {
-			rss = kb << 10
-		} else {
-			hwm = kb << 10
-		}
+		*dst = kb << 10
 	}
-	return rss, hwm, nil
+	return m, nil
 }
