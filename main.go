@@ -7,6 +7,7 @@
 //	quizhost preview [PATH...]            print questions as posted and revealed
 //	quizhost backup DEST                  copy the database (the bot must be stopped; while it runs, send it SIGUSR1)
 //	quizhost sandbox [--addr A] [--db P]  try the bot in a browser, without Discord
+//	quizhost reshard --to N --out DIR FILE...  split or merge stopped database files into N shards' files
 //
 // See README.md for setup and configuration.
 package main
@@ -269,7 +270,67 @@ func commands() []command {
 		{"preview", "[PATH...]", "print each question as it will be posted and as revealed (no PATH: what the bot would load)", preview},
 		{"backup", "DEST", "copy the database to DEST (the bot must be stopped; while it runs, send it SIGUSR1)", backup},
 		{"sandbox", "[flags]", "try the bot in a browser without Discord (--addr 127.0.0.1:8080, --db PATH)", sandboxCmd},
+		{"reshard", "--to N --out DIR FILE...", "split or merge stopped database files into the files of N shards, or of --processes P ranges (see README.md, \"Sharding\")", reshardCmd},
 	}
+}
+
+// reshardCmd splits or merges database files offline into the files of a
+// new shard layout and prints what it read and wrote.
+func reshardCmd(args []string, _ func(string) string, stdout, _ io.Writer) error {
+	fs := flagSet("reshard", "--to N --out DIR FILE...",
+		"Split or merge the database files of one shard layout (every file of it, or one unsharded file)\n"+
+			"into N files, one per shard: DIR/"+storage.ShardFileName(0, 4)+" and so on; with --processes P, into P\n"+
+			"files of N/P shards each, for processes that run a range (DIR/"+storage.LayoutFileName(storage.ShardLayout{First: 0, Last: 1, Count: 4})+"\n"+
+			"for QUIZHOST_SHARDS=0-1/4). Each server's whole state\n"+
+			"moves to the file of its shard, (server ID >> 22) % N. Stop every quizhost process first and keep\n"+
+			"a backup. The new files are verified (every answer once, every server unchanged) before they appear;\n"+
+			"the old files are only read. Exit status: 0 when written, 1 when refused, 2 on bad usage.")
+	to := fs.Int("to", 0, "the number `N` of shards of the new layout (one file each)")
+	out := fs.String("out", "", "the directory `DIR` for the new files (created if missing; must be empty)")
+	procs := fs.Int("processes", 0, "the number `P` of processes (files) sharing the N shards evenly (default N: one file per shard)")
+	files, err := parseFlags(fs, args, -1, stdout)
+	if err != nil {
+		return helpShown(err)
+	}
+	var problems []string
+	if *to < 1 {
+		problems = append(problems, "--to: want the number of shards, at least 1")
+	}
+	if *out == "" {
+		problems = append(problems, "--out: want the directory for the new files")
+	}
+	if len(files) == 0 {
+		problems = append(problems, "want the database files of the old layout")
+	}
+	if *procs == 0 {
+		*procs = *to
+	}
+	layouts, err := storage.EvenRanges(*to, *procs)
+	if err != nil && *to >= 1 {
+		problems = append(problems, "--processes: "+err.Error())
+	}
+	if len(problems) > 0 {
+		return exitCode{2, fmt.Sprintf("quizhost reshard: %s\n%s", strings.Join(problems, "; "), usageOf(fs))}
+	}
+	rep, err := storage.ReshardRanges(layouts, *out, files)
+	if err != nil {
+		return exitCode{1, "quizhost " + err.Error()}
+	}
+	line := func(verb string, f storage.ReshardFile) {
+		fmt.Fprintf(stdout, "%-5s %s (shards %s): %s, %s, %s\n", verb, f.Path, f.Layout,
+			plural(f.Guilds, "server", "servers"), plural(f.Posts, "post", "posts"), plural(f.Answers, "answer", "answers"))
+	}
+	for _, f := range rep.Inputs {
+		line("read", f)
+	}
+	for _, f := range rep.Outputs {
+		line("wrote", f)
+	}
+	fmt.Fprintln(stdout, "verified: every answer in exactly one new file, every server's state and leaderboards unchanged.")
+	for _, f := range rep.Outputs {
+		fmt.Fprintf(stdout, "start: QUIZHOST_SHARDS=%s QUIZHOST_DB=%s\n", f.Layout, f.Path)
+	}
+	return nil
 }
 
 // sandboxCmd runs `quizhost sandbox` until SIGINT or SIGTERM.

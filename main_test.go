@@ -331,6 +331,7 @@ func TestCommandUsage(t *testing.T) {
 		"preview":  {"-x", "banks"},
 		"backup":   {},
 		"sandbox":  {"--bogus"},
+		"reshard":  {"--to", "0", "a.db"},
 	}
 	for _, c := range commands() {
 		t.Run(c.name, func(t *testing.T) {

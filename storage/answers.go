@@ -138,6 +138,9 @@ func (db *DB) recordAnswer(tx *bbolt.Tx, a questions.Answer) (questions.Answer, 
 	if err := countAnswer(g, a.UserID, a.Grade, a.At, loc, topicsOf(p)); err != nil {
 		return questions.Answer{}, nil, err
 	}
+	if err := rememberAnswer(g, a.UserID, p.QuestionID, questions.Attempt{At: a.At, Right: a.Right}, p.ClosesAt); err != nil {
+		return questions.Answer{}, nil, err
+	}
 	return a, nil, nil
 }
 

@@ -31,6 +31,7 @@
 //
 //	meta/
 //	    schema → u64                       schema version (see migrations)
+//	    shards → "i-j/N"                   shard layout the file holds (absent: 0-0/1, every server)
 //	settings/
 //	    <guild> → JSON settings
 //	posts/                                 sequence = last post ID
@@ -45,12 +46,19 @@
 //	            reset → u64                answer sequence at the last ResetGuild
 //	        answers/                       sequence = last answer sequence number
 //	            <post><user> → seq, interaction, at, right, right picks, points, letters
+//	            <review><user> → the same          a review answer (review IDs come from the posts sequence)
 //	        asked/
 //	            <question ID> → <post>     asked in the current round
 //	        banks/
 //	            <lower-case name> → JSON bank file (stored by this build: the merged bank as YAML)
 //	        drafts/                        sequence = last draft ID
 //	            <draft> → JSON draft       pasted questions before Add; suggestions waiting for review
+//	        memory/
+//	            <user><question ID> → FSRS card (due, stability, difficulty, …), then (at, right, review) per answer
+//	        exams/
+//	            <user> → JSON exam date    {"date": "2006-01-02", "bank": …}
+//	        reviews/
+//	            <review> → JSON review     a question shown in /quiz review: member, question, key snapshot, expiry
 //	        resets/
 //	            <user> → u64               answer sequence at the member's last ResetMember
 //	        topics/
@@ -108,6 +116,32 @@
 // sequence number at the reset (info/reset, resets/<user>); answers stay as
 // history and RebuildScores counts only those recorded after the reset.
 //
+// # Shards
+//
+// A deployment that outgrows one gateway connection runs several processes,
+// each a contiguous range of Discord's gateway shards and its own file
+// holding exactly their servers: a server belongs to shard
+// (guild_id >> 22) % N (ShardOf). meta/shards records the layout
+// (ShardLayout, "i-j/N") a file was written for; ClaimShardLayout checks
+// it at start and refuses a process of another layout (ErrShardLayout).
+// No schema version was needed: a file without the key holds every server.
+//
+// Reshard moves servers between the files of two layouts offline. It knows
+// how to find the server of every top-level record (reshardBuckets:
+// guilds/<guild> whole, settings/<guild>, open/<guild>…, posts/ by the
+// post's "guild", unrevealed/ through its post) and refuses a file with a
+// top-level bucket or meta key it does not know; a new top-level bucket
+// needs a rule there (TestReshardKnowsEveryBucket fails until it has one).
+// Anything added under guilds/<guild>/ moves with its server unchanged.
+//
+// Post IDs travel in Discord custom IDs, so they are never renumbered and
+// stay unique across the files of a deployment: the posts sequence of each
+// file starts a range of its own, 10^9 IDs wide. Reshard gives output i the
+// range starting at base + i·10^9, base being the first multiple of 10^9
+// above every post ID of the inputs; a new file claimed for shards i-j
+// starts at i·10^9. Reshard refuses inputs in which two posts with one ID
+// would land in one file (files not made by one deployment).
+//
 // # Migrations
 //
 // Open reads meta/schema, refuses a newer version (ErrSchemaTooNew), runs
@@ -117,5 +151,18 @@
 // before it as revealed (earlier builds revealed at the close and kept no
 // record of a failure). From then on a closed post is in unrevealed/
 // exactly when its record is not marked revealed. Version 4 added
-// guilds/<g>/drafts to every guild.
+// guilds/<g>/drafts to every guild. Version 5 added guilds/<g>/memory,
+// exams and reviews, and built every member's memory of every question
+// from the stored answers in recording order (RebuildMemory recomputes
+// them the same way).
+//
+// # Memory and reviews
+//
+// A member's memory of a question (FSRS, see questions.Remember) is
+// written in the transaction of each graded answer, live or review, and is
+// derived data like the scores: RebuildMemory recounts it from every
+// stored answer, whatever the resets (memory is knowledge, not
+// competition: ResetGuild and ResetMember keep it). A review answer is
+// stored with the answers, under the review's ID; it counts a study day
+// for the streak and nothing on the boards (countReview).
 package storage

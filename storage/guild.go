@@ -277,19 +277,10 @@ func (db *DB) recount(tx *bbolt.Tx, g *bbolt.Bucket, guildID questions.GuildID, 
 		return err
 	}
 	answers := g.Bucket(bAnswers)
-	topics := map[questions.PostID][]string{}
+	sources := map[questions.PostID]answerSource{} // post or review → what its answers count for
 	for _, r := range refs {
 		a, _ := decodeAnswer(guildID, r.key[:], answers.Get(r.key[:]))
-		t, ok := topics[a.PostID]
-		if !ok {
-			p, err := getPost(tx, a.PostID)
-			if err != nil {
-				return err
-			}
-			t = topicsOf(p)
-			topics[a.PostID] = t
-		}
-		if err := countAnswer(g, a.UserID, a.Grade, a.At, loc, t); err != nil {
+		if err := countStored(tx, g, loc, a, sources); err != nil {
 			return err
 		}
 	}

@@ -30,6 +30,10 @@ var (
 	bStreaks = []byte("streaks")
 	bPeriods = []byte("periods")
 	bDrafts  = []byte("drafts") // schema version 4
+	// Schema version 5: the memory model and reviews.
+	bMemory  = []byte("memory")
+	bExams   = []byte("exams")
+	bReviews = []byte("reviews")
 
 	// Inside guilds/<guild>/periods/<period>/.
 	bRows    = []byte("rows")
@@ -46,7 +50,8 @@ var (
 )
 
 // guildSubBuckets are created with every guild bucket.
-var guildSubBuckets = [][]byte{bInfo, bAnswers, bAsked, bBanks, bResets, bTopics, bStreaks, bPeriods, bDrafts}
+var guildSubBuckets = [][]byte{bInfo, bAnswers, bAsked, bBanks, bResets, bTopics, bStreaks, bPeriods, bDrafts,
+	bMemory, bExams, bReviews}
 
 const (
 	dateLayout  = "2006-01-02"

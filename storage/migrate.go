@@ -28,6 +28,7 @@ func migrations() []migration {
 		{2, "index active streaks of every guild", indexStreaks},
 		{3, "index unrevealed posts; closed posts count as revealed", indexUnrevealed},
 		{4, "a drafts bucket in every guild", createDrafts},
+		{5, "memory, exams and reviews in every guild; memories built from the answers", buildMemory},
 	}
 }
 

@@ -200,8 +200,15 @@ func (db *DB) DeletePost(ctx context.Context, postID questions.PostID) error {
 				users[getID[questions.UserID](k[8:16])] = true
 			}
 		}
-		if _, err := deletePrefix(answers, prefix); err != nil || len(users) == 0 {
+		if _, err := deletePrefix(answers, prefix); err != nil {
 			return err
+		}
+		// Memories of the question are recomputed from the answers left.
+		if err := rebuildMemory(tx, g, func(_ questions.UserID, q string) bool { return q == p.QuestionID }); err != nil {
+			return err
+		}
+		if len(users) == 0 {
+			return nil
 		}
 		for _, u := range slices.Sorted(maps.Keys(users)) {
 			if err := removeMember(g, u); err != nil {

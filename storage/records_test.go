@@ -53,6 +53,18 @@ func TestRecordsUnchanged(t *testing.T) {
 		ImportedAt: t0, ImportedBy: user}); err != nil {
 		t.Fatal(err)
 	}
+	rv, err := db.StartReview(t.Context(), questions.Review{GuildID: guild, UserID: user, QuestionID: "b#1", Bank: "b",
+		Tags: []string{"t"}, Correct: []string{"A"}, OptionCount: 4, SelectCount: 1, OpenedAt: t0.Add(2 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.RecordReview(t.Context(), questions.Answer{PostID: rv.ID, GuildID: guild, UserID: user, InteractionID: 43,
+		Choice: []string{"A"}, At: t0.Add(2*time.Hour + time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetExamDate(t.Context(), questions.ExamDate{GuildID: guild, UserID: user, Date: "2025-04-01", Bank: "b"}); err != nil {
+		t.Fatal(err)
+	}
 	var dump bytes.Buffer
 	if err := db.bolt.View(func(tx *bbolt.Tx) error {
 		return tx.ForEach(func(name []byte, b *bbolt.Bucket) error { return dumpBucket(&dump, hex.EncodeToString(name), b) })

@@ -29,7 +29,7 @@
 // REST (every route under /api/v9 and /api/v10; every reply has a JSON
 // content type, errors look like Discord's {"message","code"[,"errors"]}):
 //
-//	GET    /gateway, /gateway/bot
+//	GET    /gateway, /gateway/bot                         shards and session_start_limit (see Sharding)
 //	GET    /users/@me, /users/{user}                      10013 when unknown
 //	GET    /guilds/{guild}, /guilds/{guild}/channels
 //	GET    /guilds/{guild}/members/{user}                 10013 when unknown
@@ -74,6 +74,28 @@
 // [Options.DisableResume] is set, gets op 9 with d:false and the client
 // identifies again. Events dispatched while no session is ready are queued and
 // delivered once one is.
+//
+// # Sharding
+//
+// With [Options.Shards] N > 1 the gateway serves N shards at once, one
+// session each, as Discord does: GET /gateway/bot answers "shards": N and a
+// session_start_limit (total, remaining — one used per IDENTIFY —,
+// reset_after, max_concurrency from [Options.MaxConcurrency]). An IDENTIFY
+// must carry "shard":[id, N]: without one, or with fewer shards, the
+// connection is closed with 4011 "Sharding required."; an id out of range,
+// or another count, with 4010 "Invalid shard." (Discord accepts more shards
+// than it recommends; this server serves exactly N). IDENTIFYs of one
+// bucket (id % max_concurrency) less than [Options.IdentifyInterval] apart
+// (5 s by default) get op 9 Invalid Session, as Discord answers an
+// IDENTIFY over the concurrency limit. Each of these is a violation.
+// READY names the shard and its guilds, GUILD_CREATE follows for each guild
+// of the shard ([ShardOf]: (guild_id >> 22) % N), and every interaction and
+// dispatch of a guild goes to the session of its shard (those without a
+// guild to shard 0), queued while that shard has no ready session. RESUME
+// finds the shard by its session id. [Server.Connected] means every shard
+// is ready; [Server.ShardConnected] asks about one. With one shard (the
+// default) nothing changes: IDENTIFY needs no shard field and the identify
+// rate limit is off unless IdentifyInterval is set.
 //
 // All methods of [Server] and [Pending] are safe for concurrent use.
 package discordtest

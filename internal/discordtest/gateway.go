@@ -30,9 +30,8 @@ type Identify struct {
 
 type gateway struct {
 	conns      map[*gwConn]struct{}
-	active     *gwConn // the connection dispatches go to (ready)
-	session    *gwSession
-	pending    []queued // dispatches waiting for a ready connection
+	shards     []gwShard // one per shard (Options.Shards)
+	limits     identifyLimits
 	identifies []Identify
 	resumes    int
 	heartbeats int
@@ -44,7 +43,8 @@ type gateway struct {
 }
 
 type gwConn struct {
-	ws *websocket.Conn
+	ws    *websocket.Conn
+	shard int // the shard it identified or resumed as
 }
 
 type gwSession struct {
@@ -118,9 +118,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		s.mu.Lock()
 		delete(s.gw.conns, c)
-		if s.gw.active == c {
-			s.gw.active = nil
-		}
+		s.dropActiveLocked(c)
 		s.notifyLocked()
 		s.mu.Unlock()
 		_ = ws.Close()
@@ -164,9 +162,7 @@ func (s *Server) writeLocked(c *gwConn, frame []byte) bool {
 	_ = c.ws.SetWriteDeadline(time.Now().Add(gwWriteTimeout))
 	if err := c.ws.WriteMessage(websocket.TextMessage, frame); err != nil {
 		_ = c.ws.Close()
-		if s.gw.active == c {
-			s.gw.active = nil
-		}
+		s.dropActiveLocked(c)
 		return false
 	}
 	return true
@@ -175,9 +171,7 @@ func (s *Server) writeLocked(c *gwConn, frame []byte) bool {
 func (s *Server) closeConnLocked(c *gwConn, code int, text string) {
 	_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, text), time.Now().Add(time.Second))
 	_ = c.ws.Close()
-	if s.gw.active == c {
-		s.gw.active = nil
-	}
+	s.dropActiveLocked(c)
 }
 
 func (s *Server) identifyLocked(c *gwConn, d json.RawMessage) {
@@ -198,16 +192,23 @@ func (s *Server) identifyLocked(c *gwConn, d json.RawMessage) {
 		s.closeConnLocked(c, 4004, "Authentication failed.")
 		return
 	}
+	shard, ok := s.identifyShardLocked(c, id.Shard)
+	if !ok {
+		return
+	}
+	c.shard = shard[0]
 	s.gw.sessions++
 	sess := &gwSession{id: "sess-" + strconv.Itoa(s.gw.sessions)}
-	s.gw.session = sess
+	s.gw.shards[c.shard].session = sess
 
-	shard := []int{0, 1}
-	if len(id.Shard) == 2 {
-		shard = id.Shard
-	}
-	stubs := make([]map[string]any, 0, len(s.guilds))
+	var guilds []*Guild
 	for _, g := range s.guilds {
+		if s.shardOfGuild(g.ID) == c.shard {
+			guilds = append(guilds, g)
+		}
+	}
+	stubs := make([]map[string]any, 0, len(guilds))
+	for _, g := range guilds {
 		stubs = append(stubs, map[string]any{"id": g.ID, "unavailable": true})
 	}
 	ready := map[string]any{
@@ -223,13 +224,13 @@ func (s *Server) identifyLocked(c *gwConn, d json.RawMessage) {
 	if !s.sendLocked(c, "READY", mustJSON(ready), nil) {
 		return
 	}
-	for _, g := range s.guilds {
+	for _, g := range guilds {
 		if !s.sendLocked(c, "GUILD_CREATE", mustJSON(s.guildCreateJSON(g)), nil) {
 			return
 		}
 	}
-	s.gw.active = c
-	s.flushPendingLocked()
+	s.gw.shards[c.shard].active = c
+	s.flushPendingLocked(c.shard)
 }
 
 func (s *Server) resumeLocked(c *gwConn, d json.RawMessage) {
@@ -249,8 +250,12 @@ func (s *Server) resumeLocked(c *gwConn, d json.RawMessage) {
 		s.closeConnLocked(c, 4004, "Authentication failed.")
 		return
 	}
-	sess := s.gw.session
-	ok := !s.opts.DisableResume && sess != nil && r.SessionID == sess.id && r.Seq >= 0 && r.Seq <= sess.seq
+	shard := s.sessionShardLocked(r.SessionID)
+	var sess *gwSession
+	if shard >= 0 {
+		sess = s.gw.shards[shard].session
+	}
+	ok := !s.opts.DisableResume && sess != nil && r.Seq >= 0 && r.Seq <= sess.seq
 	if ok && r.Seq < sess.seq {
 		ok = len(sess.log) > 0 && sess.log[0].seq <= r.Seq+1
 	}
@@ -271,8 +276,9 @@ func (s *Server) resumeLocked(c *gwConn, d json.RawMessage) {
 			}
 		}
 	}
-	s.gw.active = c
-	s.flushPendingLocked()
+	c.shard = shard
+	s.gw.shards[shard].active = c
+	s.flushPendingLocked(shard)
 }
 
 func (s *Server) tokenOK(tok string) bool {
@@ -282,9 +288,10 @@ func (s *Server) tokenOK(tok string) bool {
 	return tok != ""
 }
 
-// sendLocked numbers and writes one dispatch on c, logging it for RESUME.
+// sendLocked numbers and writes one dispatch on c, logging it for RESUME
+// in the session of c's shard.
 func (s *Server) sendLocked(c *gwConn, t string, d []byte, it *interaction) bool {
-	sess := s.gw.session
+	sess := s.gw.shards[c.shard].session
 	sess.seq++
 	frame := []byte(fmt.Sprintf(`{"op":0,"s":%d,"t":%q,"d":`, sess.seq, t))
 	frame = append(append(frame, d...), '}')
@@ -298,21 +305,24 @@ func (s *Server) sendLocked(c *gwConn, t string, d []byte, it *interaction) bool
 	return s.writeLocked(c, frame)
 }
 
-// dispatchLocked sends a dispatch to the ready connection, or queues it.
+// dispatchLocked sends a dispatch to the ready connection of the shard of
+// its guild (shard 0 without a guild), or queues it for that shard.
 func (s *Server) dispatchLocked(t string, d []byte, it *interaction) {
-	if s.gw.active == nil || s.gw.session == nil {
-		s.gw.pending = append(s.gw.pending, queued{t: t, d: d, it: it})
+	sh := &s.gw.shards[s.shardOfDispatch(d, it)]
+	if sh.active == nil || sh.session == nil {
+		sh.pending = append(sh.pending, queued{t: t, d: d, it: it})
 		return
 	}
-	s.sendLocked(s.gw.active, t, d, it)
+	s.sendLocked(sh.active, t, d, it)
 	s.notifyLocked()
 }
 
-func (s *Server) flushPendingLocked() {
-	for len(s.gw.pending) > 0 && s.gw.active != nil {
-		q := s.gw.pending[0]
-		s.gw.pending = s.gw.pending[1:]
-		s.sendLocked(s.gw.active, q.t, q.d, q.it)
+func (s *Server) flushPendingLocked(shard int) {
+	sh := &s.gw.shards[shard]
+	for len(sh.pending) > 0 && sh.active != nil {
+		q := sh.pending[0]
+		sh.pending = sh.pending[1:]
+		s.sendLocked(sh.active, q.t, q.d, q.it)
 	}
 }
 
@@ -363,19 +373,20 @@ func (s *Server) Heartbeats() int {
 	return s.gw.heartbeats
 }
 
-// Connected reports whether a client has a ready session (after READY and
-// the GUILD_CREATEs, or after RESUMED) on an open websocket.
+// Connected reports whether every shard has a ready session (after READY
+// and the GUILD_CREATEs, or after RESUMED) on an open websocket: with one
+// shard, whether the client is connected.
 func (s *Server) Connected() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.gw.active != nil
+	return s.allActiveLocked()
 }
 
 // WaitConnected waits until Connected is true, calling t.Fatalf after
 // timeout. Call it from the test goroutine.
 func (s *Server) WaitConnected(t testing.TB, timeout time.Duration) {
 	t.Helper()
-	s.waitT(t, timeout, "a connected gateway session", func() bool { return s.gw.active != nil })
+	s.waitT(t, timeout, "a connected gateway session on every shard", s.allActiveLocked)
 }
 
 // Disconnect drops every gateway websocket without a close frame, as a
@@ -389,7 +400,7 @@ func (s *Server) Disconnect() {
 	for c := range s.gw.conns {
 		_ = c.ws.Close()
 	}
-	s.gw.active = nil
+	s.dropAllActiveLocked()
 	s.notifyLocked()
 }
 
@@ -406,7 +417,7 @@ func (s *Server) FailGateway(code int, reason string) {
 	for c := range s.gw.conns {
 		s.closeConnLocked(c, code, reason)
 	}
-	s.gw.active = nil
+	s.dropAllActiveLocked()
 	s.notifyLocked()
 }
 
@@ -428,13 +439,15 @@ func (s *Server) WaitGatewayDials(t testing.TB, n int, timeout time.Duration) {
 	s.waitT(t, timeout, fmt.Sprintf("%d gateway connections", n), func() bool { return s.gw.dials >= n })
 }
 
-// RequestReconnect sends op 7 (RECONNECT) on the ready connection, which
-// makes discordgo close it and RESUME on a new one.
+// RequestReconnect sends op 7 (RECONNECT) on the ready connection of every
+// shard, which makes discordgo close it and RESUME on a new one.
 func (s *Server) RequestReconnect() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if c := s.gw.active; c != nil {
-		s.writeLocked(c, []byte(`{"op":7,"s":null,"t":null,"d":null}`))
+	for i := range s.gw.shards {
+		if c := s.gw.shards[i].active; c != nil {
+			s.writeLocked(c, []byte(`{"op":7,"s":null,"t":null,"d":null}`))
+		}
 	}
 }
 

@@ -205,8 +205,7 @@ func (s *Server) handleLocked(req *Request, obj map[string]json.RawMessage) repl
 	switch {
 	case len(seg) == 1 && seg[0] == "gateway" && m == "GET",
 		len(seg) == 2 && seg[0] == "gateway" && seg[1] == "bot" && m == "GET":
-		rep = jsonReply(200, map[string]any{"url": s.wsURL, "shards": 1,
-			"session_start_limit": map[string]any{"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
+		rep = jsonReply(200, s.gatewayBotLocked())
 	case len(seg) == 3 && seg[0] == "users" && seg[1] == "@me" && seg[2] == "channels" && m == "POST":
 		rep = s.openDMLocked(req, obj)
 	case len(seg) == 2 && seg[0] == "users" && m == "GET":

@@ -56,6 +56,25 @@ type Options struct {
 	// DisableResume makes the gateway answer every RESUME with op 9
 	// (invalid session, d:false), so the client identifies again.
 	DisableResume bool
+	// Shards is the number of gateway shards (GET /gateway/bot's "shards"):
+	// each IDENTIFY must carry "shard":[id, Shards], and each session gets
+	// the guilds, events and interactions of its shard only (see
+	// "Sharding" in the package documentation). 0 means 1.
+	Shards int
+	// MaxConcurrency is session_start_limit.max_concurrency: IDENTIFYs of
+	// shards in one bucket (shard id % MaxConcurrency) must be at least
+	// IdentifyInterval apart. 0 means 1.
+	MaxConcurrency int
+	// IdentifyInterval is the identify rate limit's window per bucket; an
+	// IDENTIFY sooner than that after the last one of its bucket gets op 9
+	// and is listed by Violations. 0 means Discord's 5 s when Shards > 1,
+	// and no limit with one shard (as before shards existed); negative
+	// turns the limit off.
+	IdentifyInterval time.Duration
+	// SessionStarts is session_start_limit.remaining before the first
+	// IDENTIFY (each IDENTIFY uses one; total is max(1000, SessionStarts)).
+	// 0 means 1000.
+	SessionStarts int
 }
 
 // Guild is a server the bot is in. Zero fields get defaults: ID a fresh
@@ -191,6 +210,18 @@ func newServer(opts Options) *Server {
 	if opts.Guilds == nil {
 		opts.Guilds = []Guild{DefaultGuild()}
 	}
+	if opts.Shards <= 0 {
+		opts.Shards = 1
+	}
+	if opts.MaxConcurrency <= 0 {
+		opts.MaxConcurrency = 1
+	}
+	if opts.IdentifyInterval == 0 && opts.Shards > 1 {
+		opts.IdentifyInterval = 5 * time.Second
+	}
+	if opts.SessionStarts <= 0 {
+		opts.SessionStarts = 1000
+	}
 	s := &Server{
 		opts:         opts,
 		changed:      make(chan struct{}),
@@ -203,6 +234,7 @@ func newServer(opts Options) *Server {
 		interactions: map[string]*interaction{},
 		byToken:      map[string]*interaction{},
 	}
+	s.gw.shards = make([]gwShard, opts.Shards)
 	for _, in := range opts.Guilds {
 		g := in
 		if g.ID == "" {
@@ -306,7 +338,7 @@ func (s *Server) Close() {
 	for c := range s.gw.conns {
 		_ = c.ws.Close()
 	}
-	s.gw.active = nil
+	s.dropAllActiveLocked()
 	s.notifyLocked()
 	s.mu.Unlock()
 	s.hs.Close()

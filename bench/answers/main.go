@@ -1,0 +1,329 @@
+// Command answers is the over-the-wire answer benchmark: it runs quizhost's
+// real binary, and a ceiling bot that stores nothing (bench/ceiling),
+// alternately and several times, against a Discord-compatible server on
+// 127.0.0.1 (internal/discordtest), sends each a burst of answers from
+// distinct members, so many in flight, and prints answers/s, latency from
+// the interaction reaching the bot to its reply (p50, p99, max), the bot
+// process's CPU time per 1,000 answers, and the ratios of the two.
+//
+//	go run ./bench/answers [-answers 2000] [-inflight 64] [-rounds 3] [-profile]
+//
+// Each quizhost run starts from a new database, posts a question with
+// /quiz ask, and after the bot has exited checks that every member's
+// answer was stored exactly once. The ceiling answers the same question
+// message, so both decode the same interactions. CPU time is read from
+// /proc before and after the burst (start-up excluded). Any request the
+// server refused as Discord would (late or double callbacks, bad payloads)
+// fails the run. -profile adds one more run of each with `perf record` on
+// the bot and prints where its CPU time went.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/quizhost/quizhost/bench/internal/harness"
+	"github.com/quizhost/quizhost/internal/discordtest"
+)
+
+const (
+	guildID   = "8001"
+	channelID = "6001"
+	// firstMember is the first answering member's id; members are numbered
+	// on from it.
+	firstMember = 1_000_000_000
+	// deadline is Discord's: every member must hear back within it.
+	deadline = 3 * time.Second
+)
+
+var admin = discordtest.Member{ID: "7001", Username: "alice", Permissions: discordtest.AdminPermissions}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "answers:", err)
+		os.Exit(1)
+	}
+}
+
+type config struct {
+	answers, inflight, rounds int
+	profile, keep             bool
+}
+
+func run(ctx context.Context, args []string, out io.Writer) error {
+	var cfg config
+	fs := flag.NewFlagSet("answers", flag.ContinueOnError)
+	fs.IntVar(&cfg.answers, "answers", 2000, "answers per burst, each from a distinct member")
+	fs.IntVar(&cfg.inflight, "inflight", 64, "answers in flight at once")
+	fs.IntVar(&cfg.rounds, "rounds", 3, "rounds; each runs quizhost, then the ceiling")
+	fs.BoolVar(&cfg.profile, "profile", false, "add one run of each under `perf record` and print where the CPU went")
+	fs.BoolVar(&cfg.keep, "keep", false, "keep the temporary directory (binaries, databases, logs, profiles)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if cfg.answers < 1 || cfg.inflight < 1 || cfg.rounds < 1 {
+		return errors.New("-answers, -inflight and -rounds must be at least 1")
+	}
+	tmp, err := os.MkdirTemp("", "quizhost-bench-")
+	if err != nil {
+		return err
+	}
+	if cfg.keep {
+		fmt.Fprintln(out, "files in", tmp)
+	} else {
+		defer os.RemoveAll(tmp)
+	}
+	qh, ceil, err := harness.Binaries(ctx, tmp)
+	if err != nil {
+		return err
+	}
+	bank := filepath.Join(tmp, "bench-bank.txt")
+	if err := os.WriteFile(bank, []byte(harness.BenchBank), 0o600); err != nil {
+		return err
+	}
+	g := discordtest.DefaultGuild()
+	g.Members = []discordtest.Member{admin}
+	srv, err := discordtest.Listen("127.0.0.1:0", discordtest.Options{Token: harness.Token, Guilds: []discordtest.Guild{g}})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+
+	b := &bench{cfg: cfg, srv: srv, tmp: tmp, quizhost: qh, ceiling: ceil, bank: bank}
+	fmt.Fprintf(out, "%d answers from distinct members, %d in flight, %d rounds\n\n", cfg.answers, cfg.inflight, cfg.rounds)
+	var results []result
+	var failed []error
+	for round := 1; round <= cfg.rounds; round++ {
+		for _, kind := range []string{"quizhost", "ceiling"} {
+			fmt.Fprintf(os.Stderr, "%s round %d…\n", kind, round)
+			r, err := b.runOne(ctx, kind, round, false)
+			if err != nil {
+				return fmt.Errorf("%s round %d: %w", kind, round, err)
+			}
+			results = append(results, r)
+			failed = append(failed, r.problems...)
+		}
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "run\tanswers/s\tp50\tp99\tmax\tover 3 s\tdeferred\tCPU s / 1,000 answers\tstored once\t")
+	for _, r := range results {
+		r.row(tw)
+	}
+	tw.Flush()
+	summarize(out, results, cfg)
+	if cfg.profile {
+		if err := b.profiles(ctx, out); err != nil {
+			return err
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%d problems: %w", len(failed), errors.Join(failed...))
+	}
+	return nil
+}
+
+type bench struct {
+	cfg                     config
+	srv                     *discordtest.Server
+	tmp                     string
+	quizhost, ceiling, bank string
+	question                harness.Question // the last question quizhost posted
+}
+
+type result struct {
+	kind     string
+	round    int
+	burst    harness.BurstResult
+	cpu      time.Duration
+	stored   string // "yes", or "-" for the ceiling
+	problems []error
+	profile  string // perf.data path, when profiled
+	pid      int
+}
+
+func (r result) perSec() float64 { return float64(r.burst.N) / r.burst.Elapsed.Seconds() }
+
+// cpuPer1000 is the bot's CPU seconds per 1,000 answers.
+func (r result) cpuPer1000() float64 { return r.cpu.Seconds() * 1000 / float64(r.burst.N) }
+
+func (r result) row(w io.Writer) {
+	l := r.burst.Latency
+	fmt.Fprintf(w, "%s %d\t%.0f\t%s\t%s\t%s\t%d\t%d\t%.3f\t%s\t\n", r.kind, r.round, r.perSec(),
+		harness.Ms(harness.Percentile(l, 0.5)), harness.Ms(harness.Percentile(l, 0.99)), harness.Ms(harness.Percentile(l, 1)),
+		harness.Over(l, deadline), r.burst.Deferred, r.cpuPer1000(), r.stored)
+}
+
+// runOne starts a bot, (for quizhost) posts a question, sends the burst,
+// stops the bot and checks what it did.
+func (b *bench) runOne(ctx context.Context, kind string, round int, profile bool) (result, error) {
+	dir := filepath.Join(b.tmp, fmt.Sprintf("%s-%d", kind, round))
+	if profile {
+		dir += "-profile"
+	}
+	db := filepath.Join(dir, "quizhost.db")
+	bot := harness.Bot{Name: kind, Bin: b.ceiling, Env: []string{"DISCORD_TOKEN=" + harness.Token, "DISCORD_API_BASE=" + b.srv.URL()}}
+	if kind == "quizhost" {
+		bot = harness.Bot{Name: kind, Bin: b.quizhost, Env: harness.QuizhostEnv(b.srv, db, b.bank)}
+	}
+	violations, authViolations := len(b.srv.Violations()), len(b.srv.AuthViolations())
+	startCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	child, err := harness.Launch(startCtx, b.srv, bot, dir)
+	if err != nil {
+		return result{}, err
+	}
+	stopped := false
+	defer func() {
+		if !stopped {
+			_ = child.Stop(10 * time.Second)
+		}
+	}()
+	if kind == "quizhost" {
+		p := b.srv.SlashCommand(guildID, channelID, admin, "quiz", discordtest.Option{Name: "ask",
+			Type: discordgo.ApplicationCommandOptionSubCommand, Options: []discordtest.Option{
+				{Name: "bank", Type: discordgo.ApplicationCommandOptionString, Value: "Bench Bank"},
+				{Name: "minutes", Type: discordgo.ApplicationCommandOptionInteger, Value: 10000}}})
+		if _, _, _, err := harness.Reply(startCtx, b.srv, p); err != nil {
+			return result{}, fmt.Errorf("/quiz ask: %w", err)
+		}
+		if b.question, err = harness.FindQuestion(b.srv, guildID, channelID); err != nil {
+			return result{}, fmt.Errorf("/quiz ask: %w", err)
+		}
+	}
+	if b.question.CustomID == "" {
+		return result{}, errors.New("no question posted yet")
+	}
+
+	var perf *harness.Perf
+	r := result{kind: kind, round: round, stored: "-", pid: child.PID()}
+	if profile {
+		r.profile = filepath.Join(dir, "perf.data")
+		if perf, err = harness.StartPerf(r.profile); err != nil {
+			return result{}, err
+		}
+	}
+	cpu0, err := child.CPU()
+	if err != nil {
+		return result{}, err
+	}
+	burstCtx, cancelBurst := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancelBurst()
+	r.burst, err = harness.Burst(burstCtx, b.srv, b.question, b.cfg.answers, b.cfg.inflight, firstMember)
+	if err != nil {
+		return result{}, fmt.Errorf("%w\n%s", err, child.LogTail(2000))
+	}
+	cpu1, err := child.CPU()
+	if err != nil {
+		return result{}, err
+	}
+	r.cpu = cpu1 - cpu0
+	if perf != nil {
+		if err := perf.Stop(); err != nil {
+			return result{}, err
+		}
+	}
+	stopped = true
+	if err := child.Stop(10 * time.Second); err != nil {
+		r.problems = append(r.problems, fmt.Errorf("%s round %d: %w", kind, round, err))
+	}
+	for _, v := range b.srv.Violations()[violations:] {
+		r.problems = append(r.problems, fmt.Errorf("%s round %d: refused by the server: %s", kind, round, v))
+	}
+	for _, v := range b.srv.AuthViolations()[authViolations:] {
+		r.problems = append(r.problems, fmt.Errorf("%s round %d: unauthorized request %s %s", kind, round, v.Method, v.Path))
+	}
+	if n := harness.Over(r.burst.Latency, deadline); n > 0 {
+		r.problems = append(r.problems, fmt.Errorf("%s round %d: %d answers replied to after %v", kind, round, n, deadline))
+	}
+	if kind == "quizhost" {
+		r.stored = "yes"
+		if err := harness.CheckStored(db, r.burst.Users); err != nil {
+			r.stored = "NO"
+			r.problems = append(r.problems, fmt.Errorf("%s round %d: %w", kind, round, err))
+		}
+	}
+	return r, nil
+}
+
+// summarize prints the median of each measure over the rounds, for each
+// bot, and quizhost's over the ceiling's, against the issue's targets.
+func summarize(out io.Writer, results []result, cfg config) {
+	med := func(kind string, f func(result) float64) float64 {
+		var v []float64
+		for _, r := range results {
+			if r.kind == kind {
+				v = append(v, f(r))
+			}
+		}
+		slices.Sort(v)
+		if len(v) == 0 {
+			return 0
+		}
+		return v[len(v)/2]
+	}
+	ms := func(q float64) func(result) float64 {
+		return func(r result) float64 { return float64(harness.Percentile(r.burst.Latency, q).Microseconds()) / 1000 }
+	}
+	rows := []struct {
+		name   string
+		f      func(result) float64
+		format string
+		target string
+	}{
+		{"answers/s", result.perSec, "%.0f", "ratio at least 0.85"},
+		{"p50 ms", ms(0.5), "%.1f", ""},
+		{"p99 ms", ms(0.99), "%.1f", fmt.Sprintf("quizhost at most 50 ms (at 64 in flight; here %d)", cfg.inflight)},
+		{"max ms", ms(1), "%.1f", "under 3,000 ms"},
+		{"CPU s / 1,000 answers", result.cpuPer1000, "%.3f", "ratio at most 1.25"},
+	}
+	fmt.Fprintf(out, "\nmedian of %d rounds\n", cfg.rounds)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "\tquizhost\tceiling\tquizhost / ceiling\ttarget")
+	for _, row := range rows {
+		a, b := med("quizhost", row.f), med("ceiling", row.f)
+		ratio := "-"
+		if b > 0 {
+			ratio = fmt.Sprintf("%.2f", a/b)
+		}
+		fmt.Fprintf(tw, "%s\t"+row.format+"\t"+row.format+"\t%s\t%s\n", row.name, a, b, ratio, row.target)
+	}
+	tw.Flush()
+}
+
+// profiles runs each bot once more under perf and prints the breakdown.
+func (b *bench) profiles(ctx context.Context, out io.Writer) error {
+	if !harness.PerfWorks(ctx) {
+		fmt.Fprintln(out, "\nprofiles: perf cannot sample here; skipped")
+		return nil
+	}
+	for _, kind := range []string{"quizhost", "ceiling"} {
+		r, err := b.runOne(ctx, kind, 0, true)
+		if err != nil {
+			return fmt.Errorf("%s profile: %w", kind, err)
+		}
+		shares, total, err := harness.Breakdown(ctx, r.profile, r.pid)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "\nprofile of %s (%d samples, one per 0.5 ms of CPU; %.3f CPU s / 1,000 answers under perf, %.0f answers/s):\n",
+			kind, total, r.cpuPer1000(), r.perSec())
+		for _, s := range shares {
+			fmt.Fprintf(out, "  %5.1f%%  %s\n", 100*s.Fraction, s.Category)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,92 @@
+package harness
+
+import (
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+)
+
+func TestPercentileAndOver(t *testing.T) {
+	ms := func(v ...int) []time.Duration {
+		out := make([]time.Duration, len(v))
+		for i, x := range v {
+			out[i] = time.Duration(x) * time.Millisecond
+		}
+		return out
+	}
+	hundred := make([]int, 100)
+	for i := range hundred {
+		hundred[i] = i + 1
+	}
+	for _, tc := range []struct {
+		name   string
+		sorted []time.Duration
+		q      float64
+		want   time.Duration
+	}{
+		{"empty", nil, 0.5, 0},
+		{"one", ms(7), 0.99, 7 * time.Millisecond},
+		{"median of 1..100", ms(hundred...), 0.5, 50 * time.Millisecond},
+		{"p99 of 1..100", ms(hundred...), 0.99, 99 * time.Millisecond},
+		{"max", ms(hundred...), 1, 100 * time.Millisecond},
+		{"min", ms(hundred...), 0, 1 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Percentile(tc.sorted, tc.q); got != tc.want {
+				t.Errorf("Percentile(%v): got %v, want %v", tc.q, got, tc.want)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		d    time.Duration
+		want int
+	}{{0, 100}, {99 * time.Millisecond, 1}, {100 * time.Millisecond, 0}, {3 * time.Second, 0}} {
+		if got := Over(ms(hundred...), tc.d); got != tc.want {
+			t.Errorf("Over(%v): got %d, want %d", tc.d, got, tc.want)
+		}
+	}
+}
+
+func TestClassify(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		stack []string
+		want  string
+	}{
+		{"a commit inside an answer handler", []string{"\t1 go.etcd.io/bbolt.(*Tx).Commit", "\t2 github.com/quizhost/quizhost/bot.(*Bot).answer"}, "storage (quizhost/storage, bbolt)"},
+		{"a new connection for a reply", []string{"\t1 net.(*Dialer).DialContext", "\t2 net/http.(*Transport).dialConn"}, "REST: dialling new connections"},
+		{"a reply on a kept connection", []string{"\t1 net/http.(*persistConn).writeLoop"}, "REST: requests and replies"},
+		{"decoding an event", []string{"\t1 encoding/json.(*decodeState).object", "\t2 github.com/bwmarrin/discordgo.(*Session).onEvent"}, "gateway: websocket read and JSON decode"},
+		{"GC worker", []string{"\t1 runtime.scanobject", "\t2 runtime.gcBgMarkWorker"}, "GC (background)"},
+		{"the ceiling's handler", []string{"\t1 main.run.func1"}, "bot (other)"},
+		{"nothing known", []string{"\t1 runtime.memmove"}, "other (runtime, syscalls, allocation)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := classify(tc.stack); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestChildCPUAndMemory reads this test process's own /proc files.
+func TestChildCPUAndMemory(t *testing.T) {
+	c := &Child{}
+	p, err := os.FindProcess(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.cmd = &exec.Cmd{Process: p}
+	deadline := time.Now().Add(50 * time.Millisecond)
+	for time.Now().Before(deadline) { // burn some CPU
+	}
+	cpu, err := c.CPU()
+	if err != nil || cpu <= 0 {
+		t.Errorf("CPU: got %v, %v; want > 0", cpu, err)
+	}
+	m, err := c.Memory()
+	if err != nil || m.RSS <= 0 || m.HWM < m.RSS || m.Anon <= 0 {
+		t.Errorf("Memory: got %+v, %v; want RSS > 0, HWM >= RSS, Anon > 0", m, err)
+	}
+}

@@ -1,0 +1,91 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/quizhost/quizhost/internal/discordtest"
+)
+
+// Token is the bot token the benchmarks' server accepts.
+const Token = "bench-token"
+
+// BenchBank is a bank of one single-answer question ("Bench Bank"), in
+// exam text.
+const BenchBank = `Bench Bank Question 1
+Select 1Which is a prime number?
+- A
+Four
+- B
+Five
+- C
+Six
+- D
+Nine
+Show answer and explanation
+Correct answer: B
+Explanation
+Five has no divisors but one and itself.
+`
+
+// Binaries builds quizhost and the ceiling bot into dir.
+func Binaries(ctx context.Context, dir string) (quizhost, ceiling string, err error) {
+	if quizhost, err = Build(ctx, dir, "github.com/quizhost/quizhost", "quizhost"); err != nil {
+		return "", "", err
+	}
+	if ceiling, err = Build(ctx, dir, "github.com/quizhost/quizhost/bench/ceiling", "ceiling"); err != nil {
+		return "", "", err
+	}
+	return quizhost, ceiling, nil
+}
+
+// Bot is how to start a bot against srv: its binary and environment.
+type Bot struct {
+	Name string // for messages and file names
+	Bin  string
+	Env  []string
+}
+
+// QuizhostEnv is quizhost's environment against srv, with its database at
+// db and the bank file banks ("" for the built-in bank only).
+func QuizhostEnv(srv *discordtest.Server, db, banks string) []string {
+	env := []string{"DISCORD_TOKEN=" + Token, "DISCORD_API_BASE=" + srv.URL(), "QUIZHOST_DB=" + db}
+	if banks != "" {
+		env = append(env, "QUIZHOST_QUESTIONS="+banks)
+	}
+	return env
+}
+
+// Launch starts b in dir (created if needed; its log is dir/<name>.log)
+// and waits, up to ctx, until it has registered its commands: connected
+// and ready.
+func Launch(ctx context.Context, srv *discordtest.Server, b Bot, dir string) (*Child, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("launch %s: %w", b.Name, err)
+	}
+	before := CommandSyncs(srv)
+	c, err := Start(b.Bin, dir, filepath.Join(dir, b.Name+".log"), b.Env)
+	if err != nil {
+		return nil, err
+	}
+	exited := false
+	err = Wait(ctx, srv, b.Name+" to register its commands", func() bool {
+		select {
+		case <-c.Exited():
+			exited = true
+			return true
+		default:
+		}
+		return CommandSyncs(srv) > before
+	})
+	if exited {
+		return nil, fmt.Errorf("launch %s: exited at start\n%s", b.Name, c.LogTail(2000))
+	}
+	if err != nil {
+		_ = c.Stop(0)
+		return nil, fmt.Errorf("launch %s: %w\n%s", b.Name, err, c.LogTail(2000))
+	}
+	return c, nil
+}

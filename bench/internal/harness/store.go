@@ -1,0 +1,153 @@
+package harness
+
+// This file is the benchmarks' only use of storage's API (checking what a
+// burst stored, building the large guild): keep it small, it follows
+// storage's signatures.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/quizhost/quizhost/questions"
+	"github.com/quizhost/quizhost/storage"
+)
+
+// CheckStored opens the database at path (the bot must have exited) and
+// checks that its one open post holds exactly one answer from each of
+// users and no other answer.
+func CheckStored(path string, users []string) error {
+	db, err := storage.Open(context.Background(), path, storage.Options{})
+	if err != nil {
+		return fmt.Errorf("check stored answers: %w", err)
+	}
+	defer db.Close()
+	posts, err := db.OpenPosts()
+	if err != nil {
+		return fmt.Errorf("check stored answers: %w", err)
+	}
+	if len(posts) != 1 {
+		return fmt.Errorf("check stored answers: got %d open posts, want 1", len(posts))
+	}
+	answers, err := db.Answers(posts[0].ID)
+	if err != nil {
+		return fmt.Errorf("check stored answers: %w", err)
+	}
+	want := make(map[questions.UserID]bool, len(users))
+	for _, u := range users {
+		id, err := questions.ParseUserID(u)
+		if err != nil {
+			return fmt.Errorf("check stored answers: member %q: %w", u, err)
+		}
+		want[id] = true
+	}
+	seen := make(map[questions.UserID]bool, len(answers))
+	for _, a := range answers {
+		if seen[a.UserID] {
+			return fmt.Errorf("check stored answers: member %d stored twice", a.UserID)
+		}
+		if !want[a.UserID] {
+			return fmt.Errorf("check stored answers: member %d did not answer", a.UserID)
+		}
+		seen[a.UserID] = true
+	}
+	if len(answers) != len(users) || posts[0].Answers != len(users) {
+		return fmt.Errorf("check stored answers: got %d answers stored (post counts %d), want %d",
+			len(answers), posts[0].Answers, len(users))
+	}
+	return nil
+}
+
+// SchemaVersion is the schema version of databases this build writes: a
+// cached database is keyed by it.
+func SchemaVersion() uint64 { return storage.SchemaVersion() }
+
+// Guild is a large guild for BuildGuild: Members members (ids FirstUser,
+// FirstUser+1, …) answer Answers questions in all, round-robin over Posts
+// posts, spread over Span before End; about two thirds are right.
+type Guild struct {
+	ID               questions.GuildID
+	Channel          questions.ChannelID
+	Members, Answers int
+	Posts            int
+	FirstUser        questions.UserID
+	End              time.Time
+	Span             time.Duration
+	Writers          int                 // concurrent RecordAnswer calls
+	Progress         func(done, all int) // called every 100,000 answers
+}
+
+// BuildGuild creates the database at path (which must not exist) and
+// fills it through storage's own API, as the bot would have: posts, then
+// every answer with RecordAnswer (durable commits, shared by Writers
+// concurrent members), then each post closed and marked revealed so that
+// the bot starts with nothing left to do.
+func BuildGuild(path string, g Guild) error {
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("build guild: %s exists", path)
+	}
+	db, err := storage.Open(context.Background(), path, storage.Options{})
+	if err != nil {
+		return fmt.Errorf("build guild: %w", err)
+	}
+	defer db.Close()
+	start := g.End.Add(-g.Span)
+	posts := make([]questions.Post, g.Posts)
+	for i := range posts {
+		p := questions.Post{GuildID: g.ID, ChannelID: g.Channel, MessageID: questions.MessageID(1 + i), QuestionID: fmt.Sprintf("bench#%d", i),
+			Bank: "Bench", Tags: []string{fmt.Sprintf("topic%d", i%5)}, Correct: []string{"B"}, OptionCount: 4, SelectCount: 1,
+			OpenedAt: start}
+		if posts[i], err = db.CreatePost(context.Background(), p); err != nil {
+			return fmt.Errorf("build guild: %w", err)
+		}
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var firstErr error
+	var errOnce sync.Once
+	step := g.Span / time.Duration(max(g.Answers, 1))
+	for range max(g.Writers, 1) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= g.Answers {
+					return
+				}
+				user := i % g.Members
+				round := i / g.Members
+				p := posts[(round*97+user*13)%g.Posts]
+				choice := "B" // the right answer, else one of the four at random
+				if h := (uint64(i) * 0x9e3779b97f4a7c15) >> 60; h >= 10 {
+					choice = questions.Letter(int(h % 4))
+				}
+				_, err := db.RecordAnswer(context.Background(), questions.Answer{PostID: p.ID, GuildID: g.ID, UserID: g.FirstUser + questions.UserID(user),
+					InteractionID: uint64(i + 1), Choice: []string{choice}, At: start.Add(time.Duration(i) * step)})
+				if err != nil {
+					errOnce.Do(func() { firstErr = err })
+					next.Store(int64(g.Answers))
+					return
+				}
+				if (i+1)%100_000 == 0 && g.Progress != nil {
+					g.Progress(i+1, g.Answers)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return fmt.Errorf("build guild: %w", firstErr)
+	}
+	for _, p := range posts {
+		if _, _, err := db.ClosePost(context.Background(), p.ID, g.End); err != nil {
+			return fmt.Errorf("build guild: %w", err)
+		}
+		if err := db.MarkRevealed(context.Background(), p.ID); err != nil {
+			return fmt.Errorf("build guild: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,360 @@
+// Command scale measures quizhost's binary at size, over the wire against
+// a Discord-compatible server on 127.0.0.1 (internal/discordtest):
+//
+//   - /quiz leaderboard and /quiz stats in a guild of 100,000 members and
+//     1,000,000 answers: latency from the interaction reaching the bot to
+//     its reply (p50, p99, max) over -calls calls of each, one at a time,
+//     each from a random member;
+//
+//   - resident memory (VmRSS, and the peak VmHWM) of a bot in 1,000 guilds
+//     that each have an open question (/quiz ask) and a daily schedule
+//     (/quizadmin daily set), read after start-up, after the set-up and
+//     after the daily quiz has posted in every guild.
+//
+//     go run ./bench/scale [-calls 300] [-guilds 1000] [-only board|memory]
+//
+// The large guild's database is built once through storage's API (posts,
+// then every answer with RecordAnswer, durable) and cached in the OS temp
+// directory, keyed by a fixture version and the schema version; each run
+// works on a copy.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/quizhost/quizhost/bench/internal/harness"
+	"github.com/quizhost/quizhost/internal/discordtest"
+)
+
+// fixtureVersion names the cached database: change it when BuildGuild's
+// parameters or what it writes change.
+const fixtureVersion = 1
+
+const (
+	members     = 100_000
+	answers     = 1_000_000
+	posts       = 1_000
+	firstMember = 1_000_000_000
+)
+
+var admin = discordtest.Member{ID: "7001", Username: "alice", Permissions: discordtest.AdminPermissions}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "scale:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("scale", flag.ContinueOnError)
+	calls := fs.Int("calls", 300, "calls of /quiz leaderboard and of /quiz stats")
+	guilds := fs.Int("guilds", 1000, "guilds with a daily schedule, for the memory figure")
+	only := fs.String("only", "", `run one part: "board" (leaderboard and stats) or "memory"`)
+	keep := fs.Bool("keep", false, "keep the temporary directory (binary, databases, logs)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *calls < 1 || *guilds < 1 || (*only != "" && *only != "board" && *only != "memory") {
+		return errors.New(`-calls and -guilds must be at least 1; -only is "board" or "memory"`)
+	}
+	tmp, err := os.MkdirTemp("", "quizhost-scale-")
+	if err != nil {
+		return err
+	}
+	if *keep {
+		fmt.Fprintln(out, "files in", tmp)
+	} else {
+		defer os.RemoveAll(tmp)
+	}
+	bin, err := harness.Build(ctx, tmp, "github.com/quizhost/quizhost", "quizhost")
+	if err != nil {
+		return err
+	}
+	bank := filepath.Join(tmp, "bench-bank.txt")
+	if err := os.WriteFile(bank, []byte(harness.BenchBank), 0o600); err != nil {
+		return err
+	}
+	if *only != "memory" {
+		if err := boards(ctx, out, tmp, bin, bank, *calls); err != nil {
+			return fmt.Errorf("leaderboard and stats: %w", err)
+		}
+	}
+	if *only != "board" {
+		if err := memory(ctx, out, tmp, bin, bank, *guilds); err != nil {
+			return fmt.Errorf("memory: %w", err)
+		}
+	}
+	return nil
+}
+
+// cachedGuild returns the path of the large guild's database, building it
+// first when it is not cached yet.
+func cachedGuild(out io.Writer) (string, error) {
+	dir := filepath.Join(os.TempDir(), "quizhost-bench-cache")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, fmt.Sprintf("guild-100k-v%d-schema%d.db", fixtureVersion, harness.SchemaVersion()))
+	if _, err := os.Stat(path); err == nil {
+		return path, nil
+	}
+	fmt.Fprintf(out, "building %s (once: %d members, %d answers through RecordAnswer)…\n", path, members, answers)
+	tmp := path + ".building"
+	os.Remove(tmp)
+	start := time.Now()
+	err := harness.BuildGuild(tmp, harness.Guild{ID: 8001, Channel: 6001, Members: members, Answers: answers, Posts: posts,
+		FirstUser: firstMember, End: time.Now(), Span: 30 * 24 * time.Hour, Writers: 1000,
+		Progress: func(done, all int) {
+			fmt.Fprintf(os.Stderr, "  %d of %d answers, %v\n", done, all, time.Since(start).Round(time.Second))
+		}})
+	if err != nil {
+		os.Remove(tmp)
+		return "", err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return "", err
+	}
+	fmt.Fprintf(out, "built in %v\n", time.Since(start).Round(time.Second))
+	return path, nil
+}
+
+func copyFile(dst, src string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	o, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(o, in); err != nil {
+		o.Close()
+		return err
+	}
+	return o.Close()
+}
+
+func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int) error {
+	cached, err := cachedGuild(out)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Join(tmp, "board")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	db := filepath.Join(dir, "quizhost.db")
+	if err := copyFile(db, cached); err != nil {
+		return err
+	}
+	st, err := os.Stat(db)
+	if err != nil {
+		return err
+	}
+	size := st.Size()
+	g := discordtest.DefaultGuild()
+	g.Members = []discordtest.Member{admin}
+	srv, err := discordtest.Listen("127.0.0.1:0", discordtest.Options{Token: harness.Token, Guilds: []discordtest.Guild{g}})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	startCtx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	child, err := harness.Launch(startCtx, srv, harness.Bot{Name: "quizhost", Bin: bin, Env: harness.QuizhostEnv(srv, db, bank)}, dir)
+	if err != nil {
+		return err
+	}
+	defer child.Stop(10 * time.Second)
+
+	r := rand.New(rand.NewPCG(1, 2))
+	type measure struct {
+		name string
+		sub  string
+		lat  []time.Duration
+	}
+	ms := []*measure{{name: "/quiz leaderboard", sub: "leaderboard"}, {name: "/quiz stats", sub: "stats"}}
+	callCtx, cancelCalls := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancelCalls()
+	for range calls {
+		for _, m := range ms {
+			user := discordtest.Member{ID: fmt.Sprint(firstMember + r.IntN(members))}
+			p := srv.SlashCommand(g.ID, "6001", user, "quiz", discordtest.Option{Name: m.sub, Type: discordgo.ApplicationCommandOptionSubCommand})
+			reply, lat, _, err := harness.Reply(callCtx, srv, p)
+			if err != nil {
+				return fmt.Errorf("%s: %w", m.name, err)
+			}
+			var embeds []discordgo.MessageEmbed
+			if err := json.Unmarshal(reply.RawEmbeds, &embeds); err != nil || len(embeds) == 0 || !strings.Contains(embeds[0].Description, "<@") {
+				return fmt.Errorf("%s: the reply names no member: %s", m.name, reply.RawEmbeds)
+			}
+			m.lat = append(m.lat, lat)
+		}
+	}
+	mem, err := child.Memory()
+	if err != nil {
+		return err
+	}
+	if err := child.Stop(10 * time.Second); err != nil {
+		return err
+	}
+	if v := srv.Violations(); len(v) > 0 {
+		return fmt.Errorf("refused by the server: %s", strings.Join(v, "; "))
+	}
+	fmt.Fprintf(out, "\nguild of %d members, %d answers; %d calls of each, one at a time, each from a random member\n", members, answers, calls)
+	fmt.Fprintf(out, "%-18s %9s %9s %9s   (target: p99 under 20 ms)\n", "", "p50", "p99", "max")
+	for _, m := range ms {
+		slices.Sort(m.lat)
+		fmt.Fprintf(out, "%-18s %9s %9s %9s\n", m.name, harness.Ms(harness.Percentile(m.lat, 0.5)),
+			harness.Ms(harness.Percentile(m.lat, 0.99)), harness.Ms(harness.Percentile(m.lat, 1)))
+	}
+	fmt.Fprintf(out, "bot resident memory afterwards: %s (peak %s): %s allocated, %s of the mapped %s database file\n",
+		mib(mem.RSS), mib(mem.HWM), mib(mem.Anon), mib(mem.File), mib(size))
+	return nil
+}
+
+func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+
+func memory(ctx context.Context, out io.Writer, tmp, bin, bank string, n int) error {
+	dir := filepath.Join(tmp, "memory")
+	gs := make([]discordtest.Guild, n)
+	for i := range gs {
+		gs[i] = discordtest.Guild{ID: fmt.Sprint(100_000 + i), Name: fmt.Sprintf("Group %d", i),
+			Channels: []discordtest.Channel{{ID: fmt.Sprint(200_000 + i), Name: "daily-quiz"}},
+			Members:  []discordtest.Member{admin}}
+	}
+	srv, err := discordtest.Listen("127.0.0.1:0", discordtest.Options{Token: harness.Token, Guilds: gs})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	startCtx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	child, err := harness.Launch(startCtx, srv, harness.Bot{Name: "quizhost", Bin: bin,
+		Env: harness.QuizhostEnv(srv, filepath.Join(dir, "quizhost.db"), bank)}, dir)
+	if err != nil {
+		return err
+	}
+	defer child.Stop(10 * time.Second)
+	type reading struct {
+		when string
+		mem  harness.Memory
+	}
+	var readings []reading
+	read := func(when string) error {
+		mem, err := child.Memory()
+		readings = append(readings, reading{when, mem})
+		return err
+	}
+	if err := read("after start-up"); err != nil {
+		return err
+	}
+
+	// The daily quiz at the next whole minute that leaves the set-up at
+	// least 30 s.
+	now := time.Now().UTC()
+	at := now.Truncate(time.Minute).Add(time.Minute)
+	if at.Sub(now) < 30*time.Second {
+		at = at.Add(time.Minute)
+	}
+	posted := len(srv.Requests())
+	setupCtx, cancelSetup := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancelSetup()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for range 16 {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || setupCtx.Err() != nil {
+					return
+				}
+				g, ch := gs[i].ID, gs[i].Channels[0].ID
+				for _, opt := range []discordtest.Option{
+					{Name: "quiz", Options: []discordtest.Option{{Name: "ask", Type: discordgo.ApplicationCommandOptionSubCommand,
+						Options: []discordtest.Option{{Name: "minutes", Type: discordgo.ApplicationCommandOptionInteger, Value: 10080}}}}},
+					{Name: "quizadmin", Options: []discordtest.Option{{Name: "daily", Type: discordgo.ApplicationCommandOptionSubCommandGroup,
+						Options: []discordtest.Option{{Name: "set", Type: discordgo.ApplicationCommandOptionSubCommand, Options: []discordtest.Option{
+							{Name: "channel", Type: discordgo.ApplicationCommandOptionChannel, Value: ch},
+							{Name: "time", Type: discordgo.ApplicationCommandOptionString, Value: at.Format("15:04")},
+							{Name: "timezone", Type: discordgo.ApplicationCommandOptionString, Value: "UTC"}}}}}}},
+				} {
+					p := srv.SlashCommand(g, ch, admin, opt.Name, opt.Options...)
+					if _, _, _, err := harness.Reply(setupCtx, srv, p); err != nil {
+						errs <- fmt.Errorf("guild %s: /%s: %w", g, opt.Name, err)
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return err
+	}
+	if time.Now().After(at) {
+		return fmt.Errorf("the set-up took until %s, past the daily time %s: run with fewer -guilds", time.Now().UTC().Format(time.TimeOnly), at.Format("15:04"))
+	}
+	if err := read("after the set-up"); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "waiting for the daily quiz at %s UTC in %d guilds…\n", at.Format("15:04"), n)
+
+	// Wait for 2n question messages: one /quiz ask and one daily post in
+	// each guild.
+	questions := 0
+	seen := posted
+	dailyCtx, cancelDaily := context.WithTimeout(ctx, time.Until(at)+3*time.Minute)
+	defer cancelDaily()
+	err = harness.Wait(dailyCtx, srv, "the daily posts", func() bool {
+		rs := srv.RequestsFrom(seen)
+		seen += len(rs)
+		for _, r := range rs {
+			if r.Method == "POST" && strings.HasPrefix(r.Route, "/channels/") && strings.HasSuffix(r.Route, "/messages") && r.Status == 200 {
+				questions++
+			}
+		}
+		return questions >= 2*n
+	})
+	if err != nil {
+		return fmt.Errorf("%w (%d of %d questions posted)", err, questions, 2*n)
+	}
+	if err := read("after the daily posts"); err != nil {
+		return err
+	}
+	if err := child.Stop(10 * time.Second); err != nil {
+		return err
+	}
+	if v := srv.Violations(); len(v) > 0 {
+		return fmt.Errorf("refused by the server: %s", strings.Join(v[:min(len(v), 5)], "; "))
+	}
+	fmt.Fprintf(out, "\n%d guilds, each with an open question and a daily schedule (target: under 100 MiB)\n", n)
+	for _, r := range readings {
+		fmt.Fprintf(out, "%-24s VmRSS %10s   VmHWM %10s   (allocated %s, mapped files %s)\n",
+			r.when, mib(r.mem.RSS), mib(r.mem.HWM), mib(r.mem.Anon), mib(r.mem.File))
+	}
+	return nil
+}

@@ -1,0 +1,236 @@
+// Package chart draws a member's study chart for /quiz stats: accuracy
+// per topic and answers per day, as a PNG made with gonum.org/v1/plot. It
+// takes domain values (questions.TopicReadiness, questions.DayCount) and
+// returns bytes; it knows nothing of Discord or storage.
+//
+// The chart is drawn on an opaque light card with a mid-grey border and
+// dark text, so it reads the same in Discord's dark (#313338) and light
+// (#ffffff) themes: no transparent pixel depends on the theme behind it.
+package chart
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"image/color"
+	"image/png"
+	"math"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// Size of the chart in pixels (at 96 dpi).
+const (
+	Width  = 800
+	Height = 600
+)
+
+// MaxTopics is the most topics drawn (those with the most answers are
+// kept); the rest would not be readable.
+const MaxTopics = 12
+
+// The palette: a light card, dark text, mid-tone bars that contrast with
+// the card.
+var (
+	cardColor   = color.RGBA{0xf2, 0xf3, 0xf5, 0xff}
+	borderColor = color.RGBA{0x80, 0x84, 0x8e, 0xff}
+	textColor   = color.RGBA{0x1e, 0x1f, 0x22, 0xff}
+	gridColor   = color.RGBA{0xc4, 0xc9, 0xce, 0xff}
+	accColor    = color.RGBA{0x58, 0x65, 0xf2, 0xff} // blurple
+	rightColor  = color.RGBA{0x1f, 0x8b, 0x4c, 0xff} // green
+	wrongColor  = color.RGBA{0xd8, 0x3c, 0x3e, 0xff} // red
+)
+
+// Data is what the chart shows.
+type Data struct {
+	Title string // e.g. the member's name and bank; may be ""
+	// Topics are the accuracy bars (TopicReadiness.Accuracy), in order;
+	// topics without answers are left out.
+	Topics []questions.TopicReadiness
+	// Days are the answers per day, oldest first (questions.AnswersPerDay
+	// over the last 30 days).
+	Days []questions.DayCount
+}
+
+// Render draws d as a Width × Height PNG. It fails only if the plotting
+// library does (an error wrapping its own).
+func Render(d Data) ([]byte, error) {
+	top, err := accuracyPlot(d.Topics)
+	if err != nil {
+		return nil, fmt.Errorf("render chart: %w", err)
+	}
+	bottom, err := daysPlot(d.Days)
+	if err != nil {
+		return nil, fmt.Errorf("render chart: %w", err)
+	}
+	const dpi = 96
+	w, h := vg.Length(Width)*vg.Inch/dpi, vg.Length(Height)*vg.Inch/dpi
+	img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(cardColor))
+	dc := draw.New(img)
+
+	// Border.
+	border := draw.LineStyle{Color: borderColor, Width: vg.Points(3)}
+	in := vg.Points(1.5)
+	dc.StrokeLines(border, []vg.Point{{X: in, Y: in}, {X: w - in, Y: in}, {X: w - in, Y: h - in}, {X: in, Y: h - in}, {X: in, Y: in}})
+
+	inner := draw.Crop(dc, vg.Points(12), -vg.Points(12), vg.Points(10), -vg.Points(10))
+	if d.Title != "" {
+		ts := draw.TextStyle{Color: textColor, Font: font.From(plot.DefaultFont, 15), XAlign: draw.XCenter, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
+		inner.FillText(ts, vg.Point{X: (inner.Min.X + inner.Max.X) / 2, Y: inner.Max.Y}, d.Title)
+		inner = draw.Crop(inner, 0, 0, 0, -vg.Points(24))
+	}
+	tiles := draw.Tiles{Rows: 2, Cols: 1, PadY: vg.Points(14)}
+	top.Draw(tiles.At(inner, 0, 0))
+	bottom.Draw(tiles.At(inner, 0, 1))
+
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img.Image()); err != nil {
+		return nil, fmt.Errorf("render chart: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// newPlot is a plot in the card's colours.
+func newPlot(title, ylabel string) *plot.Plot {
+	p := plot.New()
+	p.BackgroundColor = color.Transparent
+	p.Title.Text = title
+	p.Title.TextStyle.Color = textColor
+	p.Title.TextStyle.Font.Size = vg.Points(13)
+	p.Y.Label.Text = ylabel
+	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
+		ax.Color = textColor
+		ax.Label.TextStyle.Color = textColor
+		ax.Tick.Label.Color = textColor
+		ax.Tick.Label.Font.Size = vg.Points(10)
+		ax.Tick.Color = textColor
+	}
+	grid := plotter.NewGrid()
+	grid.Vertical.Color = nil
+	grid.Horizontal.Color = gridColor
+	p.Add(grid)
+	return p
+}
+
+// accuracyPlot is the accuracy per topic, in percent.
+func accuracyPlot(topics []questions.TopicReadiness) (*plot.Plot, error) {
+	var shown []questions.TopicReadiness
+	for _, t := range topics {
+		if t.Answers > 0 {
+			shown = append(shown, t)
+		}
+	}
+	if len(shown) > MaxTopics {
+		// Keep the most answered topics, in their given order.
+		keep := map[string]bool{}
+		order := append([]questions.TopicReadiness(nil), shown...)
+		sortByAnswers(order)
+		for _, t := range order[:MaxTopics] {
+			keep[t.Topic] = true
+		}
+		var kept []questions.TopicReadiness
+		for _, t := range shown {
+			if keep[t.Topic] {
+				kept = append(kept, t)
+			}
+		}
+		shown = kept
+	}
+	p := newPlot("Accuracy per topic", "%")
+	p.Y.Min, p.Y.Max = 0, 100
+	if len(shown) == 0 {
+		p.NominalX("no answers yet")
+		return p, nil
+	}
+	vals := make(plotter.Values, len(shown))
+	names := make([]string, len(shown))
+	for i, t := range shown {
+		vals[i] = 100 * t.Accuracy()
+		names[i] = shorten(topicName(t.Topic), 14)
+	}
+	bars, err := plotter.NewBarChart(vals, vg.Points(min(40, 480/float64(len(shown)))))
+	if err != nil {
+		return nil, err
+	}
+	bars.Color = accColor
+	bars.LineStyle.Width = 0
+	p.Add(bars)
+	p.NominalX(names...)
+	if len(shown) > 4 {
+		// Slanted labels, so long topic names do not run into each other.
+		p.X.Tick.Label.Rotation = math.Pi / 6
+		p.X.Tick.Label.XAlign = draw.XRight
+		p.X.Tick.Label.YAlign = draw.YCenter
+	}
+	return p, nil
+}
+
+// daysPlot is the answers per day, right stacked under wrong.
+func daysPlot(days []questions.DayCount) (*plot.Plot, error) {
+	p := newPlot(fmt.Sprintf("Answers per day, last %d days", len(days)), "answers")
+	if len(days) == 0 {
+		p.NominalX("no days")
+		return p, nil
+	}
+	right := make(plotter.Values, len(days))
+	wrong := make(plotter.Values, len(days))
+	names := make([]string, len(days))
+	most := 0
+	for i, d := range days {
+		right[i] = float64(d.Right)
+		wrong[i] = float64(d.Answers - d.Right)
+		most = max(most, d.Answers)
+		if i%5 == (len(days)-1)%5 && len(d.Date) == 10 {
+			names[i] = d.Date[5:] // MM-DD, every fifth day ending today
+		}
+	}
+	width := vg.Points(min(16, 560/float64(len(days))))
+	rb, err := plotter.NewBarChart(right, width)
+	if err != nil {
+		return nil, err
+	}
+	wb, err := plotter.NewBarChart(wrong, width)
+	if err != nil {
+		return nil, err
+	}
+	rb.Color, wb.Color = rightColor, wrongColor
+	rb.LineStyle.Width, wb.LineStyle.Width = 0, 0
+	wb.StackOn(rb)
+	p.Add(rb, wb)
+	p.NominalX(names...)
+	p.Y.Min, p.Y.Max = 0, float64(max(most, 4))*1.3 // headroom for the legend
+	p.Legend.Add("right", rb)
+	p.Legend.Add("wrong", wb)
+	p.Legend.Top = true
+	p.Legend.TextStyle.Color = textColor
+	return p, nil
+}
+
+func topicName(t string) string {
+	if t == "" {
+		return "all"
+	}
+	return t
+}
+
+// shorten cuts s to n runes with an ellipsis.
+func shorten(s string, n int) string {
+	r := []rune(strings.TrimSpace(s))
+	if len(r) <= n {
+		return string(r)
+	}
+	return string(r[:n-1]) + "…"
+}
+
+func sortByAnswers(ts []questions.TopicReadiness) {
+	slices.SortStableFunc(ts, func(a, b questions.TopicReadiness) int { return cmp.Compare(b.Answers, a.Answers) })
+}

@@ -1,0 +1,123 @@
+package chart
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+func sample() Data {
+	var days []questions.DayCount
+	start := time.Date(2025, 2, 13, 12, 0, 0, 0, time.UTC)
+	for i := range 30 {
+		n := (i * 7) % 11
+		days = append(days, questions.DayCount{Date: start.AddDate(0, 0, i).Format(time.DateOnly), Answers: n, Right: n * 2 / 3})
+	}
+	return Data{
+		Title: "alice · AWS Cloud Practitioner",
+		Topics: []questions.TopicReadiness{
+			{Topic: "Billing and Pricing", Answers: 20, Right: 15},
+			{Topic: "Cloud Concepts", Answers: 10, Right: 9},
+			{Topic: "Security and Compliance", Answers: 12, Right: 5},
+			{Topic: "Technology", Answers: 30, Right: 21},
+			{Topic: "never answered", Answers: 0},
+		},
+		Days: days,
+	}
+}
+
+// TestRender decodes the PNG and checks its size, that it is opaque (so
+// it reads the same on Discord's dark and light themes), the card colour
+// at the centre of an empty area, and that the bars are drawn.
+func TestRender(t *testing.T) {
+	tests := []struct {
+		name string
+		data Data
+	}{
+		{"sample", sample()},
+		{"empty", Data{}},
+		{"many topics", func() Data {
+			d := sample()
+			for i := range 20 {
+				d.Topics = append(d.Topics, questions.TopicReadiness{Topic: fmt.Sprintf("topic %d with a long name", i), Answers: i + 1, Right: i / 2})
+			}
+			return d
+		}()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := Render(tt.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(bytes.NewReader(b))
+			if err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			if got := img.Bounds().Size(); got != (image.Point{Width, Height}) {
+				t.Errorf("size: got %v, want %dx%d", got, Width, Height)
+			}
+			counts := map[color.RGBA]int{}
+			for y := 0; y < Height; y++ {
+				for x := 0; x < Width; x++ {
+					r, g, bl, a := img.At(x, y).RGBA()
+					if a != 0xffff {
+						t.Fatalf("pixel (%d,%d) has alpha %d, want opaque", x, y, a>>8)
+					}
+					counts[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), 0xff}]++
+				}
+			}
+			if counts[cardColor] < Width*Height/3 {
+				t.Errorf("card colour covers %d pixels, want most of the image", counts[cardColor])
+			}
+			wantBars := tt.name != "empty"
+			for _, c := range []color.RGBA{accColor, rightColor, wrongColor} {
+				if got := counts[c] > 50; got != wantBars {
+					t.Errorf("colour %v drawn on %d pixels; want bars drawn: %v", c, counts[c], wantBars)
+				}
+			}
+			if counts[textColor] < 100 {
+				t.Errorf("text colour on %d pixels, want the labels drawn", counts[textColor])
+			}
+			if dir := os.Getenv("CHART_OUT"); dir != "" {
+				writeOnThemes(t, dir+"/"+tt.name, img)
+			}
+		})
+	}
+}
+
+// writeOnThemes writes the chart as is and composited onto Discord's dark
+// and light backgrounds, for a person to look at (CHART_OUT=/tmp).
+func writeOnThemes(t *testing.T, prefix string, img image.Image) {
+	for name, bg := range map[string]color.RGBA{"dark": {0x31, 0x33, 0x38, 0xff}, "light": {0xff, 0xff, 0xff, 0xff}} {
+		out := image.NewRGBA(image.Rect(0, 0, Width+80, Height+80))
+		draw.Draw(out, out.Bounds(), &image.Uniform{bg}, image.Point{}, draw.Src)
+		draw.Draw(out, img.Bounds().Add(image.Point{40, 40}), img, image.Point{}, draw.Over)
+		f, err := os.Create(prefix + "-" + name + ".png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := png.Encode(f, out); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+}
+
+// BenchmarkRender measures one chart: a sample's topics and 30 days.
+func BenchmarkRender(b *testing.B) {
+	d := sample()
+	for b.Loop() {
+		if _, err := Render(d); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,232 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// Reviews (schema version 5): guilds/<g>/reviews/<review> holds each
+// question shown to a member in a private review session; the member's
+// answer is stored with the answers to posts, under <review><user> in
+// guilds/<g>/answers, with the same encoding and the same sequence (so
+// resets, rebuilds and regrades see every answer in recording order).
+// Review IDs come from the posts sequence, so they never equal a post ID.
+
+// reviewRec is how a review is stored (JSON).
+type reviewRec struct {
+	UserID      questions.UserID `json:"user"`
+	QuestionID  string           `json:"question"`
+	Bank        string           `json:"bank,omitempty"`
+	Tags        []string         `json:"tags,omitempty"`
+	Correct     []string         `json:"correct"`
+	OptionCount int              `json:"options"`
+	SelectCount int              `json:"select"`
+	OpenedAt    time.Time        `json:"openedAt"`
+	ExpiresAt   time.Time        `json:"expiresAt"`
+}
+
+func decodeReview(guildID questions.GuildID, id questions.PostID, v []byte) (questions.Review, error) {
+	var r reviewRec
+	if err := json.Unmarshal(v, &r); err != nil {
+		return questions.Review{}, fmt.Errorf("review %d: %w", id, err)
+	}
+	return questions.Review{ID: id, GuildID: guildID, UserID: r.UserID, QuestionID: r.QuestionID, Bank: r.Bank,
+		Tags: r.Tags, Correct: r.Correct, OptionCount: r.OptionCount, SelectCount: r.SelectCount,
+		OpenedAt: r.OpenedAt, ExpiresAt: r.ExpiresAt}, nil
+}
+
+// getReview reads a review of the guild; the error wraps
+// questions.ErrNotFound if there is none.
+func getReview(tx *bbolt.Tx, guildID questions.GuildID, id questions.PostID) (questions.Review, error) {
+	v := getIn(sub(guildRO(tx, guildID), bReviews), u64(id))
+	if v == nil {
+		return questions.Review{}, fmt.Errorf("review %d: %w", id, questions.ErrNotFound)
+	}
+	return decodeReview(guildID, id, v)
+}
+
+// StartReview stores a question about to be shown to a member in a review
+// session and returns it with its ID (from the posts sequence: never a
+// post's ID, so a custom ID can carry it), OpenedAt set to now if zero and
+// ExpiresAt to OpenedAt + questions.ReviewExpiry if zero. r carries the
+// guild, member, question ID, bank, tags and the question's current key
+// (Correct, OptionCount, SelectCount = len(Correct)); the answer is graded
+// against that snapshot. It refuses a review without guild, member or
+// question, or whose key is out of range. Nothing else changes: the
+// member's memory moves only when they answer (RecordReview). Safe for
+// concurrent use.
+func (db *DB) StartReview(ctx context.Context, r questions.Review) (questions.Review, error) {
+	if r.GuildID == 0 || r.UserID == 0 || r.QuestionID == "" {
+		return questions.Review{}, errors.New("start review: no guild, member or question")
+	}
+	if r.OptionCount < 1 || r.OptionCount > questions.MaxOptions || r.SelectCount < 1 || r.SelectCount > r.OptionCount || len(r.Correct) != r.SelectCount {
+		return questions.Review{}, fmt.Errorf("start review: %d options, select %d, %d correct: out of range", r.OptionCount, r.SelectCount, len(r.Correct))
+	}
+	if _, err := questions.NormalizeChoice(r.Correct, r.OptionCount, r.SelectCount); err != nil {
+		return questions.Review{}, fmt.Errorf("start review: key: %w", err)
+	}
+	if r.OpenedAt.IsZero() {
+		r.OpenedAt = db.now()
+	}
+	r.OpenedAt = r.OpenedAt.UTC()
+	if r.ExpiresAt.IsZero() {
+		r.ExpiresAt = r.OpenedAt.Add(questions.ReviewExpiry)
+	}
+	r.ExpiresAt = r.ExpiresAt.UTC()
+	v, err := json.Marshal(reviewRec{UserID: r.UserID, QuestionID: r.QuestionID, Bank: r.Bank, Tags: r.Tags,
+		Correct: r.Correct, OptionCount: r.OptionCount, SelectCount: r.SelectCount, OpenedAt: r.OpenedAt, ExpiresAt: r.ExpiresAt})
+	if err != nil {
+		return questions.Review{}, fmt.Errorf("start review: %w", err)
+	}
+	err = db.update(ctx, func(tx *bbolt.Tx) error {
+		id, err := tx.Bucket(bPosts).NextSequence()
+		if err != nil {
+			return err
+		}
+		g, err := guildRW(tx, r.GuildID)
+		if err != nil {
+			return err
+		}
+		b, err := g.CreateBucketIfNotExists(bReviews)
+		if err != nil {
+			return err
+		}
+		r.ID = questions.PostID(id)
+		return b.Put(u64(id), v)
+	})
+	if err != nil {
+		return questions.Review{}, fmt.Errorf("start review: %w", err)
+	}
+	return r, nil
+}
+
+// Review returns a review of the guild; an error wrapping
+// questions.ErrNotFound if there is none. Safe for concurrent use.
+func (db *DB) Review(guildID questions.GuildID, reviewID questions.PostID) (questions.Review, error) {
+	var r questions.Review
+	err := db.bolt.View(func(tx *bbolt.Tx) error {
+		var err error
+		r, err = getReview(tx, guildID, reviewID)
+		return err
+	})
+	if err != nil {
+		return questions.Review{}, fmt.Errorf("review: %w", err)
+	}
+	return r, nil
+}
+
+// RecordReview records a member's answer to a review: a.PostID is the
+// review's ID, and a carries GuildID, UserID, InteractionID, Choice and At
+// (zero: now). It refuses, like RecordAnswer: an unknown review of the
+// guild (questions.ErrNotFound), a review started for another member
+// (questions.ErrNotYours), a second answer (questions.ErrAlreadyAnswered,
+// returning the STORED answer: compare InteractionID to tell a redelivery),
+// an answer at or after ExpiresAt (questions.ErrClosed), and an invalid
+// choice (questions.ErrBadChoice). Otherwise, in one transaction, it grades
+// the choice against the review's key, stores the answer, counts the day
+// for the member's streak, and updates the member's memory of the
+// question (rated Again or Good at a.At); points, answer counts, accuracy,
+// topic stats and leaderboards do not change. It returns the stored answer
+// with Grade filled and Choice sorted, after the commit is durable. Safe
+// for concurrent use; concurrent calls share commits with RecordAnswer's.
+func (db *DB) RecordReview(ctx context.Context, a questions.Answer) (questions.Answer, error) {
+	if a.At.IsZero() {
+		a.At = db.now()
+	}
+	a.At = a.At.UTC()
+	if y := a.At.Year(); y < 1 || y > 9999 || !time.Unix(0, a.At.UnixNano()).Equal(a.At) || a.At.UnixNano() == math.MinInt64 {
+		return questions.Answer{}, fmt.Errorf("record review: time %s out of range", a.At.Format(time.RFC3339))
+	}
+	var out questions.Answer
+	var refused error
+	err := db.bolt.View(func(tx *bbolt.Tx) error {
+		_, out, refused = checkReview(tx, a)
+		return nil
+	})
+	if err == nil && refused == nil {
+		err = db.write(ctx, func(tx *bbolt.Tx) error {
+			// May run more than once (group commit): reset the outputs and
+			// decide every refusal before writing.
+			out, refused = questions.Answer{}, nil
+			var err error
+			out, refused, err = db.recordReview(tx, a)
+			return err
+		})
+	}
+	if err != nil {
+		return questions.Answer{}, fmt.Errorf("record review: %w", err)
+	}
+	if refused != nil {
+		return out, fmt.Errorf("record review: %w", refused)
+	}
+	return out, nil
+}
+
+// checkReview decides, reading only, whether a may be recorded; it returns
+// the review and a graded, or a refusal (with the stored answer for
+// ErrAlreadyAnswered).
+func checkReview(tx *bbolt.Tx, a questions.Answer) (questions.Review, questions.Answer, error) {
+	r, err := getReview(tx, a.GuildID, a.PostID)
+	if err != nil {
+		return questions.Review{}, questions.Answer{}, err
+	}
+	if r.UserID != a.UserID {
+		return questions.Review{}, questions.Answer{}, fmt.Errorf("review %d, member %d: %w", r.ID, a.UserID, questions.ErrNotYours)
+	}
+	key := cat(u64(r.ID), u64(a.UserID))
+	if v := getIn(sub(guildRO(tx, a.GuildID), bAnswers), key); v != nil {
+		stored, _ := decodeAnswer(a.GuildID, key, v)
+		return questions.Review{}, stored, fmt.Errorf("review %d, member %d: %w", r.ID, a.UserID, questions.ErrAlreadyAnswered)
+	}
+	if !a.At.Before(r.ExpiresAt) {
+		return questions.Review{}, questions.Answer{}, fmt.Errorf("review %d: %w", r.ID, questions.ErrClosed)
+	}
+	choice, err := questions.NormalizeChoice(a.Choice, r.OptionCount, r.SelectCount)
+	if err != nil {
+		return questions.Review{}, questions.Answer{}, err
+	}
+	a.Choice = choice
+	a.Grade = questions.GradeChoice(r.Correct, choice)
+	a.Points = 0 // reviews never score
+	return r, a, nil
+}
+
+// recordReview returns the stored answer, a refusal (nothing written) or a
+// storage error.
+func (db *DB) recordReview(tx *bbolt.Tx, a questions.Answer) (questions.Answer, error, error) {
+	r, a, refused := checkReview(tx, a)
+	if refused != nil {
+		return a, refused, nil
+	}
+	g, err := guildRW(tx, a.GuildID)
+	if err != nil {
+		return questions.Answer{}, nil, err
+	}
+	answers := g.Bucket(bAnswers)
+	seq, err := answers.NextSequence()
+	if err != nil {
+		return questions.Answer{}, nil, err
+	}
+	if err := answers.Put(cat(u64(r.ID), u64(a.UserID)), encodeAnswer(seq, a)); err != nil {
+		return questions.Answer{}, nil, err
+	}
+	loc, err := db.guildLocation(tx, a.GuildID)
+	if err != nil {
+		return questions.Answer{}, nil, err
+	}
+	if err := countReview(g, a.UserID, a.At, loc); err != nil {
+		return questions.Answer{}, nil, err
+	}
+	if err := rememberAnswer(g, a.UserID, r.QuestionID, questions.Attempt{At: a.At, Right: a.Right, Review: true}, time.Time{}); err != nil {
+		return questions.Answer{}, nil, err
+	}
+	return a, nil, nil
+}
