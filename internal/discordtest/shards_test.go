@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -73,21 +74,34 @@ func openShard(t *testing.T, srv *Server, id, count int) *shardSession {
 	if err := dg.Open(); err != nil {
 		t.Fatalf("Open shard %d: %v", id, err)
 	}
-	t.Cleanup(func() { _ = dg.Close() })
 	return ss
+}
+
+// closeShards closes the sessions together when the test ends: each
+// discordgo Close pauses a second after its close frame.
+func closeShards(t *testing.T, shards []*shardSession, closing func()) {
+	t.Cleanup(func() {
+		closing()
+		var wg sync.WaitGroup
+		for _, ss := range shards {
+			wg.Go(func() { _ = ss.dg.Close() })
+		}
+		wg.Wait()
+	})
 }
 
 // TestShardedGateway runs three discordgo sessions, one per shard: each
 // gets READY with its shard and GUILD_CREATE for its guilds only, and the
 // interactions and events of a guild arrive on the session of its shard.
 func TestShardedGateway(t *testing.T) {
-	failOnDGErrors(t)
+	closing := failOnDGErrors(t)
 	guilds := shardGuilds()
 	srv := Start(t, Options{Guilds: guilds, Shards: 3, MaxConcurrency: 3})
 	var shards []*shardSession
 	for i := range 3 {
 		shards = append(shards, openShard(t, srv, i, 3))
 	}
+	closeShards(t, shards, closing)
 	srv.WaitConnected(t, wait)
 	for i, ss := range shards {
 		r := recv(t, ss.ready, fmt.Sprintf("READY of shard %d", i))
