@@ -65,6 +65,10 @@ func openShard(t *testing.T, srv *Server, id, count int) *shardSession {
 	dg.Client = &http.Client{Timeout: wait, Transport: Transport(srv.URL())}
 	dg.Identify.Intents = discordgo.IntentsGuilds
 	dg.ShardID, dg.ShardCount = id, count
+	// A heartbeat that meets the close frame (the test ends right after
+	// Open) must not start discordgo's reconnect loop against a server
+	// that is gone.
+	dg.ShouldReconnectOnError = false
 	ss := &shardSession{dg: dg, ready: make(chan *discordgo.Ready, 4), guilds: make(chan string, 16),
 		inter: make(chan *discordgo.Interaction, 16), events: make(chan string, 16)}
 	dg.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) { ss.ready <- r })
