@@ -73,17 +73,22 @@ type Backups struct {
 	Write func(path string) error
 	Clock clock.Clock
 	Log   *slog.Logger
+	// Fresh says the database was created by this start: there is nothing
+	// to back up yet, so the first backup waits Every.
+	Fresh bool
 }
 
 // Run takes backups until ctx ends. The first is due Every after the
 // newest backup already in Dir (at once when there is none, or when that
-// is past), so restarts do not postpone backups; each next one Every
-// after the previous attempt. Old backups are removed only after a new
+// is past; Every after start for a Fresh database), so restarts do not
+// postpone backups; each next one Every after the previous attempt. Old backups are removed only after a new
 // one was written, so a failing backup never costs a good one.
 func (b Backups) Run(ctx context.Context) {
 	now := b.Clock.Now()
 	next := now
-	if names, err := ListBackups(b.Dir); err != nil {
+	if b.Fresh {
+		next = now.Add(b.Every)
+	} else if names, err := ListBackups(b.Dir); err != nil {
 		b.Log.Error("automatic backup", "dir", b.Dir, "err", err)
 	} else if len(names) > 0 {
 		last, _ := backupTime(names[len(names)-1])

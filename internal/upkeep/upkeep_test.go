@@ -186,6 +186,25 @@ func TestFirstBackupAtOnce(t *testing.T) {
 	}
 }
 
+func TestFreshDatabaseWaits(t *testing.T) {
+	db := openDB(t)
+	dir := t.TempDir()
+	clk := clock.NewFake(t0)
+	b := Backups{Dir: dir, Every: 6 * time.Hour, Keep: 7, Clock: clk, Write: db.BackupFile,
+		Log: slog.New(slog.DiscardHandler), Fresh: true}
+	run(t, b.Run)
+	if !clk.WaitArmed(0, 5*time.Second) {
+		t.Fatal("Run armed no timer")
+	}
+	if got := backups(t, dir); len(got) != 0 {
+		t.Errorf("a fresh database was backed up at start: %v", got)
+	}
+	step(t, clk, 6*time.Hour)
+	if got, want := backups(t, dir), []string{"quizhost-20250314T180000Z.db"}; !slices.Equal(got, want) {
+		t.Errorf("backups after 6 h: got %v, want %v", got, want)
+	}
+}
+
 func TestPrunerRunsAtStartAndDaily(t *testing.T) {
 	var calls []time.Time
 	var mu sync.Mutex
