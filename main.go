@@ -24,14 +24,20 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/joho/godotenv"
 
 	"github.com/quizhost/quizhost/bot"
+	"github.com/quizhost/quizhost/internal/admin"
+	"github.com/quizhost/quizhost/internal/clock"
+	"github.com/quizhost/quizhost/internal/metrics"
 	"github.com/quizhost/quizhost/internal/sandbox"
+	"github.com/quizhost/quizhost/internal/upkeep"
 	"github.com/quizhost/quizhost/questions"
 	"github.com/quizhost/quizhost/storage"
 )
@@ -74,6 +80,13 @@ type config struct {
 	dbPath    string
 	questions string
 	logLevel  slog.Level
+
+	adminAddr   string // empty: no admin listener
+	adminToken  string
+	backupDir   string // empty: no automatic backups
+	backupEvery time.Duration
+	backupKeep  int
+	keepScores  time.Duration // < 0: never prune
 }
 
 // readConfig reads the configuration, reporting every problem at once.
@@ -113,10 +126,71 @@ func readConfig(getenv func(string) string) (config, error) {
 	default:
 		problems = append(problems, "QUIZHOST_LOG_LEVEL: want debug, info, warn or error")
 	}
+	problems = append(problems, c.readOps(getenv)...)
 	if len(problems) > 0 {
 		return c, exitCode{2, "quizhost: configuration:\n  " + strings.Join(problems, "\n  ")}
 	}
 	return c, nil
+}
+
+// readOps reads the admin listener's, the automatic backups' and the
+// pruning's settings and returns their problems.
+func (c *config) readOps(getenv func(string) string) []string {
+	var problems []string
+	c.adminAddr = strings.TrimSpace(getenv("QUIZHOST_ADMIN_ADDR"))
+	c.adminToken = strings.TrimSpace(getenv("QUIZHOST_ADMIN_TOKEN"))
+	if c.adminAddr != "" {
+		problems = append(problems, admin.CheckConfig(c.adminAddr, c.adminToken)...)
+	}
+
+	c.backupDir = strings.TrimSpace(getenv("QUIZHOST_BACKUP_DIR"))
+	every := strings.TrimSpace(getenv("QUIZHOST_BACKUP_EVERY"))
+	keep := strings.TrimSpace(getenv("QUIZHOST_BACKUP_KEEP"))
+	c.backupEvery, c.backupKeep = defaultBackupEvery, defaultBackupKeep
+	if c.backupDir == "" && (every != "" || keep != "") {
+		problems = append(problems, "QUIZHOST_BACKUP_EVERY and QUIZHOST_BACKUP_KEEP need QUIZHOST_BACKUP_DIR, the folder for the backups")
+	}
+	if every != "" {
+		d, err := parseDays(every)
+		if err != nil || d < time.Minute {
+			problems = append(problems, fmt.Sprintf("QUIZHOST_BACKUP_EVERY %q: want a duration of at least 1m, e.g. 6h or 1d", every))
+		}
+		c.backupEvery = d
+	}
+	if keep != "" {
+		n, err := strconv.Atoi(keep)
+		if err != nil || n < 1 {
+			problems = append(problems, fmt.Sprintf("QUIZHOST_BACKUP_KEEP %q: want a whole number of backups, at least 1", keep))
+		}
+		c.backupKeep = n
+	}
+
+	c.keepScores = defaultKeepScores
+	switch v := strings.TrimSpace(getenv("QUIZHOST_KEEP_SCORES")); strings.ToLower(v) {
+	case "":
+	case "off":
+		c.keepScores = -1
+	default:
+		d, err := parseDays(v)
+		if err != nil || d < 0 {
+			problems = append(problems, fmt.Sprintf("QUIZHOST_KEEP_SCORES %q: want a duration such as 90d or 0 (prune as soon as a period ends), or off", v))
+		}
+		c.keepScores = d
+	}
+	return problems
+}
+
+// parseDays parses a Go duration ("6h", "90m") or a whole number of days
+// ("90d").
+func parseDays(s string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		days, err := strconv.Atoi(n)
+		if err != nil || days < 0 || days > 100000 {
+			return 0, fmt.Errorf("bad number of days %q", s)
+		}
+		return time.Duration(days) * 24 * time.Hour, nil
+	}
+	return time.ParseDuration(s)
 }
 
 // envWithDotenv layers the .env file at path (a missing file is fine) under getenv:
@@ -185,7 +259,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		return nil // stopped while waiting for the database's lock
 	}
 	if errors.Is(err, storage.ErrDamaged) {
-		return exitCode{1, damagedHelp(cfg.dbPath, err)}
+		return exitCode{1, damagedHelp(cfg.dbPath, err) + newestBackupHint(cfg.backupDir, cfg.dbPath)}
 	}
 	if err != nil {
 		return fmt.Errorf("open database: %w", err)
@@ -207,10 +281,56 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	// The admin listener and the upkeep jobs stop, and are waited for,
+	// before the database closes.
+	ops, stopOps := context.WithCancel(ctx)
+	var opsDone sync.WaitGroup
+	defer func() {
+		stopOps()
+		opsDone.Wait()
+	}()
+	if err := startOps(ops, &opsDone, cfg, db, b, fresh, log); err != nil {
+		return err
+	}
 	if err := b.Run(ctx); err != nil {
 		return err
 	}
 	log.Info("stopped")
+	return nil
+}
+
+// startOps starts what the configuration asks for besides the bot: the
+// admin listener (bound here, so a bad address stops start-up before
+// Discord is contacted), automatic backups and the daily pruning of old
+// scores. Each runs until ctx ends; wg counts them.
+func startOps(ctx context.Context, wg *sync.WaitGroup, cfg config, db *storage.DB, b *bot.Bot, fresh bool, log *slog.Logger) error {
+	if cfg.adminAddr != "" {
+		m := metrics.New()
+		m.OpenQuestions(db.OpenPostCount)
+		srv, err := admin.Listen(admin.Config{Addr: cfg.adminAddr, Token: cfg.adminToken, Gateway: b, Database: db,
+			Backup: db, Metrics: m.Handler(), Logger: log})
+		if err != nil {
+			return err
+		}
+		log.Info("admin listener", "addr", srv.Addr().String(), "token_required", cfg.adminToken != "")
+		wg.Go(func() {
+			if err := srv.Serve(ctx); err != nil {
+				log.Error("admin listener stopped", "err", err)
+			}
+		})
+	}
+	if cfg.backupDir != "" {
+		if err := os.MkdirAll(cfg.backupDir, 0o700); err != nil {
+			return fmt.Errorf("QUIZHOST_BACKUP_DIR: %w", err)
+		}
+		bk := upkeep.Backups{Dir: cfg.backupDir, Every: cfg.backupEvery, Keep: cfg.backupKeep,
+			Write: db.BackupFile, Clock: clock.Real{}, Log: log, Fresh: fresh}
+		wg.Go(func() { bk.Run(ctx) })
+	}
+	if cfg.keepScores >= 0 {
+		p := upkeep.Pruner{Keep: cfg.keepScores, Every: 24 * time.Hour, Prune: db.PruneScores, Clock: clock.Real{}, Log: log}
+		wg.Go(func() { p.Run(ctx) })
+	}
 	return nil
 }
 
@@ -232,6 +352,20 @@ quizhost has not changed %[2]s. To restore it from a backup:
   3. start quizhost again.
 %[2]s.bak is written when the running bot gets SIGUSR1 (see README.md, "Operations").
 Without a backup, moving the file aside starts quizhost with an empty database.`, err, path)
+}
+
+// newestBackupHint names the newest automatic backup in dir, if any, as
+// the file to restore path from.
+func newestBackupHint(dir, path string) string {
+	if dir == "" {
+		return ""
+	}
+	names, err := upkeep.ListBackups(dir)
+	if err != nil || len(names) == 0 {
+		return fmt.Sprintf("\nQUIZHOST_BACKUP_DIR (%s) holds no automatic backup.", dir)
+	}
+	newest := filepath.Join(dir, names[len(names)-1])
+	return fmt.Sprintf("\nThe newest automatic backup is %s: in step 2, cp %s %s", newest, newest, path)
 }
 
 // backupOnSignal writes a hot backup of the running bot's database to dest
@@ -361,8 +495,11 @@ func commandList() string {
 }
 
 const (
-	defaultAPIBase = "https://discord.com"
-	defaultDB      = "quizhost.db"
+	defaultAPIBase     = "https://discord.com"
+	defaultDB          = "quizhost.db"
+	defaultBackupEvery = 6 * time.Hour
+	defaultBackupKeep  = 7
+	defaultKeepScores  = 90 * 24 * time.Hour
 )
 
 // envVars lists every environment variable quizhost reads, for help.
@@ -374,6 +511,12 @@ func envVars() []struct{ name, def, meaning string } {
 		{"QUIZHOST_DB", defaultDB, "the database file"},
 		{"QUIZHOST_QUESTIONS", "(empty)", "a bank file or a folder of them (" + questions.BankFileTypes + "), besides the built-in bank"},
 		{"QUIZHOST_LOG_LEVEL", "info", "debug, info, warn or error"},
+		{"QUIZHOST_ADMIN_ADDR", "(empty: off)", "host:port of the admin listener (/healthz, /metrics, /backup), e.g. 127.0.0.1:9090"},
+		{"QUIZHOST_ADMIN_TOKEN", "(empty)", "bearer token every admin request must carry; required unless the address is loopback"},
+		{"QUIZHOST_BACKUP_DIR", "(empty: off)", "folder for automatic, verified backups (quizhost-<UTC time>.db)"},
+		{"QUIZHOST_BACKUP_EVERY", "6h", "time between automatic backups (e.g. 6h, 1d)"},
+		{"QUIZHOST_BACKUP_KEEP", "7", "how many automatic backups to keep (the newest)"},
+		{"QUIZHOST_KEEP_SCORES", "90d", "drop day, week and month scores this long after their period ends (off: keep all)"},
 	}
 }
 
@@ -386,7 +529,7 @@ func help(args []string, _ func(string) string, stdout, _ io.Writer) error {
 	fmt.Fprintf(stdout, "quizhost hosts quizzes for study groups on Discord (see README.md).\n\n%s\n", commandList())
 	fmt.Fprintln(stdout, "environment (also read from .env in the working directory; real environment variables win):")
 	for _, v := range envVars() {
-		fmt.Fprintf(stdout, "  %-20s %-22s %s\n", v.name, v.def, v.meaning)
+		fmt.Fprintf(stdout, "  %-21s %-22s %s\n", v.name, v.def, v.meaning)
 	}
 	return nil
 }

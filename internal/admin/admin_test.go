@@ -1,0 +1,222 @@
+package admin
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/quizhost/quizhost/questions"
+	"github.com/quizhost/quizhost/storage"
+)
+
+func TestCheckConfig(t *testing.T) {
+	const token = "0123456789abcdef"
+	tests := []struct {
+		name, addr, token string
+		want              []string // substrings of the problems, in order; none for ok
+	}{
+		{"loopback v4 without token", "127.0.0.1:9090", "", nil},
+		{"loopback v6 without token", "[::1]:9090", "", nil},
+		{"localhost without token", "localhost:9090", "", nil},
+		{"all interfaces without token", ":9090", "", []string{"not a loopback address and the listener serves the whole database: set QUIZHOST_ADMIN_TOKEN"}},
+		{"0.0.0.0 without token", "0.0.0.0:9090", "", []string{"not a loopback address"}},
+		{"a name without token", "admin.example:9090", "", []string{"not a loopback address"}},
+		{"all interfaces with token", "0.0.0.0:9090", token, nil},
+		{"short token", "127.0.0.1:9090", "short", []string{"at least 16 characters"}},
+		{"short token elsewhere", "0.0.0.0:9090", "short", []string{"at least 16 characters"}},
+		{"no port", "127.0.0.1", "", []string{"want host:port"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := CheckConfig(tt.addr, tt.token)
+			if len(got) != len(tt.want) {
+				t.Fatalf("CheckConfig(%q, %q) = %q, want %d problems", tt.addr, tt.token, got, len(tt.want))
+			}
+			for i, w := range tt.want {
+				if !strings.Contains(got[i], w) {
+					t.Errorf("problem %d: got %q, want it to contain %q", i, got[i], w)
+				}
+			}
+		})
+	}
+}
+
+type gateway struct{ up atomic.Bool }
+
+func (g *gateway) Connected() bool { return g.up.Load() }
+
+type database struct{ err error }
+
+func (d database) Writable() error { return d.err }
+
+type failingBackup struct{}
+
+func (failingBackup) StreamBackup(io.Writer, func(int64)) (int64, error) {
+	return 0, errors.New("disk on fire")
+}
+
+// start runs a Server on 127.0.0.1 until the test ends and returns its
+// base URL.
+func start(t *testing.T, cfg Config) string {
+	t.Helper()
+	cfg.Addr = "127.0.0.1:0"
+	s, err := Listen(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Serve after cancel: got %v, want nil", err)
+		}
+	})
+	return "http://" + s.Addr().String()
+}
+
+func get(t *testing.T, url, token string) (*http.Response, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	return resp, body
+}
+
+func TestToken(t *testing.T) {
+	const token = "correct-horse-battery-staple"
+	g := &gateway{}
+	g.up.Store(true)
+	base := start(t, Config{Token: token, Gateway: g, Database: database{},
+		Metrics: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "m 1\n") })})
+	for _, path := range []string{"/healthz", "/metrics", "/backup", "/nothing"} {
+		for _, tc := range []struct {
+			name, token string
+			want        int
+		}{
+			{"no token", "", 401},
+			{"wrong token", "correct-horse-battery-stapler", 401},
+			{"prefix of the token", "correct-horse", 401},
+		} {
+			resp, _ := get(t, base+path, tc.token)
+			if resp.StatusCode != tc.want || resp.Header.Get("WWW-Authenticate") == "" {
+				t.Errorf("GET %s with %s: got status %d, want %d with WWW-Authenticate", path, tc.name, resp.StatusCode, tc.want)
+			}
+		}
+	}
+	if resp, body := get(t, base+"/metrics", token); resp.StatusCode != 200 || string(body) != "m 1\n" {
+		t.Errorf("GET /metrics with the token: got %d %q, want 200 and the metrics", resp.StatusCode, body)
+	}
+	if resp, _ := get(t, base+"/healthz", token); resp.StatusCode != 200 {
+		t.Errorf("GET /healthz with the token: got %d, want 200", resp.StatusCode)
+	}
+	if resp, _ := get(t, base+"/nothing", token); resp.StatusCode != 404 {
+		t.Errorf("GET /nothing with the token: got %d, want 404", resp.StatusCode)
+	}
+}
+
+func TestHealthz(t *testing.T) {
+	tests := []struct {
+		name       string
+		connected  bool
+		dbErr      error
+		wantStatus int
+		want       Health
+	}{
+		{"healthy", true, nil, 200, Health{OK: true, Gateway: "connected", Database: "writable"}},
+		{"gateway down", false, nil, 503, Health{Gateway: "not connected", Database: "writable"}},
+		{"database damaged", true, fmt.Errorf("writable: %w", storage.ErrDamaged), 503,
+			Health{Gateway: "connected", Database: "writable: database file is damaged"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := &gateway{}
+			g.up.Store(tt.connected)
+			base := start(t, Config{Gateway: g, Database: database{tt.dbErr}})
+			resp, body := get(t, base+"/healthz", "")
+			var got Health
+			if err := json.Unmarshal(body, &got); err != nil {
+				t.Fatalf("body %q: %v", body, err)
+			}
+			if resp.StatusCode != tt.wantStatus || got != tt.want {
+				t.Errorf("got %d %+v, want %d %+v", resp.StatusCode, got, tt.wantStatus, tt.want)
+			}
+		})
+	}
+}
+
+// TestBackupDownload downloads a backup of a real database over HTTP
+// while it is open, and opens and checks the copy.
+func TestBackupDownload(t *testing.T) {
+	dir := t.TempDir()
+	db, err := storage.Open(filepath.Join(dir, "live.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.SaveSettings(questions.Settings{GuildID: 42, TimeZone: "Europe/Berlin"}); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2025, 3, 14, 12, 30, 5, 0, time.FixedZone("CET", 3600))
+	base := start(t, Config{Backup: db, Now: func() time.Time { return now }})
+	resp, body := get(t, base+"/backup", "")
+	if resp.StatusCode != 200 {
+		t.Fatalf("GET /backup: status %d, body %q", resp.StatusCode, body)
+	}
+	if got, want := resp.Header.Get("Content-Disposition"), `attachment; filename="quizhost-20250314T113005Z.db"`; got != want {
+		t.Errorf("Content-Disposition: got %q, want %q", got, want)
+	}
+	if resp.ContentLength != int64(len(body)) || len(body) == 0 {
+		t.Errorf("Content-Length %d, body %d bytes: want equal and non-zero", resp.ContentLength, len(body))
+	}
+	path := filepath.Join(dir, "downloaded.db")
+	if err := os.WriteFile(path, body, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatalf("open the downloaded copy: %v", err)
+	}
+	defer c.Close()
+	if err := c.Check(); err != nil {
+		t.Errorf("check the downloaded copy: %v", err)
+	}
+	if s, err := c.Settings(42); err != nil || s.TimeZone != "Europe/Berlin" {
+		t.Errorf("settings in the copy: got %+v, %v", s, err)
+	}
+}
+
+func TestBackupFailure(t *testing.T) {
+	base := start(t, Config{Backup: failingBackup{}})
+	resp, body := get(t, base+"/backup", "")
+	if resp.StatusCode != 500 || !strings.Contains(string(body), "disk on fire") || resp.Header.Get("Content-Disposition") != "" {
+		t.Errorf("got %d %q (Content-Disposition %q), want 500 naming the error and no attachment",
+			resp.StatusCode, body, resp.Header.Get("Content-Disposition"))
+	}
+}
+
+func TestListenRefusesOpenAddressWithoutToken(t *testing.T) {
+	if _, err := Listen(Config{Addr: "0.0.0.0:0"}); err == nil || !strings.Contains(err.Error(), "QUIZHOST_ADMIN_TOKEN") {
+		t.Errorf("Listen on 0.0.0.0 without a token: got %v, want an error naming QUIZHOST_ADMIN_TOKEN", err)
+	}
+}

@@ -1,0 +1,90 @@
+package storage
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+func TestStreamBackupAnnouncesItsLength(t *testing.T) {
+	db, _ := newDB(t)
+	p := mustPost(t, db, questions.Post{})
+	answer(t, db, p, 1, t0, "B")
+	var buf bytes.Buffer
+	announced := int64(-1)
+	n, err := db.StreamBackup(&buf, func(size int64) {
+		if buf.Len() != 0 {
+			t.Error("size announced after writing began")
+		}
+		announced = size
+	})
+	if err != nil || n != announced || int64(buf.Len()) != n {
+		t.Fatalf("StreamBackup: got %d bytes written, %d announced, %d in the buffer, %v; want all equal", n, announced, buf.Len(), err)
+	}
+	path := filepath.Join(t.TempDir(), "copy.db")
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := openPath(t, path)
+	if a, err := c.Answer(p.ID, 1); err != nil || !a.Right {
+		t.Errorf("answer in the streamed copy: got %+v, %v", a, err)
+	}
+}
+
+func TestOpenPostCount(t *testing.T) {
+	db, _ := newDB(t)
+	count := func() int {
+		t.Helper()
+		n, err := db.OpenPostCount()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if got := count(); got != 0 {
+		t.Errorf("empty database: got %d open posts, want 0", got)
+	}
+	a := mustPost(t, db, questions.Post{})
+	mustPost(t, db, questions.Post{GuildID: guild + 1})
+	if got := count(); got != 2 {
+		t.Errorf("got %d open posts, want 2", got)
+	}
+	if _, _, err := db.ClosePost(a.ID, t0); err != nil {
+		t.Fatal(err)
+	}
+	if got := count(); got != 1 {
+		t.Errorf("after a close: got %d open posts, want 1", got)
+	}
+}
+
+func TestWritable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "quiz.db")
+	db, err := Open(path, Options{Now: func() time.Time { return t0 }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Writable(); err != nil {
+		t.Fatalf("a fresh database: Writable = %v, want nil", err)
+	}
+	p := mustPost(t, db, questions.Post{})
+	answer(t, db, p, 1, t0, "B")
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Truncate(0); err != nil {
+		t.Fatal(err)
+	}
+	db.Leaderboard(guild, questions.PeriodAll, questions.ByPoints, t0, 0, 10)
+	db.RecordAnswer(questions.Answer{PostID: p.ID, UserID: 2, GuildID: guild, Choice: []string{"B"}, At: t0})
+	if err := db.Writable(); !errors.Is(err, ErrDamaged) {
+		t.Errorf("a file cut under the database: Writable = %v, want ErrDamaged", err)
+	}
+}

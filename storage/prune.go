@@ -1,0 +1,117 @@
+package storage
+
+import (
+	"fmt"
+	"time"
+
+	"go.etcd.io/bbolt"
+)
+
+// PruneResult counts what PruneScores removed.
+type PruneResult struct {
+	// Guilds is how many guilds had periods removed.
+	Guilds int
+	// Periods is how many day, week and month periods were removed.
+	Periods int
+}
+
+// PruneScores deletes the day, week and month score periods (their rows
+// and rankings, guilds/<g>/periods/d…, w… and m…) of every guild that
+// ended more than keep before now, in each guild's time zone; keep < 0 is
+// taken as 0. The all-time period, the current periods and every answer
+// stay, so every leaderboard, standing, member's stats and streak reads
+// exactly as before: readers only ever read the period that contains the
+// time they are given, and at that time the period has not ended.
+//
+// A pruned period comes back when RebuildScores (or a change of the
+// guild's time zone) recounts the answers, and goes again at the next
+// prune. Freed pages are reused by later writes, so the file stops
+// growing with old periods; it does not shrink.
+//
+// Each guild is pruned in its own write transaction, so answers are never
+// held up for longer than one guild's deletions. Safe for concurrent use.
+func (db *DB) PruneScores(now time.Time, keep time.Duration) (PruneResult, error) {
+	keep = max(keep, 0)
+	var guilds []uint64
+	err := db.view(func(tx *bbolt.Tx) error {
+		return tx.Bucket(bGuilds).ForEachBucket(func(k []byte) error {
+			guilds = append(guilds, getU64(k))
+			return nil
+		})
+	})
+	if err != nil {
+		return PruneResult{}, fmt.Errorf("prune scores: %w", err)
+	}
+	var res PruneResult
+	for _, g := range guilds {
+		n := 0
+		err := db.update(func(tx *bbolt.Tx) error {
+			var err error
+			n, err = db.pruneGuild(tx, g, now, keep)
+			return err
+		})
+		if err != nil {
+			return res, fmt.Errorf("prune scores of guild %d: %w", g, err)
+		}
+		if n > 0 {
+			res.Guilds++
+			res.Periods += n
+		}
+	}
+	return res, nil
+}
+
+// pruneGuild deletes the guild's periods that ended keep or more before
+// now and returns how many.
+func (db *DB) pruneGuild(tx *bbolt.Tx, guildID uint64, now time.Time, keep time.Duration) (int, error) {
+	periods := sub(guildRO(tx, guildID), bPeriods)
+	if periods == nil {
+		return 0, nil
+	}
+	loc, err := db.guildLocation(tx, guildID)
+	if err != nil {
+		return 0, err
+	}
+	var old [][]byte
+	err = periods.ForEachBucket(func(k []byte) error {
+		if end, ok := periodEnd(string(k), loc); ok && !now.Before(end.Add(keep)) {
+			old = append(old, append([]byte(nil), k...))
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	for _, k := range old {
+		if err := periods.DeleteBucket(k); err != nil {
+			return 0, err
+		}
+	}
+	return len(old), nil
+}
+
+// periodEnd returns when the period bucket named name (d2006-01-02,
+// w<Monday 2006-01-02>, m2006-01) ends in loc: the local midnight after
+// its last day. ok is false for the all-time period and any other name.
+func periodEnd(name string, loc *time.Location) (end time.Time, ok bool) {
+	if len(name) < 2 {
+		return time.Time{}, false
+	}
+	layout, days, months := dateLayout, 0, 0
+	switch name[0] {
+	case 'd':
+		days = 1
+	case 'w':
+		days = 7
+	case 'm':
+		layout, months = monthLayout, 1
+	default:
+		return time.Time{}, false
+	}
+	t, err := time.Parse(layout, name[1:])
+	if err != nil {
+		return time.Time{}, false
+	}
+	y, m, d := t.Date()
+	return time.Date(y, m+time.Month(months), d+days, 0, 0, 0, 0, loc), true
+}
