@@ -279,7 +279,7 @@ func TestAdminListener(t *testing.T) {
 	if err := os.WriteFile(copyPath, body, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	db, err := storage.Open(copyPath, storage.Options{})
+	db, err := storage.Open(t.Context(), copyPath, storage.Options{})
 	if err != nil {
 		t.Fatalf("open the downloaded backup: %v", err)
 	}
@@ -324,11 +324,11 @@ func TestAutomaticBackupRestore(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	dbPath, backupDir := filepath.Join(dir, "quizhost.db"), filepath.Join(dir, "backups")
-	db, err := storage.Open(dbPath, storage.Options{})
+	db, err := storage.Open(t.Context(), dbPath, storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SaveSettings(questions.Settings{GuildID: 8001, TimeZone: "Europe/Berlin"}); err != nil {
+	if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: 8001, TimeZone: "Europe/Berlin"}); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -354,7 +354,7 @@ func TestAutomaticBackupRestore(t *testing.T) {
 		t.Errorf("a restart %v after a backup took another one (every 6h); log:\n%s", time.Second, bot.log.String())
 	}
 
-	db, err = storage.Open(dbPath, storage.Options{})
+	db, err = storage.Open(t.Context(), dbPath, storage.Options{})
 	if err != nil {
 		t.Fatalf("open the restored database: %v", err)
 	}
@@ -375,25 +375,25 @@ func TestPruneAtStart(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	dbPath := filepath.Join(dir, "quizhost.db")
-	db, err := storage.Open(dbPath, storage.Options{})
+	db, err := storage.Open(t.Context(), dbPath, storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := time.Now()
 	for i, at := range []time.Time{now.AddDate(0, 0, -200), now.Add(-time.Minute)} {
-		p, err := db.CreatePost(questions.Post{GuildID: 8001, ChannelID: 6001, QuestionID: fmt.Sprintf("old#%d", i), Bank: "b",
+		p, err := db.CreatePost(t.Context(), questions.Post{GuildID: 8001, ChannelID: 6001, QuestionID: fmt.Sprintf("old#%d", i), Bank: "b",
 			Correct: []string{"B"}, OptionCount: 4, SelectCount: 1, OpenedAt: at.Add(-time.Minute)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.RecordAnswer(questions.Answer{GuildID: 8001, PostID: p.ID, UserID: 7001, InteractionID: uint64(100 + i),
+		if _, err := db.RecordAnswer(t.Context(), questions.Answer{GuildID: 8001, PostID: p.ID, UserID: 7001, InteractionID: uint64(100 + i),
 			Choice: []string{"B"}, At: at}); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := db.ClosePost(p.ID, at); err != nil {
+		if _, _, err := db.ClosePost(t.Context(), p.ID, at); err != nil {
 			t.Fatal(err)
 		}
-		if err := db.MarkRevealed(p.ID); err != nil {
+		if err := db.MarkRevealed(t.Context(), p.ID); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,14 +15,14 @@ import (
 // an error wrapping ErrDamaged once a transaction met damage at run time.
 // It is the health probe: cheap (one small page write and fsync), and it
 // changes no data. Safe for concurrent use.
-func (db *DB) Writable() error {
+func (db *DB) Writable(ctx context.Context) error {
 	if err := db.broken.failed(); err != nil {
 		return fmt.Errorf("writable: %w", err)
 	}
 	if db.bolt.IsReadOnly() {
 		return errors.New("writable: the database is open read-only")
 	}
-	if err := db.update(func(*bbolt.Tx) error { return nil }); err != nil {
+	if err := db.update(ctx, func(*bbolt.Tx) error { return nil }); err != nil {
 		return fmt.Errorf("writable: %w", err)
 	}
 	return nil

@@ -54,7 +54,7 @@ func TestOpenPostCount(t *testing.T) {
 	if got := count(); got != 2 {
 		t.Errorf("got %d open posts, want 2", got)
 	}
-	if _, _, err := db.ClosePost(a.ID, t0); err != nil {
+	if _, _, err := db.ClosePost(t.Context(), a.ID, t0); err != nil {
 		t.Fatal(err)
 	}
 	if got := count(); got != 1 {
@@ -64,12 +64,12 @@ func TestOpenPostCount(t *testing.T) {
 
 func TestWritable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "quiz.db")
-	db, err := Open(path, Options{Now: func() time.Time { return t0 }})
+	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := db.Writable(); err != nil {
+	if err := db.Writable(t.Context()); err != nil {
 		t.Fatalf("a fresh database: Writable = %v, want nil", err)
 	}
 	p := mustPost(t, db, questions.Post{})
@@ -83,8 +83,8 @@ func TestWritable(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Leaderboard(guild, questions.PeriodAll, questions.ByPoints, t0, 0, 10)
-	db.RecordAnswer(questions.Answer{PostID: p.ID, UserID: 2, GuildID: guild, Choice: []string{"B"}, At: t0})
-	if err := db.Writable(); !errors.Is(err, ErrDamaged) {
+	db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, UserID: 2, GuildID: guild, Choice: []string{"B"}, At: t0})
+	if err := db.Writable(t.Context()); !errors.Is(err, ErrDamaged) {
 		t.Errorf("a file cut under the database: Writable = %v, want ErrDamaged", err)
 	}
 }

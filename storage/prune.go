@@ -1,8 +1,11 @@
 package storage
 
 import (
+	"context"
 	"fmt"
 	"time"
+
+	"github.com/quizhost/quizhost/questions"
 
 	"go.etcd.io/bbolt"
 )
@@ -30,12 +33,12 @@ type PruneResult struct {
 //
 // Each guild is pruned in its own write transaction, so answers are never
 // held up for longer than one guild's deletions. Safe for concurrent use.
-func (db *DB) PruneScores(now time.Time, keep time.Duration) (PruneResult, error) {
+func (db *DB) PruneScores(ctx context.Context, now time.Time, keep time.Duration) (PruneResult, error) {
 	keep = max(keep, 0)
-	var guilds []uint64
+	var guilds []questions.GuildID
 	err := db.view(func(tx *bbolt.Tx) error {
 		return tx.Bucket(bGuilds).ForEachBucket(func(k []byte) error {
-			guilds = append(guilds, getU64(k))
+			guilds = append(guilds, getID[questions.GuildID](k))
 			return nil
 		})
 	})
@@ -45,7 +48,7 @@ func (db *DB) PruneScores(now time.Time, keep time.Duration) (PruneResult, error
 	var res PruneResult
 	for _, g := range guilds {
 		n := 0
-		err := db.update(func(tx *bbolt.Tx) error {
+		err := db.update(ctx, func(tx *bbolt.Tx) error {
 			var err error
 			n, err = db.pruneGuild(tx, g, now, keep)
 			return err
@@ -63,7 +66,7 @@ func (db *DB) PruneScores(now time.Time, keep time.Duration) (PruneResult, error
 
 // pruneGuild deletes the guild's periods that ended keep or more before
 // now and returns how many.
-func (db *DB) pruneGuild(tx *bbolt.Tx, guildID uint64, now time.Time, keep time.Duration) (int, error) {
+func (db *DB) pruneGuild(tx *bbolt.Tx, guildID questions.GuildID, now time.Time, keep time.Duration) (int, error) {
 	periods := sub(guildRO(tx, guildID), bPeriods)
 	if periods == nil {
 		return 0, nil

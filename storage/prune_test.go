@@ -16,7 +16,7 @@ import (
 )
 
 // periodNames lists the guild's period buckets, sorted.
-func periodNames(t testing.TB, db *DB, guildID uint64) []string {
+func periodNames(t testing.TB, db *DB, guildID questions.GuildID) []string {
 	t.Helper()
 	var names []string
 	err := db.bolt.View(func(tx *bbolt.Tx) error {
@@ -36,7 +36,7 @@ func periodNames(t testing.TB, db *DB, guildID uint64) []string {
 // `at`, encoded: every period's whole leaderboard by points and by
 // accuracy, every member's standing in each, their stats and the live
 // streaks.
-func everyReading(t testing.TB, db *DB, guildID uint64, members int, at time.Time) []byte {
+func everyReading(t testing.TB, db *DB, guildID questions.GuildID, members int, at time.Time) []byte {
 	t.Helper()
 	var out []any
 	for _, p := range []questions.Period{questions.PeriodDay, questions.PeriodWeek, questions.PeriodMonth, questions.PeriodAll} {
@@ -46,13 +46,13 @@ func everyReading(t testing.TB, db *DB, guildID uint64, members int, at time.Tim
 				t.Fatal(err)
 			}
 			out = append(out, lb)
-			for u := uint64(1); u <= uint64(members); u++ {
+			for u := questions.UserID(1); u <= questions.UserID(members); u++ {
 				st, err := db.Standing(guildID, u, p, r, at)
 				out = append(out, st, fmt.Sprint(err))
 			}
 		}
 	}
-	for u := uint64(1); u <= uint64(members); u++ {
+	for u := questions.UserID(1); u <= questions.UserID(members); u++ {
 		ms, err := db.MemberStats(guildID, u, at)
 		if err != nil {
 			t.Fatal(err)
@@ -104,7 +104,7 @@ func TestPruneScores(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			db, _ := newDB(t)
-			if err := db.SaveSettings(questions.Settings{GuildID: guild, TimeZone: "America/New_York"}); err != nil {
+			if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: guild, TimeZone: "America/New_York"}); err != nil {
 				t.Fatal(err)
 			}
 			buildFixture(t, db, fixture{guild: guild, members: members, answers: 2400, posts: 50,
@@ -120,7 +120,7 @@ func TestPruneScores(t *testing.T) {
 			readBefore := everyReading(t, db, guild, members, t0)
 			dumpBefore := dumpDerived(t, db, guild)
 
-			res, err := db.PruneScores(t0, tt.keep)
+			res, err := db.PruneScores(t.Context(), t0, tt.keep)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -152,7 +152,7 @@ func TestPruneScores(t *testing.T) {
 				t.Errorf("data that stays changed:\n%s", d)
 			}
 			// A second prune finds nothing more.
-			if res, err := db.PruneScores(t0, tt.keep); err != nil || res != (PruneResult{}) {
+			if res, err := db.PruneScores(t.Context(), t0, tt.keep); err != nil || res != (PruneResult{}) {
 				t.Errorf("second prune: got %+v, %v, want nothing removed", res, err)
 			}
 		})
@@ -165,17 +165,17 @@ func TestPruneThenRebuild(t *testing.T) {
 	db, _ := newDB(t)
 	buildFixture(t, db, fixture{guild: guild, members: 20, answers: 400, posts: 30, end: t0, span: 40 * 24 * time.Hour, seed: 3})
 	full := dumpDerived(t, db, guild)
-	if _, err := db.PruneScores(t0, 0); err != nil {
+	if _, err := db.PruneScores(t.Context(), t0, 0); err != nil {
 		t.Fatal(err)
 	}
 	pruned := dumpDerived(t, db, guild)
-	if err := db.RebuildScores(guild); err != nil {
+	if err := db.RebuildScores(t.Context(), guild); err != nil {
 		t.Fatal(err)
 	}
 	if d := diffMaps(dumpDerived(t, db, guild), full); d != "" {
 		t.Errorf("rebuild after pruning differs from the data before:\n%s", d)
 	}
-	if _, err := db.PruneScores(t0, 0); err != nil {
+	if _, err := db.PruneScores(t.Context(), t0, 0); err != nil {
 		t.Fatal(err)
 	}
 	if d := diffMaps(dumpDerived(t, db, guild), pruned); d != "" {
@@ -230,15 +230,15 @@ func TestPruneBoundsGrowth(t *testing.T) {
 		for d := range days {
 			at := start.AddDate(0, 0, d)
 			p := mustPost(t, db, questions.Post{QuestionID: fmt.Sprintf("q%d", d), OpenedAt: at})
-			for u := uint64(1); u <= members; u++ {
+			for u := questions.UserID(1); u <= members; u++ {
 				choice := "B"
-				if (u+uint64(d))%3 == 0 {
+				if (uint64(u)+uint64(d))%3 == 0 {
 					choice = "A"
 				}
 				answer(t, db, p, u, at.Add(time.Duration(u)*time.Minute), choice)
 			}
 			if prune {
-				if _, err := db.PruneScores(at, 7*24*time.Hour); err != nil {
+				if _, err := db.PruneScores(t.Context(), at, 7*24*time.Hour); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -35,7 +35,7 @@ type Gateway interface {
 // Database tells whether the database can commit a write (nil) or why
 // not.
 type Database interface {
-	Writable() error
+	Writable(ctx context.Context) error
 }
 
 // Backuper writes a consistent copy of the database to w, calling size
@@ -203,14 +203,14 @@ type Health struct {
 	Database string `json:"database"`
 }
 
-func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	h := Health{OK: true, Gateway: "connected", Database: "writable"}
 	if s.cfg.Gateway == nil || !s.cfg.Gateway.Connected() {
 		h.OK, h.Gateway = false, "not connected"
 	}
 	if s.cfg.Database == nil {
 		h.OK, h.Database = false, "no database"
-	} else if err := s.cfg.Database.Writable(); err != nil {
+	} else if err := s.cfg.Database.Writable(r.Context()); err != nil {
 		h.OK, h.Database = false, err.Error()
 	}
 	status := http.StatusOK

@@ -56,7 +56,7 @@ func (g *gateway) Connected() bool { return g.up.Load() }
 
 type database struct{ err error }
 
-func (d database) Writable() error { return d.err }
+func (d database) Writable(context.Context) error { return d.err }
 
 type failingBackup struct{}
 
@@ -169,12 +169,12 @@ func TestHealthz(t *testing.T) {
 // while it is open, and opens and checks the copy.
 func TestBackupDownload(t *testing.T) {
 	dir := t.TempDir()
-	db, err := storage.Open(filepath.Join(dir, "live.db"), storage.Options{})
+	db, err := storage.Open(t.Context(), filepath.Join(dir, "live.db"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := db.SaveSettings(questions.Settings{GuildID: 42, TimeZone: "Europe/Berlin"}); err != nil {
+	if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: 42, TimeZone: "Europe/Berlin"}); err != nil {
 		t.Fatal(err)
 	}
 	now := time.Date(2025, 3, 14, 12, 30, 5, 0, time.FixedZone("CET", 3600))
@@ -193,7 +193,7 @@ func TestBackupDownload(t *testing.T) {
 	if err := os.WriteFile(path, body, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c, err := storage.Open(path, storage.Options{})
+	c, err := storage.Open(t.Context(), path, storage.Options{})
 	if err != nil {
 		t.Fatalf("open the downloaded copy: %v", err)
 	}

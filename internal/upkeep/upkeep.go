@@ -140,7 +140,7 @@ func (b Backups) Once(now time.Time) (string, error) {
 type Pruner struct {
 	Keep  time.Duration
 	Every time.Duration
-	Prune func(now time.Time, keep time.Duration) (storage.PruneResult, error)
+	Prune func(ctx context.Context, now time.Time, keep time.Duration) (storage.PruneResult, error)
 	Clock clock.Clock
 	Log   *slog.Logger
 }
@@ -149,7 +149,7 @@ type Pruner struct {
 func (p Pruner) Run(ctx context.Context) {
 	every(ctx, p.Clock, p.Clock.Now(), p.Every, func(now time.Time) {
 		start := time.Now()
-		res, err := p.Prune(now, p.Keep)
+		res, err := p.Prune(ctx, now, p.Keep)
 		if err != nil {
 			p.Log.Error("prune old scores", "err", err)
 			return

@@ -41,7 +41,7 @@ var t0 = time.Date(2025, 3, 14, 12, 0, 0, 0, time.UTC)
 
 func openDB(t *testing.T) *storage.DB {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "live.db"), storage.Options{})
+	db, err := storage.Open(t.Context(), filepath.Join(t.TempDir(), "live.db"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func backups(t *testing.T, dir string) []string {
 
 func TestBackupsScheduleAndRetention(t *testing.T) {
 	db := openDB(t)
-	if err := db.SaveSettings(questions.Settings{GuildID: 42, TimeZone: "Asia/Tokyo"}); err != nil {
+	if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: 42, TimeZone: "Asia/Tokyo"}); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
@@ -142,7 +142,7 @@ func TestBackupsScheduleAndRetention(t *testing.T) {
 		}
 	}
 	// Each backup is a whole database with the data.
-	c, err := storage.Open(filepath.Join(dir, "quizhost-20250315T110000Z.db"), storage.Options{})
+	c, err := storage.Open(t.Context(), filepath.Join(dir, "quizhost-20250315T110000Z.db"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ func TestPrunerRunsAtStartAndDaily(t *testing.T) {
 	var mu sync.Mutex
 	clk := clock.NewFake(t0)
 	p := Pruner{Keep: 48 * time.Hour, Every: 24 * time.Hour, Clock: clk, Log: slog.New(slog.DiscardHandler),
-		Prune: func(now time.Time, keep time.Duration) (storage.PruneResult, error) {
+		Prune: func(_ context.Context, now time.Time, keep time.Duration) (storage.PruneResult, error) {
 			mu.Lock()
 			defer mu.Unlock()
 			if keep != 48*time.Hour {
