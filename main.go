@@ -252,9 +252,19 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	}
 	log.Info("question banks loaded", "banks", len(cat.Banks()), "questions", cat.Len())
 
+	// Metrics are kept when the admin listener serves them.
+	var m *metrics.Metrics
+	dbOpts := storage.Options{Timeout: 3 * time.Second}
+	botCfg := bot.Config{Token: cfg.token, GuildID: cfg.guildID, APIBase: cfg.apiBase, Catalogue: cat, Logger: log}
+	if cfg.adminAddr != "" {
+		m = metrics.New()
+		dbOpts.OnCommit = m.Commit
+		botCfg.Metrics, botCfg.Transport = m, m.Transport(nil)
+	}
+
 	_, statErr := os.Stat(cfg.dbPath)
 	fresh := errors.Is(statErr, fs.ErrNotExist)
-	db, err := storage.Open(ctx, cfg.dbPath, storage.Options{Timeout: 3 * time.Second})
+	db, err := storage.Open(ctx, cfg.dbPath, dbOpts)
 	if err != nil && ctx.Err() != nil {
 		return nil // stopped while waiting for the database's lock
 	}
@@ -270,14 +280,14 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			log.Error("close database", "err", err)
 		}
 		// A start that never reached Discord leaves no new, empty file.
-		if fresh && (b == nil || !b.Connected()) {
+		if fresh && (b == nil || !b.Reached()) {
 			os.Remove(cfg.dbPath)
 		}
 	}()
 	go backupOnSignal(ctx, db, cfg.dbPath+".bak", log)
 
-	b, err = bot.New(bot.Config{Token: cfg.token, GuildID: cfg.guildID, APIBase: cfg.apiBase,
-		Store: db, Catalogue: cat, Logger: log})
+	botCfg.Store = db
+	b, err = bot.New(botCfg)
 	if err != nil {
 		return err
 	}
@@ -289,7 +299,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		stopOps()
 		opsDone.Wait()
 	}()
-	if err := startOps(ops, &opsDone, cfg, db, b, fresh, log); err != nil {
+	if err := startOps(ops, &opsDone, cfg, db, b, m, fresh, log); err != nil {
 		return err
 	}
 	if err := b.Run(ctx); err != nil {
@@ -303,9 +313,8 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 // admin listener (bound here, so a bad address stops start-up before
 // Discord is contacted), automatic backups and the daily pruning of old
 // scores. Each runs until ctx ends; wg counts them.
-func startOps(ctx context.Context, wg *sync.WaitGroup, cfg config, db *storage.DB, b *bot.Bot, fresh bool, log *slog.Logger) error {
+func startOps(ctx context.Context, wg *sync.WaitGroup, cfg config, db *storage.DB, b *bot.Bot, m *metrics.Metrics, fresh bool, log *slog.Logger) error {
 	if cfg.adminAddr != "" {
-		m := metrics.New()
 		m.OpenQuestions(db.OpenPostCount)
 		srv, err := admin.Listen(admin.Config{Addr: cfg.adminAddr, Token: cfg.adminToken, Gateway: b, Database: db,
 			Backup: db, Metrics: m.Handler(), Logger: log})

@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/quizhost/quizhost/internal/discordtest"
 	"github.com/quizhost/quizhost/questions"
 	"github.com/quizhost/quizhost/storage"
@@ -219,6 +221,36 @@ func adminGet(t *testing.T, base, path, token string) (int, http.Header, []byte)
 
 var alice = discordtest.Member{ID: "7001", Username: "alice"}
 
+// answerPosted answers the question last posted in the channel as m, with
+// its first option, and waits for the reply.
+func answerPosted(t *testing.T, srv *discordtest.Server, m discordtest.Member) {
+	t.Helper()
+	msgs := srv.Messages("6001")
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if len(msgs[i].Components) == 0 {
+			continue
+		}
+		row, ok := msgs[i].Components[0].(*discordgo.ActionsRow)
+		if !ok || len(row.Components) == 0 {
+			continue
+		}
+		menu, ok := row.Components[0].(*discordgo.SelectMenu)
+		if !ok {
+			continue
+		}
+		values := []string{}
+		for _, o := range menu.Options[:max(1, *menu.MinValues)] {
+			values = append(values, o.Value)
+		}
+		p := srv.Component("8001", "6001", m, msgs[i].ID, menu.CustomID, values...)
+		if r := p.WaitResponse(t, 10*time.Second); r.Type != discordgo.InteractionResponseChannelMessageWithSource {
+			t.Fatalf("answer: response type %d, want a reply", r.Type)
+		}
+		return
+	}
+	t.Fatal("no question with a select menu in the channel")
+}
+
 // askQuestion posts a question with /quiz ask as alice.
 func askQuestion(t *testing.T, srv *discordtest.Server) {
 	t.Helper()
@@ -267,6 +299,17 @@ func TestAdminListener(t *testing.T) {
 	for _, w := range []string{"\nquizhost_open_questions 1\n", "\nquizhost_answers_total 0\n", "\ngo_goroutines "} {
 		if code != 200 || !strings.Contains(string(body), w) {
 			t.Errorf("GET /metrics: status %d, body lacks %q", code, w)
+		}
+	}
+	// A member answers: the answer and its commit are counted by the bot
+	// and storage before the reply goes out; the transport counted the
+	// gateway lookup before the bot could take any interaction.
+	answerPosted(t, srv, discordtest.Member{ID: "7002", Username: "bob"})
+	code, _, body = adminGet(t, base, "/metrics", token)
+	for _, w := range []string{"\nquizhost_answers_total 1\n", "\nquizhost_answer_latency_seconds_count 1\n",
+		"\nquizhost_storage_answers_per_commit_sum 1\n", "\nquizhost_discord_rest_requests_total{route=\"GET /gateway\"} 1\n"} {
+		if code != 200 || !strings.Contains(string(body), w) {
+			t.Errorf("GET /metrics after an answer: status %d, body lacks %q:\n%s", code, w, body)
 		}
 	}
 

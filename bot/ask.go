@@ -196,6 +196,9 @@ func (b *Bot) answer(c *call, postID questions.PostID, values []string) (respons
 		return response{}, storeErr(r.err)
 	}
 	b.queueRefresh(postID)
+	if r.err == nil {
+		b.cfg.Metrics.AnswerRecorded(time.Since(c.start))
+	}
 	return asReply(gradeMessage(r.a, post, q, set.RevealOnAnswer)), nil
 }
 

@@ -142,7 +142,34 @@ type Config struct {
 	// its context is cancelled (default 2.5 s; with the gateway's close,
 	// shutdown stays within 5 s).
 	ShutdownGrace time.Duration
+	// Metrics receives measurements (answers and their latency, gateway
+	// reconnects, scheduler lag); nil records nothing.
+	Metrics Recorder
+	// Transport carries the REST requests to Discord after the bot's own
+	// redirect and rate-limit handling (default http.DefaultTransport); a
+	// metrics wrapper goes here.
+	Transport http.RoundTripper
 }
+
+// Recorder is what the bot reports to metrics. internal/metrics.Metrics
+// implements it. Methods must be safe for concurrent use and quick.
+type Recorder interface {
+	// AnswerRecorded counts a new answer, stored and graded latency after
+	// its interaction arrived.
+	AnswerRecorded(latency time.Duration)
+	// Reconnect counts a gateway reconnection after a drop.
+	Reconnect()
+	// SchedulerLag records how late the scheduler did a job: a close or a
+	// daily post, d after it was due.
+	SchedulerLag(d time.Duration)
+}
+
+// noRecorder records nothing.
+type noRecorder struct{}
+
+func (noRecorder) AnswerRecorded(time.Duration) {}
+func (noRecorder) Reconnect()                   {}
+func (noRecorder) SchedulerLag(time.Duration)   {}
 
 // shutdownBudget bounds Run's shutdown: the process exits within 5 s of
 // SIGTERM.
@@ -159,7 +186,8 @@ type Bot struct {
 	rand   *rand.Rand
 
 	sess      *discordgo.Session
-	connected atomic.Bool // Run got past its first connect
+	reached   atomic.Bool // Run got past its first connect
+	connected atomic.Bool // the gateway is up now (false while a drop is reconnected)
 
 	// inflight counts interaction handlers; once closing, new ones only
 	// say the bot is restarting.
@@ -200,6 +228,12 @@ func New(cfg Config) (*Bot, error) {
 	}
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("bot config: missing %s", strings.Join(missing, ", "))
+	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = noRecorder{}
+	}
+	if cfg.Transport == nil {
+		cfg.Transport = http.DefaultTransport
 	}
 	if cfg.APIBase == "" {
 		cfg.APIBase = "https://discord.com"
@@ -253,7 +287,7 @@ func (b *Bot) Run(ctx context.Context) error {
 		return fmt.Errorf("discord session: %w", err)
 	}
 	att := &attempt{}
-	s.Client = &http.Client{Timeout: 20 * time.Second, Transport: &transport{base: base, next: http.DefaultTransport, connecting: att}}
+	s.Client = &http.Client{Timeout: 20 * time.Second, Transport: &transport{base: base, next: b.cfg.Transport, connecting: att}}
 	closeSent := &closeWatch{sent: make(chan struct{})}
 	dialer := *websocket.DefaultDialer
 	dialer.NetDialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -285,6 +319,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	})
 	dropped := make(chan struct{}, 1)
 	s.AddHandler(func(*discordgo.Session, *discordgo.Disconnect) {
+		b.connected.Store(false)
 		select {
 		case dropped <- struct{}{}:
 		default:
@@ -299,7 +334,9 @@ func (b *Bot) Run(ctx context.Context) error {
 		msg, _ := b.connectError(err)
 		return msg
 	}
+	b.reached.Store(true)
 	b.connected.Store(true)
+	defer b.connected.Store(false)
 	appID, user := "", ""
 	if s.State.Application != nil {
 		appID = s.State.Application.ID
@@ -379,9 +416,14 @@ func (b *Bot) Run(ctx context.Context) error {
 	}
 }
 
-// Connected reports whether Run ever connected to the gateway (false when
-// it failed or was stopped while connecting). Safe for concurrent use.
+// Connected reports whether the gateway is connected now: after Run's
+// first connect and until it stops, except while a drop is being
+// reconnected. Safe for concurrent use.
 func (b *Bot) Connected() bool { return b.connected.Load() }
+
+// Reached reports whether Run ever connected to the gateway (false when it
+// failed or was stopped while connecting). Safe for concurrent use.
+func (b *Bot) Reached() bool { return b.reached.Load() }
 
 // enter counts a handler in and reports whether the bot is shutting down.
 func (b *Bot) enter() (closing bool) {

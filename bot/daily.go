@@ -189,6 +189,7 @@ func (b *Bot) runGuildDaily(ctx context.Context, set questions.Settings, now tim
 		}
 		return following
 	}
+	b.cfg.Metrics.SchedulerLag(now.Sub(d.Next))
 	posted, err := b.postDaily(ctx, set, now)
 	if err == nil {
 		return following

@@ -159,7 +159,9 @@ func (b *Bot) keepConnected(ctx context.Context, s *discordgo.Session, a *attemp
 		for {
 			err := b.connect(ctx, s, a)
 			if err == nil || errors.Is(err, discordgo.ErrWSAlreadyOpen) {
+				b.connected.Store(true)
 				b.log.Info("reconnected to the gateway")
+				b.cfg.Metrics.Reconnect()
 				break
 			}
 			if ctx.Err() != nil {

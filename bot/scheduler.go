@@ -57,6 +57,7 @@ func (b *Bot) runDue(ctx context.Context, now time.Time) time.Time {
 			earliest(p.ClosesAt)
 			continue
 		}
+		b.cfg.Metrics.SchedulerLag(now.Sub(p.ClosesAt))
 		b.tryClose(ctx, p.ID, now)
 	}
 	unrevealed, err := b.store.UnrevealedPosts()

@@ -3,6 +3,7 @@ package storage
 import (
 	"errors"
 	"math"
+	"path/filepath"
 	"reflect"
 	"sync"
 	"testing"
@@ -254,4 +255,38 @@ func TestConcurrentAnswers(t *testing.T) {
 		}
 	}
 	assertRebuildEqual(t, db, guild)
+}
+
+// TestOnCommitCountsEveryAnswer: Options.OnCommit hears of every committed
+// answer exactly once, however the group commit merged them, and of no
+// refused one.
+func TestOnCommitCountsEveryAnswer(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "quiz.db")
+	var mu sync.Mutex
+	commits, answers := 0, 0
+	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }, OnCommit: func(n int) {
+		mu.Lock()
+		defer mu.Unlock()
+		commits++
+		answers += n
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	p := mustPost(t, db, questions.Post{QuestionID: "q#1", Correct: []string{"A"}})
+	var wg sync.WaitGroup
+	for u := range 50 {
+		wg.Go(func() { answer(t, db, p, questions.UserID(u+1), t0, "A") })
+	}
+	wg.Wait()
+	// A duplicate is refused in a read transaction: no commit.
+	if _, err := db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, GuildID: guild, UserID: 1, Choice: []string{"A"}, At: t0}); !errors.Is(err, questions.ErrAlreadyAnswered) {
+		t.Fatalf("duplicate: got %v, want ErrAlreadyAnswered", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if answers != 50 || commits < 1 || commits > 50 {
+		t.Errorf("OnCommit heard %d answers in %d commits, want 50 answers in 1 to 50 commits", answers, commits)
+	}
 }

@@ -35,6 +35,10 @@ type Options struct {
 	// Now is the clock (time.Now when nil). Used where a method is given no
 	// time: answers without At, posts without OpenedAt.
 	Now func() time.Time
+	// OnCommit, when set, is called after each group commit of answers
+	// that committed, with how many answers it carried (for metrics). It
+	// runs on the committing goroutine: keep it quick.
+	OnCommit func(answers int)
 }
 
 // DB is a quizhost database: one bbolt file holding settings, posts,
@@ -118,7 +122,7 @@ func open(ctx context.Context, path string, opts Options, migs []migration) (*DB
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	db := &DB{bolt: b, path: path, now: opts.Now, broken: &breaker{}, gate: make(chan struct{}, 1)}
-	db.group = groupCommit{db: b, max: 1000, broken: db.broken, gate: db.gate}
+	db.group = groupCommit{db: b, max: 1000, broken: db.broken, gate: db.gate, onCommit: opts.OnCommit}
 	db.write = db.group.do
 	return db, nil
 }

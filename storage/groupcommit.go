@@ -23,13 +23,14 @@ import (
 // failing one re-run alone), so functions must reset their outputs and
 // have no effect outside the transaction.
 type groupCommit struct {
-	db      *bbolt.DB
-	max     int // most functions per transaction
-	broken  *breaker
-	gate    chan struct{} // DB.gate: one write transaction at a time
-	mu      sync.Mutex
-	running bool
-	queue   []*groupCall
+	db       *bbolt.DB
+	onCommit func(answers int) // nil: nothing
+	max      int               // most functions per transaction
+	broken   *breaker
+	gate     chan struct{} // DB.gate: one write transaction at a time
+	mu       sync.Mutex
+	running  bool
+	queue    []*groupCall
 	// queued, when set (by tests), is told the queue's length each time a
 	// call joins it while a commit runs.
 	queued func(n int)
@@ -139,10 +140,17 @@ func (g *groupCommit) run(calls []*groupCall) {
 		if failed >= 0 {
 			c := calls[failed]
 			calls = append(calls[:failed:failed], calls[failed+1:]...)
-			c.done <- groupResult{err: g.broken.run(func() error {
+			err := g.broken.run(func() error {
 				return g.update(func(tx *bbolt.Tx) error { return safeCall(c.fn, tx) })
-			})}
+			})
+			if err == nil && g.onCommit != nil {
+				g.onCommit(1)
+			}
+			c.done <- groupResult{err: err}
 			continue
+		}
+		if err == nil && g.onCommit != nil {
+			g.onCommit(len(calls))
 		}
 		for _, c := range calls {
 			c.done <- groupResult{err: err}
