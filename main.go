@@ -80,6 +80,7 @@ type config struct {
 	dbPath    string
 	questions string
 	logLevel  slog.Level
+	shards    storage.ShardLayout // zero: every shard, as many as Discord recommends
 
 	adminAddr   string // empty: no admin listener
 	adminToken  string
@@ -126,6 +127,11 @@ func readConfig(getenv func(string) string) (config, error) {
 	default:
 		problems = append(problems, "QUIZHOST_LOG_LEVEL: want debug, info, warn or error")
 	}
+	shards, err := storage.ParseShardLayout(getenv("QUIZHOST_SHARDS"))
+	if err != nil {
+		problems = append(problems, "QUIZHOST_SHARDS: "+err.Error())
+	}
+	c.shards = shards
 	problems = append(problems, c.readOps(getenv)...)
 	if len(problems) > 0 {
 		return c, exitCode{2, "quizhost: configuration:\n  " + strings.Join(problems, "\n  ")}
@@ -255,7 +261,8 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	// Metrics are kept when the admin listener serves them.
 	var m *metrics.Metrics
 	dbOpts := storage.Options{Timeout: 3 * time.Second}
-	botCfg := bot.Config{Token: cfg.token, GuildID: cfg.guildID, APIBase: cfg.apiBase, Catalogue: cat, Logger: log}
+	botCfg := bot.Config{Token: cfg.token, GuildID: cfg.guildID, APIBase: cfg.apiBase, Catalogue: cat, Logger: log,
+		Shards: bot.Shards{First: cfg.shards.First, Last: cfg.shards.Last, Count: cfg.shards.Count}}
 	if cfg.adminAddr != "" {
 		m = metrics.New()
 		dbOpts.OnCommit = m.Commit
@@ -284,6 +291,14 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			os.Remove(cfg.dbPath)
 		}
 	}()
+	// The file must hold the servers of the shards this process runs (a
+	// new file takes the layout).
+	if err := db.ClaimShardLayout(ctx, cfg.shards); err != nil {
+		if errors.Is(err, storage.ErrShardLayout) {
+			return exitCode{1, "quizhost: " + err.Error()}
+		}
+		return err
+	}
 	go backupOnSignal(ctx, db, cfg.dbPath+".bak", log)
 
 	botCfg.Store = db
@@ -520,6 +535,7 @@ func envVars() []struct{ name, def, meaning string } {
 		{"QUIZHOST_DB", defaultDB, "the database file"},
 		{"QUIZHOST_QUESTIONS", "(empty)", "a bank file or a folder of them (" + questions.BankFileTypes + "), besides the built-in bank"},
 		{"QUIZHOST_LOG_LEVEL", "info", "debug, info, warn or error"},
+		{"QUIZHOST_SHARDS", "(empty: all)", "i-j/N: run gateway shards i to j of N, for the servers of the database file; empty: every shard Discord recommends"},
 		{"QUIZHOST_ADMIN_ADDR", "(empty: off)", "host:port of the admin listener (/healthz, /metrics, /backup), e.g. 127.0.0.1:9090"},
 		{"QUIZHOST_ADMIN_TOKEN", "(empty)", "bearer token every admin request must carry; required unless the address is loopback"},
 		{"QUIZHOST_BACKUP_DIR", "(empty: off)", "folder for automatic, verified backups (quizhost-<UTC time>.db)"},

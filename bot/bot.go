@@ -5,7 +5,9 @@
 // Where things are:
 //
 //   - bot.go: Store (by concern), Config, New and Run (start, shutdown).
-//   - gateway.go: connecting, reconnecting, fatal close codes, closing.
+//   - gateway.go: connecting, reconnecting, fatal close codes, closing;
+//     shards.go: the shards run (one session each), identify pacing, and
+//     which servers are the bot's own.
 //   - transport.go: REST through the configured API base; Discord's
 //     global rate limit kept away from interaction responses.
 //   - dispatch.go: the entry point of every interaction (by type, then
@@ -30,7 +32,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -38,7 +39,6 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/gorilla/websocket"
 
 	"github.com/quizhost/quizhost/internal/clock"
 	"github.com/quizhost/quizhost/questions"
@@ -149,6 +149,15 @@ type Config struct {
 	// redirect and rate-limit handling (default http.DefaultTransport); a
 	// metrics wrapper goes here.
 	Transport http.RoundTripper
+	// Shards is the range of gateway shards the bot runs, one session each
+	// (QUIZHOST_SHARDS); its Store must hold exactly their servers. The
+	// zero value runs every shard, as many as Discord recommends. Only the
+	// bot that runs shard 0 registers the commands.
+	Shards Shards
+	// IdentifyInterval is the least time between two gateway IDENTIFYs of
+	// one rate-limit bucket (shard id % max_concurrency); default 5 s,
+	// Discord's.
+	IdentifyInterval time.Duration
 }
 
 // Recorder is what the bot reports to metrics. internal/metrics.Metrics
@@ -185,9 +194,12 @@ type Bot struct {
 	randMu sync.Mutex
 	rand   *rand.Rand
 
-	sess      *discordgo.Session
-	reached   atomic.Bool // Run got past its first connect
-	connected atomic.Bool // the gateway is up now (false while a drop is reconnected)
+	sess       *discordgo.Session // REST (every shard's session only receives)
+	shards     Shards             // the shards run, resolved by Run before any connects
+	reached    atomic.Bool        // a shard connected once
+	running    atomic.Bool        // Run got past its first connect and is not shutting down
+	shardsUp   atomic.Int32       // shards connected now
+	shardsWant atomic.Int32       // shards run
 
 	// inflight counts interaction handlers; once closing, new ones only
 	// say the bot is restarting.
@@ -228,6 +240,12 @@ func New(cfg Config) (*Bot, error) {
 	}
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("bot config: missing %s", strings.Join(missing, ", "))
+	}
+	if err := cfg.Shards.check(); err != nil {
+		return nil, err
+	}
+	if cfg.IdentifyInterval <= 0 {
+		cfg.IdentifyInterval = 5 * time.Second
 	}
 	if cfg.Metrics == nil {
 		cfg.Metrics = noRecorder{}
@@ -275,58 +293,30 @@ func New(cfg Config) (*Bot, error) {
 // ShutdownGrace), stops its timers and closes the gateway. It does not
 // close the Store: that is the caller's.
 //
+// It runs one gateway session per shard of Config.Shards (asking Discord,
+// GET /gateway/bot, how many when that is zero), identifying them at the
+// pace Discord allows, and registers the commands only when it runs shard
+// 0. An interaction of a server of another shard is refused (see
+// dispatch), and the timers act only on the bot's own servers.
+//
 // Cancelling ctx while connecting stops at once and returns nil. A gateway
 // that closes with a fatal code (4004 authentication failed, 4010–4014),
-// at start or later, stops the bot the same way as ctx and returns an
-// error saying why; so does a token refused at start (HTTP 401). Other
-// connection failures at start are returned; later drops are reconnected.
+// at start or later, on any shard, stops the bot the same way as ctx and
+// returns an error saying why; so does a token refused at start (HTTP
+// 401). Other connection failures at start are returned; later drops are
+// reconnected.
 func (b *Bot) Run(ctx context.Context) error {
 	base, _ := apiBase(b.cfg.APIBase)
-	s, err := discordgo.New("Bot " + b.cfg.Token)
+	// b.sess sends every REST request (one rate limiter for the token);
+	// it never opens a gateway connection.
+	rs, err := discordgo.New("Bot " + b.cfg.Token)
 	if err != nil {
 		return fmt.Errorf("discord session: %w", err)
 	}
-	att := &attempt{}
-	s.Client = &http.Client{Timeout: 20 * time.Second, Transport: &transport{base: base, next: b.cfg.Transport, connecting: att}}
-	closeSent := &closeWatch{sent: make(chan struct{})}
-	dialer := *websocket.DefaultDialer
-	dialer.NetDialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		conn, err := att.dial(ctx, network, addr)
-		if err != nil {
-			return nil, err
-		}
-		return &watchedConn{Conn: conn, w: closeSent}, nil
-	}
-	s.Dialer = &dialer
-	s.ShouldReconnectOnError = false // keepConnected does it
-	s.Identify.Intents = discordgo.IntentsGuilds
-	// discordgo logs through a package-global function; the bot keeps its
-	// session silent and logs what matters itself (undecodable
-	// interactions, gateway drops and reconnects, REST errors where they
-	// are handled), so that each bot's log is its own.
-	s.LogLevel = discordgoSilent
-	b.sess = s
-	// Handlers run synchronously in dg's event loop only long enough to be
-	// counted; the work goes on in a goroutine of ours. So no interaction
-	// received before the gateway closes escapes the shutdown wait.
-	s.SyncEvents = true
-	s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
-		closing := b.enter()
-		go func() {
-			defer b.leave()
-			b.onInteraction(ctx, ic, closing)
-		}()
-	})
-	dropped := make(chan struct{}, 1)
-	s.AddHandler(func(*discordgo.Session, *discordgo.Disconnect) {
-		b.connected.Store(false)
-		select {
-		case dropped <- struct{}{}:
-		default:
-		}
-	})
-
-	if err := b.connect(ctx, s, att); err != nil {
+	rs.Client = &http.Client{Timeout: 20 * time.Second, Transport: &transport{base: base, next: b.cfg.Transport, connecting: &attempt{}}}
+	rs.LogLevel = discordgoSilent
+	b.sess = rs
+	stopped := func(err error) error {
 		if ctx.Err() != nil {
 			b.log.Info("stopped while connecting")
 			return nil
@@ -334,44 +324,57 @@ func (b *Bot) Run(ctx context.Context) error {
 		msg, _ := b.connectError(err)
 		return msg
 	}
-	b.reached.Store(true)
-	b.connected.Store(true)
-	defer b.connected.Store(false)
-	appID, user := "", ""
-	if s.State.Application != nil {
-		appID = s.State.Application.ID
+	layout, concurrency, err := b.layout(ctx, rs)
+	if err != nil {
+		return stopped(err)
 	}
-	if s.State.User != nil {
-		user = s.State.User.Username
-		if appID == "" {
-			appID = s.State.User.ID
+	b.shards = layout
+	shards := make([]*shard, 0, layout.Last-layout.First+1)
+	for id := layout.First; id <= layout.Last; id++ {
+		sh, err := b.newShard(ctx, base, id, layout.Count)
+		if err != nil {
+			return err
 		}
+		shards = append(shards, sh)
 	}
-	b.log.Info("connected", "user", user, "application", appID)
+	b.shardsWant.Store(int32(len(shards)))
+	pace := newPacer(concurrency, b.cfg.IdentifyInterval, func(shard int, wait time.Duration) {
+		b.log.Debug("gateway identify rate limit: waiting", "shard", shard, "wait", wait)
+	})
 
 	bg, stopBG := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	// The gateway watcher stops first, before the gateway closes (its
+	// The gateway watchers stop first, before the gateways close (their
 	// Disconnect must not be taken for a drop).
 	gwCtx, stopGW := context.WithCancel(ctx)
-	gwDone := make(chan struct{})
-	gwErr := make(chan error, 1)
+	var gwWatch sync.WaitGroup
+	gwErr := make(chan error, len(shards))
 	// shutdown stops taking interactions (new ones are told the bot is
 	// restarting), waits for those in flight (up to ShutdownGrace), closes
-	// the gateway, then stops the timers, all within shutdownBudget. Every
-	// way out of Run after Open goes through it.
+	// the gateways, then stops the timers, all within shutdownBudget. Every
+	// way out of Run after the first connect goes through it.
 	shutdown := func() error {
 		deadline := time.Now().Add(shutdownBudget)
 		b.inflightMu.Lock()
 		b.closing = true
 		b.inflightMu.Unlock()
+		b.running.Store(false)
 		b.log.Info("shutting down: new interactions are refused")
 		stopGW()
-		<-gwDone // returns at once: any connection attempt is cancelled with gwCtx
+		gwWatch.Wait() // returns at once: any connection attempt is cancelled with gwCtx
 		if !b.waitIdle(min(b.cfg.ShutdownGrace, time.Until(deadline)-1500*time.Millisecond)) {
 			b.log.Warn("interactions still in flight at shutdown")
 		}
-		closeErr := closeGateway(s, closeSent, time.Until(deadline))
+		closeErrs := make(chan error, len(shards))
+		for _, sh := range shards {
+			go func() { closeErrs <- closeGateway(sh.s, sh.closeSent, time.Until(deadline)) }()
+		}
+		var closeErr error
+		for range shards {
+			if err := <-closeErrs; err != nil && closeErr == nil {
+				closeErr = err
+			}
+		}
 		b.waitIdle(300 * time.Millisecond) // refusals of any that arrived meanwhile
 		stopBG()
 		timers := make(chan struct{})
@@ -386,21 +389,50 @@ func (b *Bot) Run(ctx context.Context) error {
 		}
 		return nil
 	}
-	go func() {
-		defer close(gwDone)
-		if err := b.keepConnected(gwCtx, s, att, dropped); err != nil {
-			gwErr <- err
-		}
-	}()
 
-	if _, err := s.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, commands(), discordgo.WithContext(ctx)); err != nil {
+	if err := b.connectAll(ctx, shards, pace); err != nil {
+		if b.Reached() {
+			shutdown() // shards that did connect may have taken interactions
+		}
+		return stopped(err)
+	}
+	b.running.Store(true)
+	defer b.running.Store(false)
+	appID, user := "", ""
+	if st := shards[0].s.State; st != nil {
+		if st.Application != nil {
+			appID = st.Application.ID
+		}
+		if st.User != nil {
+			user = st.User.Username
+			if appID == "" {
+				appID = st.User.ID
+			}
+		}
+	}
+	b.log.Info("connected", "user", user, "application", appID, "shards", layout.String())
+
+	for _, sh := range shards {
+		gwWatch.Add(1)
+		go func() {
+			defer gwWatch.Done()
+			if err := b.keepConnected(gwCtx, sh, pace); err != nil {
+				gwErr <- err
+			}
+		}()
+	}
+
+	if layout.First != 0 {
+		b.log.Info("commands not registered: the process that runs shard 0 registers them", "shards", layout.String())
+	} else if _, err := rs.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, commands(), discordgo.WithContext(ctx)); err != nil {
 		serr := shutdown()
 		if ctx.Err() != nil {
 			return serr // stopped while starting: a clean stop
 		}
 		return fmt.Errorf("register commands: %w", err)
+	} else {
+		b.log.Info("commands registered", "guild", b.cfg.GuildID)
 	}
-	b.log.Info("commands registered", "guild", b.cfg.GuildID)
 
 	wg.Add(2)
 	go func() { defer wg.Done(); b.scheduler(background(bg)) }()
@@ -416,13 +448,16 @@ func (b *Bot) Run(ctx context.Context) error {
 	}
 }
 
-// Connected reports whether the gateway is connected now: after Run's
-// first connect and until it stops, except while a drop is being
-// reconnected. Safe for concurrent use.
-func (b *Bot) Connected() bool { return b.connected.Load() }
+// Connected reports whether the gateway is connected now, every shard of
+// it: after Run's first connect and until it stops, except while a drop of
+// any shard is being reconnected. Safe for concurrent use.
+func (b *Bot) Connected() bool {
+	return b.running.Load() && b.shardsUp.Load() == b.shardsWant.Load()
+}
 
-// Reached reports whether Run ever connected to the gateway (false when it
-// failed or was stopped while connecting). Safe for concurrent use.
+// Reached reports whether Run ever connected to the gateway, any shard of
+// it (false when it failed or was stopped before any shard connected:
+// then no interaction was served). Safe for concurrent use.
 func (b *Bot) Reached() bool { return b.reached.Load() }
 
 // enter counts a handler in and reports whether the bot is shutting down.

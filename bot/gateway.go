@@ -142,25 +142,25 @@ func (b *Bot) connect(ctx context.Context, s *discordgo.Session, a *attempt) err
 	return s.Open()
 }
 
-// keepConnected reconnects the gateway each time it drops (discordgo's own
+// keepConnected reconnects shard sh each time it drops (discordgo's own
 // reconnecting is off: it retries fatal close codes forever and cannot be
-// stopped), waiting 1 s, 2 s, 4 s … up to 10 minutes between failed tries,
-// like discordgo. It returns when ctx ends (nil) or on a fatal close code
-// (the error to stop the bot with).
-func (b *Bot) keepConnected(ctx context.Context, s *discordgo.Session, a *attempt, dropped <-chan struct{}) error {
+// stopped), in its identify turn, waiting 1 s, 2 s, 4 s … up to 10 minutes
+// between failed tries, like discordgo. It returns when ctx ends (nil) or
+// on a fatal close code (the error to stop the bot with).
+func (b *Bot) keepConnected(ctx context.Context, sh *shard, p *pacer) error {
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-dropped:
+		case <-sh.dropped:
 		}
-		b.log.Warn("gateway connection dropped: reconnecting")
+		b.log.Warn("gateway connection dropped: reconnecting", "shard", sh.id)
 		wait := time.Second
 		for {
-			err := b.connect(ctx, s, a)
+			err := b.connectShard(ctx, sh, p)
 			if err == nil || errors.Is(err, discordgo.ErrWSAlreadyOpen) {
-				b.connected.Store(true)
-				b.log.Info("reconnected to the gateway")
+				b.shardUp(sh)
+				b.log.Info("reconnected to the gateway", "shard", sh.id)
 				b.cfg.Metrics.Reconnect()
 				break
 			}
@@ -171,7 +171,7 @@ func (b *Bot) keepConnected(ctx context.Context, s *discordgo.Session, a *attemp
 			if fatal {
 				return msg
 			}
-			b.log.Warn("reconnect to the gateway", "err", msg, "retry_in", wait)
+			b.log.Warn("reconnect to the gateway", "shard", sh.id, "err", msg, "retry_in", wait)
 			select {
 			case <-ctx.Done():
 				return nil
