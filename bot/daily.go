@@ -149,6 +149,10 @@ func (b *Bot) runDaily(ctx context.Context, now time.Time) time.Time {
 		if ctx.Err() != nil {
 			break // shutting down: claim nothing more
 		}
+		if !b.shards.owns(set.GuildID) {
+			b.log.Error("daily quiz of a server of another shard left alone", "guild", set.GuildID, "shards", b.shards.String())
+			continue
+		}
 		if t := b.runGuildDaily(ctx, set, now); !t.IsZero() && (next.IsZero() || t.Before(next)) {
 			next = t
 		}

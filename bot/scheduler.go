@@ -6,7 +6,8 @@ import (
 )
 
 // scheduler is the one goroutine that drives time: it closes questions
-// whose time is up and posts the daily quizzes, then sleeps until the next
+// whose time is up and posts the daily quizzes, of the bot's own servers
+// only, then sleeps until the next
 // deadline that stored state names (or until poked). It arms its timer
 // only once nothing poked it while it worked, so one armed timer means it
 // is idle (tests wait for that).
@@ -49,7 +50,12 @@ func (b *Bot) runDue(ctx context.Context, now time.Time) time.Time {
 		b.log.Error("list open posts", "err", err)
 		return now.Add(time.Minute)
 	}
+	foreign := 0
 	for _, p := range posts {
+		if !b.shards.owns(p.GuildID) {
+			foreign++
+			continue
+		}
 		if p.ClosesAt.IsZero() {
 			continue
 		}
@@ -65,12 +71,20 @@ func (b *Bot) runDue(ctx context.Context, now time.Time) time.Time {
 		b.log.Error("list unrevealed posts", "err", err)
 	}
 	for _, p := range unrevealed {
+		if !b.shards.owns(p.GuildID) {
+			foreign++
+			continue
+		}
 		if at := b.revealAt[p.ID]; at.After(now) {
 			earliest(at)
 			continue
 		}
 		b.tryClose(ctx, p.ID, now)
 		earliest(b.revealAt[p.ID])
+	}
+	if foreign > 0 {
+		b.log.Error("posts of servers of other shards left alone: the database holds servers this process does not serve",
+			"posts", foreign, "shards", b.shards.String())
 	}
 	earliest(b.runDaily(ctx, b.clock.Now())) // the work above may have taken a while
 	return next

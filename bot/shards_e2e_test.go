@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -229,6 +230,72 @@ func countPUTs(srv *discordtest.Server) int {
 		}
 	}
 	return n
+}
+
+// TestForeignServerRefused: a bot that runs shard 0 of 2 refuses an
+// interaction of a shard-1 server that reaches it (Discord and the
+// configuration disagree) with a logged error and a message, storing
+// nothing, and its scheduler leaves the posts of such a server alone;
+// its own servers are served.
+func TestForeignServerRefused(t *testing.T) {
+	guilds := shardGuilds(2) // guild 0 on shard 0, guild 1 on shard 1
+	own, foreign := guilds[0], guilds[1]
+	srv := discordtest.Start(t, discordtest.Options{Token: token, Guilds: guilds, Shards: 2, MaxConcurrency: 2})
+	foreignID, _ := questions.ParseGuildID(foreign.ID)
+	var stale questions.Post
+	sb := runShardBot(t, srv, bot.Config{Shards: bot.Shards{First: 0, Last: 0, Count: 2}}, func(db *storage.DB) {
+		// A post of the foreign server, overdue: the scheduler must not close it.
+		var err error
+		stale, err = db.CreatePost(t.Context(), questions.Post{GuildID: foreignID, ChannelID: 6101, MessageID: 1, QuestionID: "x#1",
+			Bank: "Test Bank", Correct: []string{"A"}, OptionCount: 2, SelectCount: 1,
+			OpenedAt: time.Now().Add(-2 * time.Hour), ClosesAt: time.Now().Add(-time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+	srv.WaitRequest(t, func(r discordtest.Request) bool { return r.Method == "PUT" }, wait)
+	srv.WaitShardConnected(t, 0, wait)
+	sb.logs.wait(t, "posts of servers of other shards left alone", wait)
+
+	ask := json.RawMessage(`{"id":"5201","application_id":"9001","type":2,"token":"tok-5201","version":1,
+	  "guild_id":"` + foreign.ID + `","channel_id":"6101","app_permissions":"2248473465835073","context":0,
+	  "member":{"user":{"id":"7001","username":"alice"},"roles":[],"joined_at":"2024-01-01T00:00:00.000000+00:00","permissions":"2248473465835105"},
+	  "data":{"id":"4001","name":"quiz","type":1,"options":[{"name":"ask","type":1,"options":[]}]}}`)
+	r := srv.DispatchToShard(0, ask).WaitResponse(t, wait)
+	if !strings.Contains(r.Content, "misconfigured") || r.Flags&discordgo.MessageFlagsEphemeral == 0 {
+		t.Errorf("a foreign server's /quiz ask: got %q (flags %d), want a private \"misconfigured\" message", r.Content, r.Flags)
+	}
+	sb.logs.wait(t, "interaction of a server of another shard refused", wait)
+	for _, m := range srv.Messages("6101") {
+		if m.InteractionID == "" {
+			t.Errorf("the foreign server's channel got a message: %q", m.Content)
+		}
+	}
+	askAndAnswer(t, srv, sb.db, own, bob)
+	if err := sb.stop(); err != nil {
+		t.Fatalf("stop: %v", err)
+	}
+	db, err := storage.Open(t.Context(), sb.db.Path(), storage.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	posts, err := db.OpenPosts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var foreignPosts []questions.PostID
+	for _, p := range posts {
+		if p.GuildID == foreignID {
+			foreignPosts = append(foreignPosts, p.ID)
+		}
+	}
+	if len(foreignPosts) != 1 || foreignPosts[0] != stale.ID {
+		t.Errorf("the foreign server's open posts: got %v, want only the stale one (%d), still open", foreignPosts, stale.ID)
+	}
+	if v := srv.Violations(); len(v) != 0 {
+		t.Errorf("violations: %q", v)
+	}
 }
 
 // TestFewSessionStartsWait: when fewer session starts remain today than

@@ -53,6 +53,7 @@ type interaction struct {
 	userID             string // the member or user who made it
 	guildID, channelID string
 	messageID          string // the component's message
+	toShard            int    // 1 + the shard it is sent to whatever its guild (DispatchToShard); 0: its guild's
 	payload            []byte
 	deliveredAt        time.Time
 	response           *Response
@@ -348,7 +349,17 @@ func (s *Server) ModalSubmit(guildID, channelID string, user Member, messageID, 
 // webhooks with that token work (type, guild_id, channel_id and message.id
 // are read when present). Invalid JSON is sent as is (discordgo then fails
 // to decode the whole frame).
-func (s *Server) Dispatch(raw json.RawMessage) *Pending {
+func (s *Server) Dispatch(raw json.RawMessage) *Pending { return s.dispatchRaw(raw, -1) }
+
+// DispatchToShard is Dispatch to the session of shard, whatever the
+// interaction's guild: what Discord never does, for tests of a deployment
+// whose processes disagree with Discord about which servers they serve
+// (the interaction is queued while that shard has no ready session).
+func (s *Server) DispatchToShard(shard int, raw json.RawMessage) *Pending {
+	return s.dispatchRaw(raw, shard)
+}
+
+func (s *Server) dispatchRaw(raw json.RawMessage, shard int) *Pending {
 	var head struct {
 		ID        string `json:"id"`
 		Token     string `json:"token"`
@@ -364,6 +375,9 @@ func (s *Server) Dispatch(raw json.RawMessage) *Pending {
 		channelID: head.ChannelID, messageID: head.Message.ID, payload: append([]byte(nil), raw...)}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if shard >= 0 && shard < len(s.gw.shards) {
+		it.toShard = shard + 1
+	}
 	if it.id != "" && it.token != "" {
 		s.interactions[it.id] = it
 		s.byToken[it.token] = it

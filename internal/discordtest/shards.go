@@ -41,11 +41,14 @@ func ShardOf(guildID string, count int) int {
 
 func (s *Server) shardOfGuild(guildID string) int { return ShardOf(guildID, len(s.gw.shards)) }
 
-// shardOfDispatch is the shard a dispatch goes to: its interaction's
-// guild, else the payload's "guild_id", else shard 0.
+// shardOfDispatch is the shard a dispatch goes to: the one
+// DispatchToShard named, else its interaction's guild's, else the payload's "guild_id", else shard 0.
 func (s *Server) shardOfDispatch(d []byte, it *interaction) int {
 	if len(s.gw.shards) == 1 {
 		return 0
+	}
+	if it != nil && it.toShard > 0 {
+		return it.toShard - 1
 	}
 	if it != nil && it.guildID != "" {
 		return s.shardOfGuild(it.guildID)

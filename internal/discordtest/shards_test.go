@@ -372,3 +372,36 @@ func TestIdentifyRateLimit(t *testing.T) {
 		}
 	}
 }
+
+// DispatchToShard sends an interaction to the shard named, not its
+// guild's, and its callback is accepted as any other's.
+func TestDispatchToShard(t *testing.T) {
+	closing := failOnDGErrors(t)
+	guilds := shardGuilds()
+	srv := Start(t, Options{Guilds: guilds, Shards: 2, MaxConcurrency: 2})
+	shards := []*shardSession{openShard(t, srv, 0, 2), openShard(t, srv, 1, 2)}
+	closeShards(t, shards, closing)
+	srv.WaitConnected(t, wait)
+	g := guilds[1] // shard 1's
+	p := srv.DispatchToShard(0, json.RawMessage(`{"id":"5301","application_id":"9001","type":2,"token":"tok-5301","version":1,
+	  "guild_id":"`+g.ID+`","channel_id":"`+g.Channels[0].ID+`","member":{"user":{"id":"7001","username":"alice"},"roles":[],"permissions":"0"},
+	  "data":{"id":"4001","name":"quiz","type":1}}`))
+	if ic := recv(t, shards[0].inter, "the interaction on shard 0"); ic.ID != "5301" || ic.GuildID != g.ID {
+		t.Errorf("shard 0 got interaction %s of guild %s, want 5301 of %s", ic.ID, ic.GuildID, g.ID)
+	}
+	if n := len(shards[1].inter); n != 0 {
+		t.Errorf("shard 1 got %d interactions, want 0", n)
+	}
+	err := shards[0].dg.InteractionRespond(&discordgo.Interaction{ID: "5301", Token: "tok-5301", AppID: "9001"},
+		&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: "misrouted", AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}}})
+	if err != nil {
+		t.Fatalf("callback: %v", err)
+	}
+	if r, ok := p.Responded(); !ok || r.Content != "misrouted" {
+		t.Errorf("response: got %+v, %v; want \"misrouted\"", r, ok)
+	}
+	if v := srv.Violations(); len(v) != 0 {
+		t.Errorf("violations: %q", v)
+	}
+}
