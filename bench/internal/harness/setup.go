@@ -46,6 +46,10 @@ type Bot struct {
 	Name string // for messages and file names
 	Bin  string
 	Env  []string
+	// Ready reports whether the bot is ready; nil means it has registered
+	// its commands (a process that does not run shard 0 never does: give
+	// it its shards' sessions, Server.ShardConnected).
+	Ready func() bool
 }
 
 // QuizhostEnv is quizhost's environment against srv, with its database at
@@ -59,26 +63,30 @@ func QuizhostEnv(srv *discordtest.Server, db, banks string) []string {
 }
 
 // Launch starts b in dir (created if needed; its log is dir/<name>.log)
-// and waits, up to ctx, until it has registered its commands: connected
-// and ready.
+// and waits, up to ctx, until it is ready (b.Ready; by default, until it
+// has registered its commands: connected and ready).
 func Launch(ctx context.Context, srv *discordtest.Server, b Bot, dir string) (*Child, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("launch %s: %w", b.Name, err)
 	}
-	before := CommandSyncs(srv)
+	ready := b.Ready
+	if ready == nil {
+		before := CommandSyncs(srv)
+		ready = func() bool { return CommandSyncs(srv) > before }
+	}
 	c, err := Start(b.Bin, dir, filepath.Join(dir, b.Name+".log"), b.Env)
 	if err != nil {
 		return nil, err
 	}
 	exited := false
-	err = Wait(ctx, srv, b.Name+" to register its commands", func() bool {
+	err = Wait(ctx, srv, b.Name+" to be ready", func() bool {
 		select {
 		case <-c.Exited():
 			exited = true
 			return true
 		default:
 		}
-		return CommandSyncs(srv) > before
+		return ready()
 	})
 	if exited {
 		return nil, fmt.Errorf("launch %s: exited at start\n%s", b.Name, c.LogTail(2000))

@@ -62,6 +62,56 @@ func CheckStored(path string, users []string) error {
 	return nil
 }
 
+// CheckGuilds opens the database at path (the bot must have exited) and
+// checks that it holds one open post for each guild of users (guild ID →
+// the members who answered there) with exactly one answer from each of
+// them, and no post of any other guild.
+func CheckGuilds(path string, users map[string][]string) error {
+	db, err := storage.Open(context.Background(), path, storage.Options{})
+	if err != nil {
+		return fmt.Errorf("check stored answers: %w", err)
+	}
+	defer db.Close()
+	posts, err := db.OpenPosts()
+	if err != nil {
+		return fmt.Errorf("check stored answers: %w", err)
+	}
+	seenGuild := map[string]bool{}
+	for _, p := range posts {
+		g := fmt.Sprint(p.GuildID)
+		want, ok := users[g]
+		if !ok {
+			return fmt.Errorf("check stored answers: %s holds a post of guild %s, not one of its shards'", path, g)
+		}
+		if seenGuild[g] {
+			return fmt.Errorf("check stored answers: guild %s has two open posts", g)
+		}
+		seenGuild[g] = true
+		answers, err := db.Answers(p.ID)
+		if err != nil {
+			return fmt.Errorf("check stored answers: %w", err)
+		}
+		wantSet := make(map[string]bool, len(want))
+		for _, u := range want {
+			wantSet[u] = true
+		}
+		seen := map[questions.UserID]bool{}
+		for _, a := range answers {
+			if seen[a.UserID] || !wantSet[fmt.Sprint(a.UserID)] {
+				return fmt.Errorf("check stored answers: guild %s: member %d stored twice or never answered there", g, a.UserID)
+			}
+			seen[a.UserID] = true
+		}
+		if len(answers) != len(want) || p.Answers != len(want) {
+			return fmt.Errorf("check stored answers: guild %s: got %d answers stored (post counts %d), want %d", g, len(answers), p.Answers, len(want))
+		}
+	}
+	if len(seenGuild) != len(users) {
+		return fmt.Errorf("check stored answers: %s: posts of %d guilds, want %d", path, len(seenGuild), len(users))
+	}
+	return nil
+}
+
 // SchemaVersion is the schema version of databases this build writes: a
 // cached database is keyed by it.
 func SchemaVersion() uint64 { return storage.SchemaVersion() }

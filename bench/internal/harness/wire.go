@@ -120,6 +120,12 @@ type BurstResult struct {
 // predecessor in the same lane got its reply. Member i picks
 // q.Values[i % len].
 func Burst(ctx context.Context, srv *discordtest.Server, q Question, n, inflight int, firstUser uint64) (BurstResult, error) {
+	return BurstSpread(ctx, srv, []Question{q}, n, inflight, firstUser)
+}
+
+// BurstSpread is Burst over several questions (of several servers):
+// member i answers qs[i % len(qs)].
+func BurstSpread(ctx context.Context, srv *discordtest.Server, qs []Question, n, inflight int, firstUser uint64) (BurstResult, error) {
 	res := BurstResult{N: n, Latency: make([]time.Duration, n), Users: make([]string, n)}
 	var next, deferred atomic.Int64
 	var wg sync.WaitGroup
@@ -137,7 +143,8 @@ func Burst(ctx context.Context, srv *discordtest.Server, q Question, n, inflight
 				id := fmt.Sprint(firstUser + uint64(i))
 				res.Users[i] = id
 				m := discordtest.Member{ID: id, Username: "m" + id}
-				p := srv.Component(q.GuildID, q.ChannelID, m, q.MessageID, q.CustomID, q.Values[i%len(q.Values)])
+				q := qs[i%len(qs)]
+				p := srv.Component(q.GuildID, q.ChannelID, m, q.MessageID, q.CustomID, q.Values[i/len(qs)%len(q.Values)])
 				_, lat, def, err := Reply(ctx, srv, p)
 				if err != nil {
 					errs <- fmt.Errorf("answer %d: %w", i, err)
