@@ -146,7 +146,7 @@ type Config struct {
 	// reconnects, scheduler lag); nil records nothing.
 	Metrics Recorder
 	// Transport carries the REST requests to Discord after the bot's own
-	// redirect and rate-limit handling (default http.DefaultTransport); a
+	// redirect and rate-limit handling (default NewTransport()); a
 	// metrics wrapper goes here.
 	Transport http.RoundTripper
 }
@@ -233,7 +233,7 @@ func New(cfg Config) (*Bot, error) {
 		cfg.Metrics = noRecorder{}
 	}
 	if cfg.Transport == nil {
-		cfg.Transport = http.DefaultTransport
+		cfg.Transport = NewTransport()
 	}
 	if cfg.APIBase == "" {
 		cfg.APIBase = "https://discord.com"
@@ -288,6 +288,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	}
 	att := &attempt{}
 	s.Client = &http.Client{Timeout: 20 * time.Second, Transport: &transport{base: base, next: b.cfg.Transport, connecting: att}}
+	defer s.Client.CloseIdleConnections()
 	closeSent := &closeWatch{sent: make(chan struct{})}
 	dialer := *websocket.DefaultDialer
 	dialer.NetDialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
