@@ -1,6 +1,9 @@
 package questions
 
-import "time"
+import (
+	"errors"
+	"time"
+)
 
 // MaxReportText is the most characters a report's text keeps.
 const MaxReportText = 1000
@@ -25,3 +28,12 @@ type Regraded struct {
 	Changed int // of them, whose grade changed (right/wrong, right picks or points)
 	Posts   int // posts of the question whose key changed
 }
+
+// ErrQuestionOpen: a regrade was asked for a question still open in the
+// guild (its posts' menus take answers against the old key).
+var ErrQuestionOpen = errors.New("the question is open")
+
+// ErrOptionsChanged: a question's current key does not fit its stored
+// posts or reviews (another number of options), so their answers cannot
+// be graded against it.
+var ErrOptionsChanged = errors.New("the question's options changed")

@@ -12,15 +12,6 @@ import (
 	"github.com/quizhost/quizhost/questions"
 )
 
-// ErrQuestionOpen: a regrade was asked for a question still open in the
-// guild (its posts' menus take answers against the old key).
-var ErrQuestionOpen = errors.New("the question is open")
-
-// ErrKeyShape: the question's current key does not fit its stored posts or
-// reviews (another number of options), so their answers cannot be graded
-// against it.
-var ErrKeyShape = errors.New("the question's options changed")
-
 // Regrade grades every stored answer to one question of the guild (to its
 // posts and to its reviews, whatever the resets) again against correct,
 // the question's current key, for a question with optionCount options. In
@@ -35,8 +26,8 @@ var ErrKeyShape = errors.New("the question's options changed")
 //
 // It refuses, changing nothing, a key that is not 1 to optionCount
 // distinct letters among the options, a question open in the guild
-// (ErrQuestionOpen: close it first), and a question whose stored posts or
-// reviews have another number of options (ErrKeyShape). It returns what
+// (questions.ErrQuestionOpen: close it first), and a question whose stored posts or
+// reviews have another number of options (questions.ErrOptionsChanged). It returns what
 // changed. Its cost is a pass over the guild's answers plus a rebuild of
 // its scores. Safe for concurrent use.
 func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID string, correct []string, optionCount int) (questions.Regraded, error) {
@@ -56,7 +47,7 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 			return err
 		}
 		if open[questionID] {
-			return fmt.Errorf("question %q: %w", questionID, ErrQuestionOpen)
+			return fmt.Errorf("question %q: %w", questionID, questions.ErrQuestionOpen)
 		}
 		// The posts and reviews of the question that have answers.
 		sources := map[questions.PostID]answerSource{}
@@ -97,7 +88,7 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 						return err
 					}
 					if r.OptionCount != optionCount {
-						return fmt.Errorf("question %q: review %d had %d options, the question has %d: %w", questionID, id, r.OptionCount, optionCount, ErrKeyShape)
+						return fmt.Errorf("question %q: review %d had %d options, the question has %d: %w", questionID, id, r.OptionCount, optionCount, questions.ErrOptionsChanged)
 					}
 					reviews[id] = &r
 				}
@@ -109,7 +100,7 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 					return err
 				}
 				if p.OptionCount != optionCount {
-					return fmt.Errorf("question %q: post %d had %d options, the question has %d: %w", questionID, id, p.OptionCount, optionCount, ErrKeyShape)
+					return fmt.Errorf("question %q: post %d had %d options, the question has %d: %w", questionID, id, p.OptionCount, optionCount, questions.ErrOptionsChanged)
 				}
 				if !slices.Equal(p.Correct, key) {
 					out.Posts++

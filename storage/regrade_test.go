@@ -104,8 +104,8 @@ func TestRegradeRefusals(t *testing.T) {
 		options int
 		wantErr error
 	}{
-		{"open question", "q#2", []string{"B"}, 4, ErrQuestionOpen},
-		{"other option count", "q#1", []string{"C"}, 5, ErrKeyShape},
+		{"open question", "q#2", []string{"B"}, 4, questions.ErrQuestionOpen},
+		{"other option count", "q#1", []string{"C"}, 5, questions.ErrOptionsChanged},
 		{"letter not an option", "q#1", []string{"E"}, 4, questions.ErrBadChoice},
 		{"no key", "q#1", nil, 4, questions.ErrBadChoice},
 		{"duplicate letters", "q#1", []string{"C", "C"}, 4, questions.ErrBadChoice},
