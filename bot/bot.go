@@ -17,7 +17,10 @@
 //   - One file per command family: ask.go (/quiz ask and answers),
 //     leaderboard.go, stats.go, banks.go, question.go, settings.go,
 //     daily.go, import.go, export.go, reset.go, paste.go (/quizadmin add),
-//     suggest.go; bankedit.go is the merge of banks they share.
+//     suggest.go; review.go (/quiz review), study.go (/quiz exam, the
+//     readiness and chart of /quiz stats), report.go (the Report button,
+//     /quizadmin reports and regrade); bankedit.go is the merge of banks
+//     they share.
 //   - scheduler.go: the one timer (closes, reveal retries, the daily quiz);
 //     refresher.go: live answer counts; reveal.go: close, reveal and the
 //     retry; autocomplete.go: option suggestions.
