@@ -12,17 +12,36 @@ import (
 	"github.com/quizhost/quizhost/questions"
 )
 
-// stats shows a member's record (/quiz stats [member]).
+// stats shows a member's record (/quiz stats [member]): scores and
+// topics, readiness for their exam date when they set one, and the study
+// chart as an attached picture.
 func (b *Bot) stats(c *call, opts options) (response, error) {
 	who := c.user
 	if id, ok := opts.user("member"); ok {
 		who = id
 	}
-	st, err := b.store.MemberStats(c.guild, who, b.clock.Now())
+	now := b.clock.Now()
+	st, err := b.store.MemberStats(c.guild, who, now)
 	if err != nil && !errors.Is(err, questions.ErrNotFound) {
 		return response{}, fmt.Errorf("stats: %w", err)
 	}
-	return asReply(statsMessage(who, st)), nil
+	m := statsMessage(who, st)
+	set, err := b.store.Settings(c.guild)
+	if err != nil {
+		return response{}, fmt.Errorf("stats: %w", err)
+	}
+	r, ok, err := b.readiness(c.guild, who, set, now)
+	if err != nil {
+		return response{}, err
+	}
+	if ok {
+		m.embeds = fitEmbeds(append(m.embeds, readinessEmbed(r)))
+	}
+	if f := b.statsChart(c.guild, who, set, now); f != nil {
+		m.files = []*discordgo.File{f}
+		m.embeds[0].Image = &discordgo.MessageEmbedImage{URL: "attachment://" + f.Name}
+	}
+	return asReply(m), nil
 }
 
 // statsMessage renders a member's stats, weak spots first.
