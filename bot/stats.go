@@ -14,7 +14,9 @@ import (
 
 // stats shows a member's record (/quiz stats [member]): scores and
 // topics, readiness for their exam date when they set one, and the study
-// chart as an attached picture.
+// chart as an attached picture. The reply goes out first and the chart
+// follows in an edit of it: drawing it takes longer than everything else
+// (tens of milliseconds), and the figures should not wait for the picture.
 func (b *Bot) stats(c *call, opts options) (response, error) {
 	who := c.user
 	if id, ok := opts.user("member"); ok {
@@ -37,11 +39,19 @@ func (b *Bot) stats(c *call, opts options) (response, error) {
 	if ok {
 		m.embeds = fitEmbeds(append(m.embeds, readinessEmbed(r)))
 	}
-	if f := b.statsChart(c.guild, who, set, now); f != nil {
+	resp := asReply(m)
+	resp.after = func() {
+		f := b.statsChart(c.guild, who, set, now)
+		if f == nil {
+			return
+		}
 		m.files = []*discordgo.File{f}
 		m.embeds[0].Image = &discordgo.MessageEmbedImage{URL: "attachment://" + f.Name}
+		if err := c.edit(m); err != nil {
+			b.log.Warn("attach the stats chart", "guild", c.guild, "err", redact(err))
+		}
 	}
-	return asReply(m), nil
+	return resp, nil
 }
 
 // statsMessage renders a member's stats, weak spots first.

@@ -347,27 +347,36 @@ func TestReadinessAndChart(t *testing.T) {
 	if s := embedsText(r.Embeds[:1]); !strings.Contains(s, "2 answers") || !strings.Contains(s, "1 correct (50%)") {
 		t.Errorf("stats embed:\n%s", s)
 	}
-	// The chart: one PNG, 800×600, shown in the stats embed.
-	if len(r.Files) != 1 || r.Files[0].Name != "stats.png" || !bytes.HasPrefix(r.Files[0].Data, []byte("\x89PNG\r\n\x1a\n")) {
-		t.Fatalf("stats attached %d files (%v), want stats.png", len(r.Files), r.Files)
-	}
-	cfg, err := png.DecodeConfig(bytes.NewReader(r.Files[0].Data))
+	// The chart follows the reply, in an edit of it: one PNG, 800×600,
+	// shown in the stats embed, the figures kept.
+	chart := e.chartOf(p)
+	cfg, err := png.DecodeConfig(bytes.NewReader(chart.file.Data))
 	if err != nil || cfg.Width != 800 || cfg.Height != 600 {
 		t.Errorf("chart: %dx%d, %v; want an 800x600 PNG", cfg.Width, cfg.Height, err)
 	}
-	if img := r.Embeds[0].Image; img == nil || img.URL != "attachment://stats.png" {
-		t.Errorf("stats embed image %+v, want attachment://stats.png", img)
+	if img := chart.msg.Embeds[0].Image; img == nil || img.URL != "attachment://stats.png" || len(chart.msg.Embeds) != 2 {
+		t.Errorf("stats after the chart: %d embeds, image %+v; want the stats and readiness, the image attachment://stats.png", len(chart.msg.Embeds), img)
 	}
-	// Without an exam date: the stats and the chart, no readiness.
-	r = e.srv.SlashCommand(guildID, channelID, alice, "quiz", sub("stats", discordtest.Option{Name: "member", Type: discordgo.ApplicationCommandOptionUser, Value: bob.ID})).WaitResponse(t, wait)
-	if len(r.Embeds) != 2 || len(r.Files) != 1 {
-		t.Errorf("bob's stats seen by alice: %d embeds, %d files; want his readiness and chart too", len(r.Embeds), len(r.Files))
+	// Another member's stats: the readiness and chart too.
+	p = e.srv.SlashCommand(guildID, channelID, alice, "quiz", sub("stats", discordtest.Option{Name: "member", Type: discordgo.ApplicationCommandOptionUser, Value: bob.ID}))
+	if r = p.WaitResponse(t, wait); len(r.Embeds) != 2 {
+		t.Errorf("bob's stats seen by alice: %d embeds; want his stats and readiness", len(r.Embeds))
 	}
-	r = e.srv.SlashCommand(guildID, channelID, carol, "quiz", sub("stats")).WaitResponse(t, wait)
+	e.chartOf(p)
+	// Without any answer: no readiness and no chart (stop waits for the
+	// handler, so a chart would be there by then).
+	p = e.srv.SlashCommand(guildID, channelID, carol, "quiz", sub("stats"))
+	r = p.WaitResponse(t, wait)
 	if len(r.Embeds) != 1 || len(r.Files) != 0 || !strings.Contains(r.Embeds[0].Description, "has not answered") {
 		t.Errorf("stats of a member without answers: %d embeds, %d files: %s", len(r.Embeds), len(r.Files), embedsText(r.Embeds))
 	}
 	e.checkWire()
+	e.stop()
+	for _, req := range e.srv.Requests() {
+		if req.Method == "PATCH" && strings.Contains(req.Route, p.Token()) {
+			t.Errorf("a chart was attached to the stats of a member without answers")
+		}
+	}
 }
 
 // TestGroupAwareDraw: once every question of the bank was asked, /quiz
@@ -548,4 +557,24 @@ func TestReportAndRegrade(t *testing.T) {
 		t.Errorf("%d reports left open", len(rs))
 	}
 	e.checkWire()
+}
+
+// statsChart is the chart edited into a stats reply, and the reply after it.
+type statsChart struct {
+	file discordtest.File
+	msg  discordtest.Message
+}
+
+// chartOf waits for the edit that attaches the chart to p's stats reply.
+func (e *env) chartOf(p *discordtest.Pending) statsChart {
+	e.t.Helper()
+	req := e.srv.WaitRequest(e.t, func(r discordtest.Request) bool {
+		return r.Method == "PATCH" && strings.Contains(r.Route, p.Token()) && len(r.Files) > 0
+	}, wait)
+	f := req.Files[0]
+	if len(req.Files) != 1 || f.Name != "stats.png" || !bytes.HasPrefix(f.Data, []byte("\x89PNG\r\n\x1a\n")) {
+		e.t.Fatalf("the stats edit attached %d files (first %q), want stats.png", len(req.Files), f.Name)
+	}
+	msg := p.WaitOriginal(e.t, wait, func(m discordtest.Message) bool { return len(m.Attachments) == 1 })
+	return statsChart{file: f, msg: msg}
 }
