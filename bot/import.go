@@ -104,10 +104,11 @@ func (b *Bot) importCmd(c *call, opts options) (response, error) {
 			parts = append(parts, bk)
 		}
 	}
-	what := truncate(ups[0].name, 100)
-	if len(ups) > 1 {
-		what = fmt.Sprintf("The %d files", len(ups))
+	names := make([]string, len(ups))
+	for i, u := range ups {
+		names[i] = u.name
 	}
+	what := importSubject(names)
 	if errs := ps.Errors(); len(errs) > 0 {
 		return asReply(problemsMessage(what, len(ups) > 1, errs)), nil
 	}
@@ -122,11 +123,28 @@ func (b *Bot) importCmd(c *call, opts options) (response, error) {
 		b.log.Info("bank imported", "guild", c.guild, "bank", r.name, "added", r.count.Added,
 			"updated", r.count.Updated, "unchanged", r.count.Unchanged, "replace", replace)
 	}
-	m := message{ephemeral: true, content: changeSummary("Imported", ch.results)}
-	if w := ps.Warnings(); len(w) > 0 {
-		m.embeds = []*discordgo.MessageEmbed{{Title: "Warnings", Description: problemList(w, true), Color: colorOpen}}
+	return asReply(importedMessage(ch.results, ps.Warnings())), nil
+}
+
+// Rendering: pure functions of the files and what importing them did.
+
+// importSubject names the files of an import for its refusal: the file's
+// name, or "The N files".
+func importSubject(files []string) string {
+	if len(files) > 1 {
+		return fmt.Sprintf("The %d files", len(files))
 	}
-	return asReply(m), nil
+	return truncate(files[0], 100)
+}
+
+// importedMessage reports a done import: what it did to each bank, and the
+// files' warnings (file:line: message).
+func importedMessage(results []bankResult, warnings questions.Problems) message {
+	m := message{ephemeral: true, content: changeSummary("Imported", results)}
+	if len(warnings) > 0 {
+		m.embeds = []*discordgo.MessageEmbed{{Title: "Warnings", Description: problemList(warnings, true), Color: colorOpen}}
+	}
+	return m
 }
 
 // problemList lists problems one a line, "file:line: message" (withPath)
