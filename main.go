@@ -259,7 +259,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if cfg.adminAddr != "" {
 		m = metrics.New()
 		dbOpts.OnCommit = m.Commit
-		botCfg.Metrics, botCfg.Transport = m, m.Transport(nil)
+		botCfg.Metrics, botCfg.Transport = m, m.Transport(bot.NewTransport())
 	}
 
 	_, statErr := os.Stat(cfg.dbPath)

@@ -77,8 +77,10 @@ func (b *Bot) postQuestion(ctx context.Context, guild questions.GuildID, channel
 	return post, nil
 }
 
-// draw picks the guild's next question: one not yet asked in this round,
-// at random; when every candidate was asked, a new round starts.
+// draw picks the guild's next question. While some candidates have not
+// been asked in this round, one of those at random; once every candidate
+// has been asked, the one the members who play are closest to forgetting
+// (questions.DrawForgotten; see drawForgotten).
 func (b *Bot) draw(ctx context.Context, guild questions.GuildID, set questions.Settings, bankName string) (*questions.Question, error) {
 	banks, err := b.guildBanks(guild)
 	if err != nil {
@@ -121,17 +123,49 @@ func (b *Bot) draw(ctx context.Context, guild questions.GuildID, set questions.S
 			fresh = append(fresh, q)
 		}
 	}
-	if len(fresh) == 0 {
-		ids := make([]string, len(all))
-		for i, q := range all {
-			ids[i] = q.ID
-		}
-		if err := b.store.ForgetAsked(ctx, guild, ids); err != nil {
-			return nil, fmt.Errorf("draw: new round: %w", err)
-		}
-		fresh = all
+	if len(fresh) > 0 {
+		return fresh[b.pick(len(fresh))], nil
 	}
-	return fresh[b.pick(len(fresh))], nil
+	return b.drawForgotten(guild, all)
+}
+
+// drawForgotten draws among questions that have all been asked: the one
+// the members who play (questions.PlayerWindow) are closest to forgetting,
+// ties drawn with the bot's random source. Questions open in the guild now
+// are left out while others remain, so a question is not posted twice at
+// once. The asked history is kept: a question added to a bank later is
+// "not yet asked" and comes first.
+func (b *Bot) drawForgotten(guild questions.GuildID, all []*questions.Question) (*questions.Question, error) {
+	open, err := b.store.OpenQuestions(guild)
+	if err != nil {
+		return nil, fmt.Errorf("draw: %w", err)
+	}
+	byID := make(map[string]*questions.Question, len(all))
+	var ids []string
+	for _, q := range all {
+		if !open[q.ID] {
+			ids = append(ids, q.ID)
+		}
+		byID[q.ID] = q
+	}
+	if len(ids) == 0 {
+		for _, q := range all {
+			ids = append(ids, q.ID)
+		}
+	}
+	now := b.clock.Now()
+	players, err := b.store.Players(guild, now)
+	if err != nil {
+		return nil, fmt.Errorf("draw: %w", err)
+	}
+	mems, err := b.store.GroupMemories(guild, players, ids)
+	if err != nil {
+		return nil, fmt.Errorf("draw: %w", err)
+	}
+	b.randMu.Lock()
+	picked := questions.DrawForgotten(ids, players, mems, now, 1, b.rand)
+	b.randMu.Unlock()
+	return byID[picked[0]], nil
 }
 
 // answer grades a member's pick on a post's select menu.

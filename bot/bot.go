@@ -17,7 +17,10 @@
 //   - One file per command family: ask.go (/quiz ask and answers),
 //     leaderboard.go, stats.go, banks.go, question.go, settings.go,
 //     daily.go, import.go, export.go, reset.go, paste.go (/quizadmin add),
-//     suggest.go; bankedit.go is the merge of banks they share.
+//     suggest.go; review.go (/quiz review), study.go (/quiz exam, the
+//     readiness and chart of /quiz stats), report.go (the Report button,
+//     /quizadmin reports and regrade); bankedit.go is the merge of banks
+//     they share.
 //   - scheduler.go: the one timer (closes, reveal retries, the daily quiz);
 //     refresher.go: live answer counts; reveal.go: close, reveal and the
 //     retry; autocomplete.go: option suggestions.
@@ -55,6 +58,8 @@ type Store interface {
 	BoardStore
 	BankStore
 	ResetStore
+	StudyStore
+	ReportStore
 }
 
 // SettingsStore keeps a guild's settings and its daily schedule.
@@ -114,6 +119,30 @@ type ResetStore interface {
 	ResetMember(ctx context.Context, guildID questions.GuildID, userID questions.UserID) error
 }
 
+// StudyStore keeps what members remember (the memory model), their
+// private reviews and exam dates.
+type StudyStore interface {
+	Memories(guildID questions.GuildID, userID questions.UserID) ([]questions.Memory, error)
+	GroupMemories(guildID questions.GuildID, users []questions.UserID, questionIDs []string) ([]questions.Memory, error)
+	Players(guildID questions.GuildID, now time.Time) ([]questions.UserID, error)
+	OpenQuestions(guildID questions.GuildID) (map[string]bool, error)
+	ReviewQueue(guildID questions.GuildID, userID questions.UserID, now time.Time, inBank func(questionID string) bool) (questions.ReviewQueue, error)
+	StartReview(ctx context.Context, r questions.Review) (questions.Review, error)
+	Review(guildID questions.GuildID, reviewID questions.PostID) (questions.Review, error)
+	RecordReview(ctx context.Context, a questions.Answer) (questions.Answer, error)
+	SetExamDate(ctx context.Context, e questions.ExamDate) error
+	ExamDate(guildID questions.GuildID, userID questions.UserID) (questions.ExamDate, error)
+}
+
+// ReportStore keeps members' reports about questions and re-grades a
+// question's stored answers.
+type ReportStore interface {
+	AddReport(ctx context.Context, r questions.Report) (questions.Report, error)
+	Reports(guildID questions.GuildID) ([]questions.Report, error)
+	CloseReport(ctx context.Context, guildID questions.GuildID, reportID uint64) error
+	Regrade(ctx context.Context, guildID questions.GuildID, questionID string, correct []string, optionCount int) (questions.Regraded, error)
+}
+
 // Config is everything the bot is built from. Token, Store and Catalogue
 // are required.
 type Config struct {
@@ -146,7 +175,7 @@ type Config struct {
 	// reconnects, scheduler lag); nil records nothing.
 	Metrics Recorder
 	// Transport carries the REST requests to Discord after the bot's own
-	// redirect and rate-limit handling (default http.DefaultTransport); a
+	// redirect and rate-limit handling (default NewTransport()); a
 	// metrics wrapper goes here.
 	Transport http.RoundTripper
 }
@@ -233,7 +262,7 @@ func New(cfg Config) (*Bot, error) {
 		cfg.Metrics = noRecorder{}
 	}
 	if cfg.Transport == nil {
-		cfg.Transport = http.DefaultTransport
+		cfg.Transport = NewTransport()
 	}
 	if cfg.APIBase == "" {
 		cfg.APIBase = "https://discord.com"
@@ -288,6 +317,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	}
 	att := &attempt{}
 	s.Client = &http.Client{Timeout: 20 * time.Second, Transport: &transport{base: base, next: b.cfg.Transport, connecting: att}}
+	defer s.Client.CloseIdleConnections()
 	closeSent := &closeWatch{sent: make(chan struct{})}
 	dialer := *websocket.DefaultDialer
 	dialer.NetDialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {

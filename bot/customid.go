@@ -20,6 +20,11 @@ import (
 //	pm1:<draft>                        the paste modal of a draft (/quizadmin add, /quiz suggest)
 //	pd1:<add|cancel|fix>:<draft>       a draft's preview buttons
 //	sg1:<approve|reject|next>:<draft>  the review of a queued suggestion
+//	rv1:<review>                       the answer select of a question in /quiz review
+//	rn1:<next|stop>                    the buttons after a graded review question
+//	rp1:<post>                         the Report button of a revealed question
+//	rm1:<post>                         the report modal of a post
+//	rc1:<report>                       the Close button of an open report (/quizadmin reports)
 
 // componentKind says what a component does.
 type componentKind int
@@ -31,12 +36,17 @@ const (
 	kindModal
 	kindDraft
 	kindReview
+	kindStudy       // an answer in /quiz review
+	kindStudyNext   // next or stop after a graded review question
+	kindReport      // the Report button
+	kindReportModal // the report modal
+	kindReportClose // closing a report
 )
 
 // componentID is a parsed custom ID.
 type componentID struct {
 	kind    componentKind
-	post    questions.PostID  // kindAnswer
+	post    questions.PostID  // kindAnswer, kindStudy (the review), kindReport, kindReportModal
 	period  questions.Period  // kindBoard
 	ranking questions.Ranking // kindBoard
 	page    int               // kindBoard, 0-based
@@ -44,7 +54,8 @@ type componentID struct {
 	member  questions.UserID  // kindReset: the member to reset (0 for all)
 	by      questions.UserID  // kindReset: who asked; only they may confirm
 	draft   uint64            // kindModal, kindDraft, kindReview
-	action  string            // kindDraft: add, cancel, fix; kindReview: approve, reject, next
+	action  string            // kindDraft: add, cancel, fix; kindReview: approve, reject, next; kindStudyNext: next, stop
+	report  uint64            // kindReportClose
 }
 
 var errBadCustomID = errors.New("unknown or malformed custom id")
@@ -72,6 +83,16 @@ func draftCustomID(action string, draft uint64) string {
 func reviewCustomID(action string, draft uint64) string {
 	return fmt.Sprintf("sg1:%s:%d", action, draft)
 }
+
+func studyCustomID(review questions.PostID) string { return "rv1:" + review.String() }
+
+func studyNextCustomID(action string) string { return "rn1:" + action }
+
+func reportCustomID(post questions.PostID) string { return "rp1:" + post.String() }
+
+func reportModalCustomID(post questions.PostID) string { return "rm1:" + post.String() }
+
+func reportCloseCustomID(report uint64) string { return "rc1:" + strconv.FormatUint(report, 10) }
 
 // parseCustomID decodes a custom ID made by the functions above. Anything
 // else, including IDs of older versions, is errBadCustomID.
@@ -117,6 +138,24 @@ func parseCustomID(s string) (componentID, error) {
 			break
 		}
 		return componentID{kind: kindReset, scope: scope, member: questions.UserID(member), by: by}, nil
+	case (f[0] == "rv1" || f[0] == "rp1" || f[0] == "rm1") && len(f) == 2:
+		post, ok := parseID[questions.PostID](f[1])
+		if !ok {
+			break
+		}
+		kind := map[string]componentKind{"rv1": kindStudy, "rp1": kindReport, "rm1": kindReportModal}[f[0]]
+		return componentID{kind: kind, post: post}, nil
+	case f[0] == "rn1" && len(f) == 2:
+		if f[1] != "next" && f[1] != "stop" {
+			break
+		}
+		return componentID{kind: kindStudyNext, action: f[1]}, nil
+	case f[0] == "rc1" && len(f) == 2:
+		report, ok := parseID[uint64](f[1])
+		if !ok {
+			break
+		}
+		return componentID{kind: kindReportClose, report: report}, nil
 	case f[0] == "pm1" && len(f) == 2:
 		draft, ok := parseID[uint64](f[1])
 		if !ok {

@@ -26,6 +26,12 @@ func TestCustomIDRoundTrip(t *testing.T) {
 		{"draft fix", draftCustomID("fix", 18446744073709551615), componentID{kind: kindDraft, action: "fix", draft: 18446744073709551615}},
 		{"review approve", reviewCustomID("approve", 3), componentID{kind: kindReview, action: "approve", draft: 3}},
 		{"review next", reviewCustomID("next", 3), componentID{kind: kindReview, action: "next", draft: 3}},
+		{"study answer", studyCustomID(77), componentID{kind: kindStudy, post: 77}},
+		{"study next", studyNextCustomID("next"), componentID{kind: kindStudyNext, action: "next"}},
+		{"study stop", studyNextCustomID("stop"), componentID{kind: kindStudyNext, action: "stop"}},
+		{"report", reportCustomID(5), componentID{kind: kindReport, post: 5}},
+		{"report modal", reportModalCustomID(5), componentID{kind: kindReportModal, post: 5}},
+		{"report close", reportCloseCustomID(9), componentID{kind: kindReportClose, report: 9}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -48,6 +54,8 @@ func TestCustomIDRejects(t *testing.T) {
 		"a1:" + strings.Repeat("1", 120),
 		"pm1", "pm1:", "pm1:0", "pm1:01", "pm1:1:2", "pm2:1", "pd1:add", "pd1:add:0", "pd1:approve:1", "pd1:ADD:1",
 		"pd1:add:1:2", "sg1:add:1", "sg1:reject:-1", "sg1:next:x", "sg1::1",
+		"rv1", "rv1:", "rv1:0", "rv1:01", "rv1:1:2", "rn1", "rn1:", "rn1:skip", "rn1:next:1", "rp1:x", "rm1:-3",
+		"rc1:0", "rc1:", "rc1:1:1", "rp2:1",
 	} {
 		if got, err := parseCustomID(id); err == nil {
 			t.Errorf("parseCustomID(%q) = %+v, want an error", id, got)
@@ -57,7 +65,8 @@ func TestCustomIDRejects(t *testing.T) {
 
 func FuzzParseCustomID(f *testing.F) {
 	for _, s := range []string{"a1:1", "lb1:day:a:2", "rs1:member:5:6", "a1:", ":::", "lb1:all:p:99999",
-		"pm1:7", "pd1:add:7", "pd1:cancel:7", "pd1:fix:18446744073709551615", "sg1:approve:9", "sg1:reject:9", "sg1:next:9", "pd1:next:9"} {
+		"pm1:7", "pd1:add:7", "pd1:cancel:7", "pd1:fix:18446744073709551615", "sg1:approve:9", "sg1:reject:9", "sg1:next:9", "pd1:next:9",
+		"rv1:4", "rn1:next", "rn1:stop", "rp1:4", "rm1:4", "rc1:3"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -80,6 +89,16 @@ func FuzzParseCustomID(f *testing.F) {
 			again = draftCustomID(id.action, id.draft)
 		case kindReview:
 			again = reviewCustomID(id.action, id.draft)
+		case kindStudy:
+			again = studyCustomID(id.post)
+		case kindStudyNext:
+			again = studyNextCustomID(id.action)
+		case kindReport:
+			again = reportCustomID(id.post)
+		case kindReportModal:
+			again = reportModalCustomID(id.post)
+		case kindReportClose:
+			again = reportCloseCustomID(id.report)
 		default:
 			t.Fatalf("parsed %q to unknown kind %d", s, id.kind)
 		}

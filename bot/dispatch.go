@@ -85,10 +85,13 @@ func (b *Bot) dispatch(c *call) (response, error) {
 	case discordgo.InteractionModalSubmit:
 		d := i.ModalSubmitData()
 		id, err := parseCustomID(d.CustomID)
-		if err != nil || id.kind != kindModal {
-			return response{}, userErr("This form is no longer in use. Start again with the command.")
+		switch {
+		case err == nil && id.kind == kindModal:
+			return b.pasteSubmit(c, id, modalText(d.Components, pasteInputID))
+		case err == nil && id.kind == kindReportModal:
+			return b.reportSubmit(c, id.post, modalText(d.Components, reportInputID))
 		}
-		return b.pasteSubmit(c, id, modalText(d.Components, pasteInputID))
+		return response{}, userErr("This form is no longer in use. Start again with the command.")
 	default:
 		d := i.MessageComponentData()
 		id, err := parseCustomID(d.CustomID)
@@ -106,6 +109,14 @@ func (b *Bot) dispatch(c *call) (response, error) {
 			return b.draftButton(c, id)
 		case kindReview:
 			return b.reviewButton(c, id)
+		case kindStudy:
+			return b.studyAnswer(c, id.post, d.Values)
+		case kindStudyNext:
+			return b.studyNext(c, id)
+		case kindReport:
+			return b.reportOpen(c, id.post)
+		case kindReportClose:
+			return b.reportClose(c, id)
 		}
 		return response{}, userErr("This quiz has ended or this control is no longer in use.")
 	}

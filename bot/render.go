@@ -188,7 +188,7 @@ func revealEmbed(q *questions.Question, p questions.Post, votes bool) *discordgo
 }
 
 // closedMessage is the edit that closes a question: the select disabled,
-// the reveal and the votes.
+// the reveal and the votes, and a button to report a problem with it.
 func closedMessage(p questions.Post, q *questions.Question) *discordgo.MessageEdit {
 	content := fmt.Sprintf("**Closed** · %s · %d right (%d%%)", plural(p.Answers, "answer", "answers"),
 		p.Right, percent(p.Right, p.Answers))
@@ -197,14 +197,16 @@ func closedMessage(p questions.Post, q *questions.Question) *discordgo.MessageEd
 	}
 	var embeds []*discordgo.MessageEmbed
 	var comps []discordgo.MessageComponent
+	report := discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{
+		Label: "Report a problem", Emoji: &discordgo.ComponentEmoji{Name: "⚠️"}, Style: discordgo.SecondaryButton, CustomID: reportCustomID(p.ID)}}}
 	if q != nil {
 		embeds = fitEmbeds([]*discordgo.MessageEmbed{questionEmbed(q, p), revealEmbed(q, p, true)})
-		comps = []discordgo.MessageComponent{answerSelect(p, q, true)}
+		comps = []discordgo.MessageComponent{answerSelect(p, q, true), report}
 	} else {
 		// The bank no longer has the question: show what the post kept.
 		content += "\nCorrect: **" + strings.Join(p.Correct, ", ") + "**"
 		embeds = []*discordgo.MessageEmbed{}
-		comps = []discordgo.MessageComponent{}
+		comps = []discordgo.MessageComponent{report}
 	}
 	return &discordgo.MessageEdit{
 		Channel: formatID(p.ChannelID), ID: formatID(p.MessageID),

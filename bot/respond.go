@@ -161,17 +161,14 @@ func (c *call) deferUpdate() error {
 // edit of the deferred one. Ephemerality of a deferred reply was fixed when
 // it was deferred.
 func (c *call) reply(m message) error {
-	content, embeds, comps := m.payload()
 	if c.acked {
-		_, err := c.s.InteractionResponseEdit(c.i, &discordgo.WebhookEdit{
-			Content: &content, Embeds: &embeds, Components: &comps, Files: m.files, AllowedMentions: noPings(),
-		}, discordgo.WithContext(c.ctx))
-		if err != nil {
-			return fmt.Errorf("edit reply: %w", err)
+		if err := c.edit(m); err != nil {
+			return err
 		}
 		c.replied = true
 		return nil
 	}
+	content, embeds, comps := m.payload()
 	var flags discordgo.MessageFlags
 	if m.ephemeral {
 		flags = discordgo.MessageFlagsEphemeral
@@ -185,6 +182,19 @@ func (c *call) reply(m message) error {
 		return fmt.Errorf("reply: %w", err)
 	}
 	c.acked, c.replied = true, true
+	return nil
+}
+
+// edit replaces the interaction's reply (its @original) with m, after the
+// reply went out: an after-step adding what took longer to make.
+func (c *call) edit(m message) error {
+	content, embeds, comps := m.payload()
+	_, err := c.s.InteractionResponseEdit(c.i, &discordgo.WebhookEdit{
+		Content: &content, Embeds: &embeds, Components: &comps, Files: m.files, AllowedMentions: noPings(),
+	}, discordgo.WithContext(c.ctx))
+	if err != nil {
+		return fmt.Errorf("edit reply: %w", err)
+	}
 	return nil
 }
 

@@ -66,6 +66,10 @@ func routes() []command {
 			{name: "suggest", desc: "Suggest questions for this server's banks (an admin reviews them)",
 				handle: paste(questions.DraftSuggestion), options: opts(
 					str("bank", "Bank to suggest them for (default: the bank the text names)", false, true))},
+			{name: "review", desc: "Review your due questions privately, the ones you missed first", handle: (*Bot).review},
+			{name: "exam", desc: "Set your exam date: /quiz stats then shows how ready you are", handle: (*Bot).exam, options: opts(
+				str("date", "The exam date, YYYY-MM-DD (e.g. 2026-06-30)", true, false),
+				str("bank", "The bank the exam is about (default: every bank the server draws from)", false, true))},
 		}},
 		{name: "quizadmin", desc: "Configure quizhost for this server", admin: true, subs: []sub{
 			{name: "close", desc: "Close the open questions in this channel now", handle: (*Bot).closeCmd},
@@ -98,6 +102,9 @@ func routes() []command {
 				handle: paste(questions.DraftPaste), options: opts(
 					str("bank", "Bank to add them to (default: the bank the text names)", false, true))},
 			{name: "suggestions", desc: "Review the questions members suggested", handle: (*Bot).suggestionsCmd},
+			{name: "reports", desc: "Members' reports of wrong questions, with Close buttons", handle: (*Bot).reportsCmd},
+			{name: "regrade", desc: "Grade every stored answer to a question again against its current answer",
+				handle: (*Bot).regrade, options: opts(str("id", "Question (type to search)", true, true))},
 			{name: "question", desc: "Single questions", subs: []sub{
 				{name: "show", desc: "Show a question as posted, with its answer (only to you)", handle: (*Bot).questionShow,
 					options: opts(str("id", "Question (type to search)", true, true))},

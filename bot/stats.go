@@ -12,17 +12,46 @@ import (
 	"github.com/quizhost/quizhost/questions"
 )
 
-// stats shows a member's record (/quiz stats [member]).
+// stats shows a member's record (/quiz stats [member]): scores and
+// topics, readiness for their exam date when they set one, and the study
+// chart as an attached picture. The reply goes out first and the chart
+// follows in an edit of it: drawing it takes longer than everything else
+// (tens of milliseconds), and the figures should not wait for the picture.
 func (b *Bot) stats(c *call, opts options) (response, error) {
 	who := c.user
 	if id, ok := opts.user("member"); ok {
 		who = id
 	}
-	st, err := b.store.MemberStats(c.guild, who, b.clock.Now())
+	now := b.clock.Now()
+	st, err := b.store.MemberStats(c.guild, who, now)
 	if err != nil && !errors.Is(err, questions.ErrNotFound) {
 		return response{}, fmt.Errorf("stats: %w", err)
 	}
-	return asReply(statsMessage(who, st)), nil
+	m := statsMessage(who, st)
+	set, err := b.store.Settings(c.guild)
+	if err != nil {
+		return response{}, fmt.Errorf("stats: %w", err)
+	}
+	r, ok, err := b.readiness(c.guild, who, set, now)
+	if err != nil {
+		return response{}, err
+	}
+	if ok {
+		m.embeds = fitEmbeds(append(m.embeds, readinessEmbed(r)))
+	}
+	resp := asReply(m)
+	resp.after = func() {
+		f := b.statsChart(c.guild, who, set, now)
+		if f == nil {
+			return
+		}
+		m.files = []*discordgo.File{f}
+		m.embeds[0].Image = &discordgo.MessageEmbedImage{URL: "attachment://" + f.Name}
+		if err := c.edit(m); err != nil {
+			b.log.Warn("attach the stats chart", "guild", c.guild, "err", redact(err))
+		}
+	}
+	return resp, nil
 }
 
 // statsMessage renders a member's stats, weak spots first.

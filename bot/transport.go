@@ -29,6 +29,27 @@ func apiBase(s string) (*url.URL, error) {
 	return u, nil
 }
 
+// restConns is how many idle connections NewTransport keeps to one host:
+// enough for the interactions a large server sends in the same few seconds
+// (each reply is one request; over HTTP/1.1 each request in flight holds
+// a connection).
+const restConns = 256
+
+// NewTransport returns the transport the bot sends REST requests over by
+// default (Config.Transport): http.DefaultTransport's settings (proxy from
+// the environment, keep-alives, HTTP/2 over TLS) with room for restConns
+// idle connections per host instead of 2, so that a burst of replies
+// reuses connections instead of dialling a new one for most of them.
+func NewTransport() *http.Transport {
+	t := &http.Transport{Proxy: http.ProxyFromEnvironment, ForceAttemptHTTP2: true}
+	if d, ok := http.DefaultTransport.(*http.Transport); ok {
+		t = d.Clone()
+	}
+	t.MaxIdleConns = restConns
+	t.MaxIdleConnsPerHost = restConns
+	return t
+}
+
 // transport sends requests for discord.com to the configured API base,
 // same path (this is how the bot runs against a local Discord-compatible
 // server), and keeps Discord's global rate limit away from interaction
@@ -93,6 +114,14 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.mu.Unlock()
 	resp.Header.Del("X-RateLimit-Global")
 	return resp, nil
+}
+
+// CloseIdleConnections closes the next transport's idle connections, if
+// it keeps any (http.Client.CloseIdleConnections calls it).
+func (t *transport) CloseIdleConnections() {
+	if c, ok := t.next.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
 }
 
 // interactionRoute reports whether path is an interaction response:

@@ -49,7 +49,7 @@ func (db *DB) RecordAnswer(ctx context.Context, a questions.Answer) (questions.A
 	var out questions.Answer
 	var refused error
 	err := db.view(func(tx *bbolt.Tx) error {
-		_, out, refused = checkAnswer(tx, a)
+		_, out, refused = db.checkAnswer(tx, a)
 		return nil
 	})
 	if err == nil && refused == nil {
@@ -75,8 +75,8 @@ func (db *DB) RecordAnswer(ctx context.Context, a questions.Answer) (questions.A
 // checkAnswer decides, reading only, whether a may be recorded. It returns
 // the post and a graded with its choice normalised; or a refusal (a domain
 // error), with the stored answer when the refusal is ErrAlreadyAnswered.
-func checkAnswer(tx *bbolt.Tx, a questions.Answer) (questions.Post, questions.Answer, error) {
-	p, err := getPost(tx, a.PostID)
+func (db *DB) checkAnswer(tx *bbolt.Tx, a questions.Answer) (questions.Post, questions.Answer, error) {
+	p, err := db.post(tx, a.PostID)
 	if err != nil {
 		return questions.Post{}, questions.Answer{}, err
 	}
@@ -103,7 +103,7 @@ func checkAnswer(tx *bbolt.Tx, a questions.Answer) (questions.Post, questions.An
 // recordAnswer returns the stored answer, a refusal (domain error, nothing
 // written) or a storage error.
 func (db *DB) recordAnswer(tx *bbolt.Tx, a questions.Answer) (questions.Answer, error, error) {
-	p, a, refused := checkAnswer(tx, a)
+	p, a, refused := db.checkAnswer(tx, a)
 	if refused != nil {
 		return a, refused, nil
 	}
@@ -128,7 +128,7 @@ func (db *DB) recordAnswer(tx *bbolt.Tx, a questions.Answer) (questions.Answer, 
 	if a.Right {
 		p.Right++
 	}
-	if err := putPost(tx, p); err != nil {
+	if err := db.putPost(tx, p); err != nil {
 		return questions.Answer{}, nil, err
 	}
 	loc, err := db.guildLocation(tx, p.GuildID)

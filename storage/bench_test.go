@@ -69,6 +69,9 @@ func benchRecord(b *testing.B, mode string, writers int) {
 		}
 		lat := make([]time.Duration, b.N)
 		var next atomic.Int64
+		var commits atomic.Int64
+		db.group.onCommit = func(int) { commits.Add(1) }
+		before := db.bolt.Stats()
 		var wg sync.WaitGroup
 		b.ResetTimer()
 		start := time.Now()
@@ -101,6 +104,16 @@ func benchRecord(b *testing.B, mode string, writers int) {
 		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 		b.ReportMetric(rate, "fsync/s")
 		b.ReportMetric(perSec/rate, "answers/fsync")
+		// Pages written per commit, and per answer (bbolt counts the pages
+		// of the commits, meta pages aside).
+		after := db.bolt.Stats()
+		st := after.Sub(&before)
+		writes := float64(st.TxStats.GetWrite())
+		b.ReportMetric(writes/float64(b.N), "pages/answer")
+		if n := commits.Load(); n > 0 && mode == "group" {
+			b.ReportMetric(writes/float64(n), "pages/commit")
+			b.ReportMetric(float64(b.N)/float64(n), "answers/commit")
+		}
 	})
 }
 

@@ -12,6 +12,8 @@ import (
 
 	"go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
+
+	"github.com/quizhost/quizhost/questions"
 )
 
 // ErrInUse is returned by Open when another process (or another DB in this
@@ -68,6 +70,10 @@ type DB struct {
 	// write runs RecordAnswer's transactions: group.do (a benchmark swaps
 	// in bbolt's DB.Batch to compare).
 	write func(context.Context, func(*bbolt.Tx) error) error
+	// posts and settingsMemo spare the hot path decoding the same
+	// records again (see memo).
+	posts        memo[questions.PostID, questions.Post]
+	settingsMemo memo[questions.GuildID, questions.Settings]
 }
 
 // Open opens (creating if needed) the database at path, waits at most
@@ -121,7 +127,8 @@ func open(ctx context.Context, path string, opts Options, migs []migration) (*DB
 		b.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	db := &DB{bolt: b, path: path, now: opts.Now, broken: &breaker{}, gate: make(chan struct{}, 1)}
+	db := &DB{bolt: b, path: path, now: opts.Now, broken: &breaker{}, gate: make(chan struct{}, 1),
+		posts: memo[questions.PostID, questions.Post]{clone: clonePost}, settingsMemo: memo[questions.GuildID, questions.Settings]{clone: cloneSettings}}
 	db.group = groupCommit{db: b, max: 1000, broken: db.broken, gate: db.gate, onCommit: opts.OnCommit}
 	db.write = db.group.do
 	return db, nil

@@ -59,6 +59,8 @@
 //	            <user> → JSON exam date    {"date": "2006-01-02", "bank": …}
 //	        reviews/
 //	            <review> → JSON review     a question shown in /quiz review: member, question, key snapshot, expiry
+//	        reports/                       sequence = last report ID; created on the first report
+//	            <report> → JSON report     a member's report about a question: question, post, member, text, time
 //	        resets/
 //	            <user> → u64               answer sequence at the member's last ResetMember
 //	        topics/

@@ -34,6 +34,8 @@ var (
 	bMemory  = []byte("memory")
 	bExams   = []byte("exams")
 	bReviews = []byte("reviews")
+	// Created on the first report (no schema version).
+	bReports = []byte("reports")
 
 	// Inside guilds/<guild>/periods/<period>/.
 	bRows    = []byte("rows")

@@ -244,7 +244,7 @@ func (db *DB) Post(postID questions.PostID) (questions.Post, error) {
 	var p questions.Post
 	err := db.view(func(tx *bbolt.Tx) error {
 		var err error
-		p, err = getPost(tx, postID)
+		p, err = db.post(tx, postID)
 		return err
 	})
 	if err != nil {

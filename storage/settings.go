@@ -79,7 +79,7 @@ func writeSettings(tx *bbolt.Tx, s questions.Settings) error {
 
 // guildLocation returns the guild's time zone.
 func (db *DB) guildLocation(tx *bbolt.Tx, guildID questions.GuildID) (*time.Location, error) {
-	s, err := readSettings(tx, guildID)
+	s, err := db.settings(tx, guildID)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +92,7 @@ func (db *DB) Settings(guildID questions.GuildID) (questions.Settings, error) {
 	var s questions.Settings
 	err := db.view(func(tx *bbolt.Tx) error {
 		var err error
-		s, err = readSettings(tx, guildID)
+		s, err = db.settings(tx, guildID)
 		return err
 	})
 	if err != nil {

@@ -24,6 +24,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
+
+	"github.com/quizhost/quizhost/bot"
 )
 
 func main() {
@@ -46,10 +48,11 @@ func run(log *slog.Logger) error {
 		return fmt.Errorf("discord session: %w", err)
 	}
 	// As bot.Run: a 20 s client whose transport sends discord.com to the
-	// API base over http.DefaultTransport; the default websocket dialer;
+	// API base over the bot's own transport (bot.NewTransport: keep-alive
+	// connections sized for a burst); the default websocket dialer;
 	// the Guilds intent; handlers called synchronously, each interaction
 	// handled in a goroutine of its own.
-	s.Client = &http.Client{Timeout: 20 * time.Second, Transport: redirect{base: base, next: http.DefaultTransport}}
+	s.Client = &http.Client{Timeout: 20 * time.Second, Transport: redirect{base: base, next: bot.NewTransport()}}
 	dialer := *websocket.DefaultDialer
 	s.Dialer = &dialer
 	s.ShouldReconnectOnError = false

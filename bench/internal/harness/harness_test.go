@@ -55,7 +55,9 @@ func TestClassify(t *testing.T) {
 		want  string
 	}{
 		{"a commit inside an answer handler", []string{"\t1 go.etcd.io/bbolt.(*Tx).Commit", "\t2 github.com/quizhost/quizhost/bot.(*Bot).answer"}, "storage (quizhost/storage, bbolt)"},
-		{"a new connection for a reply", []string{"\t1 net.(*Dialer).DialContext", "\t2 net/http.(*Transport).dialConn"}, "REST: dialling new connections"},
+		{"a new connection for a reply", []string{"\t1 net.(*Dialer).DialContext", "\t2 net/http.(*Transport).dialConn", "\t3 net/http.(*Transport).dialConnFor"}, "REST: dialling new connections"},
+		{"reading a reply on a kept connection", []string{"\t1 net/http.(*persistConn).readLoop", "\t2 net/http.(*Transport).dialConn.gowrap2"}, "REST: requests and replies"},
+		{"taking an idle connection", []string{"\t1 net/http.(*Transport).queueForIdleConn", "\t2 net/http.(*Transport).getConn"}, "REST: requests and replies"},
 		{"a reply on a kept connection", []string{"\t1 net/http.(*persistConn).writeLoop"}, "REST: requests and replies"},
 		{"decoding an event", []string{"\t1 encoding/json.(*decodeState).object", "\t2 github.com/bwmarrin/discordgo.(*Session).onEvent"}, "gateway: websocket read and JSON decode"},
 		{"GC worker", []string{"\t1 runtime.scanobject", "\t2 runtime.gcBgMarkWorker"}, "GC (background)"},

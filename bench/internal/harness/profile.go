@@ -81,7 +81,11 @@ var categories = []struct {
 	match []string
 }{
 	{"storage (quizhost/storage, bbolt)", []string{"quizhost/quizhost/storage.", "go.etcd.io/bbolt"}},
-	{"REST: dialling new connections", []string{"net/http.(*Transport).dialConn", "net.(*Dialer).DialContext", "net/http.(*Transport).queueForIdleConn"}},
+	// Dialling is dialConnFor (the goroutine that dials a new connection)
+	// and what it calls; not every frame named dialConn: the read and write
+	// loops of every connection, reused or not, start from
+	// dialConn.gowrap2/3, and every request passes queueForIdleConn.
+	{"REST: dialling new connections", []string{"net/http.(*Transport).dialConnFor", "net.(*Dialer).DialContext"}},
 	{"REST: requests and replies", []string{"net/http.", "discordgo.(*Session).request", "discordgo.(*Session).Request", "discordgo.(*RateLimiter)"}},
 	{"gateway: websocket read and JSON decode", []string{"discordgo.(*Session).listen", "discordgo.(*Session).onEvent", "discordgo.(*Session).onMessage", "gorilla/websocket"}},
 	{"GC (background)", []string{"runtime.gcBgMarkWorker", "runtime.bgsweep", "runtime.bgscavenge", "runtime.gcStart"}},

@@ -1,0 +1,206 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// /quiz review: a private session of the member's due questions, misses
+// first, one at a time. Each question shown is a stored Review (a snapshot
+// of its key, answerable for questions.ReviewExpiry); the answer updates
+// the private message into its grading, with Next and Stop.
+
+// review starts a member's review (/quiz review).
+func (b *Bot) review(c *call, _ options) (response, error) {
+	m, err := b.nextReview(c, "")
+	if err != nil {
+		return response{}, err
+	}
+	return asReply(m), nil
+}
+
+// inBank reports whether a question is in one of the guild's banks: a
+// question removed from them is never reviewed.
+func (b *Bot) inBank(guild questions.GuildID) func(string) bool {
+	return func(id string) bool { return b.question(guild, id) != nil }
+}
+
+// nextReview shows the member's next due question, or says that none is
+// due and when the next one is. lead, when set, is a line put first.
+func (b *Bot) nextReview(c *call, lead string) (message, error) {
+	now := b.clock.Now()
+	queue, err := b.store.ReviewQueue(c.guild, c.user, now, b.inBank(c.guild))
+	if err != nil {
+		return message{}, fmt.Errorf("review: %w", err)
+	}
+	if len(queue.Due) == 0 {
+		return message{ephemeral: true, content: joinLines(lead, nothingDueText(queue.Next, false))}, nil
+	}
+	mem := queue.Due[0]
+	q := b.question(c.guild, mem.QuestionID)
+	if q == nil { // removed between the queue and now
+		return message{ephemeral: true, content: joinLines(lead, "That question was just removed from the banks. Try `/quiz review` again.")}, nil
+	}
+	r, err := b.store.StartReview(c.ctx, questions.Review{
+		GuildID: c.guild, UserID: c.user, QuestionID: q.ID, Bank: q.Bank, Tags: q.Tags,
+		Correct: q.Correct(), OptionCount: len(q.Options), SelectCount: q.SelectCount(), OpenedAt: now,
+	})
+	if err != nil {
+		return message{}, fmt.Errorf("review: %w", err)
+	}
+	return reviewQuestionMessage(lead, r, q, mem.Missed(), len(queue.Due)), nil
+}
+
+// joinLines joins the non-empty lines.
+func joinLines(lines ...string) string {
+	var out []string
+	for _, l := range lines {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// nothingDueText says that nothing is due, and when the next question is.
+func nothingDueText(next time.Time, after bool) string {
+	first := "🎉 Nothing is due for review right now."
+	if after {
+		first = "🎉 That was your last due question."
+	}
+	if next.IsZero() {
+		return first + " Answer questions in the channel or the daily quiz: the ones you miss come back here."
+	}
+	return fmt.Sprintf("%s Your next review is due %s.", first, timestamp(next, "R"))
+}
+
+// reviewQuestionMessage is a question shown in a review: the question as
+// posted, privately, with its own select and a Stop button.
+func reviewQuestionMessage(lead string, r questions.Review, q *questions.Question, missed bool, due int) message {
+	head := fmt.Sprintf("🔁 **Review** · %s due", plural(due, "question", "questions"))
+	if missed {
+		head += " · you missed this one last time"
+	}
+	e := &discordgo.MessageEmbed{
+		Title:       questionTitle(q),
+		Description: truncate(q.Body(), maxDesc),
+		Fields: []*discordgo.MessageEmbedField{{Name: "How to answer",
+			Value: pickText(r.SelectCount) + " from the menu below · private, for your memory and your streak, not for points"}},
+		Color: colorOpen,
+	}
+	row := answerSelect(questions.Post{ID: r.ID, SelectCount: r.SelectCount}, q, false)
+	sel := row.Components[0].(discordgo.SelectMenu)
+	sel.CustomID = studyCustomID(r.ID)
+	row.Components[0] = sel
+	return message{ephemeral: true, content: joinLines(lead, head), embeds: fitEmbeds([]*discordgo.MessageEmbed{e}),
+		components: []discordgo.MessageComponent{row, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Stop", Style: discordgo.SecondaryButton, CustomID: studyNextCustomID("stop")}}}}}
+}
+
+// studyAnswer grades a member's pick on a review question and turns the
+// message into its grading.
+func (b *Bot) studyAnswer(c *call, reviewID questions.PostID, values []string) (response, error) {
+	r, err := b.store.Review(c.guild, reviewID)
+	if errors.Is(err, questions.ErrNotFound) {
+		return response{}, userErr("This review is over. `/quiz review` starts a new one.")
+	}
+	if err != nil {
+		return response{}, fmt.Errorf("review answer: %w", err)
+	}
+	a, err := b.store.RecordReview(c.ctx, questions.Answer{
+		PostID: reviewID, GuildID: c.guild, UserID: c.user, InteractionID: mustID(c.i.ID),
+		Choice: values, At: b.clock.Now(),
+	})
+	switch {
+	case errors.Is(err, questions.ErrNotYours):
+		return response{}, userErr("This review question belongs to another member.")
+	case errors.Is(err, questions.ErrClosed):
+		return response{}, userErr("This review question has expired (each stays open an hour). `/quiz review` picks up where you left off.")
+	case errors.Is(err, questions.ErrAlreadyAnswered) && a.InteractionID != mustID(c.i.ID):
+		return response{}, userErr("You already answered this review question (**%s**). Press Next, or `/quiz review`.", strings.Join(a.Choice, ", "))
+	case err != nil && !errors.Is(err, questions.ErrAlreadyAnswered):
+		return response{}, storeErr(err)
+	}
+	now := b.clock.Now()
+	var due time.Time
+	mems, err := b.store.Memories(c.guild, c.user)
+	if err != nil {
+		return response{}, fmt.Errorf("review answer: %w", err)
+	}
+	if i := slices.IndexFunc(mems, func(m questions.Memory) bool { return m.QuestionID == r.QuestionID }); i >= 0 {
+		due = mems[i].Due
+	}
+	queue, err := b.store.ReviewQueue(c.guild, c.user, now, b.inBank(c.guild))
+	if err != nil {
+		return response{}, fmt.Errorf("review answer: %w", err)
+	}
+	q := b.question(c.guild, r.QuestionID)
+	if q != nil && (len(q.Options) != r.OptionCount || !slices.Equal(q.Correct(), r.Correct)) {
+		q = nil // changed since: show the key the answer was graded against
+	}
+	return asUpdate(reviewGradeMessage(a, r, q, due, queue)), nil
+}
+
+// reviewGradeMessage is the grading of a review answer: right or wrong,
+// when the question comes back, the answer with its explanation and
+// rationales, then Next and Stop while questions are due.
+func reviewGradeMessage(a questions.Answer, r questions.Review, q *questions.Question, due time.Time, queue questions.ReviewQueue) message {
+	var sb strings.Builder
+	if a.Right {
+		sb.WriteString("✅ **Right!**")
+	} else {
+		sb.WriteString("❌ **Not quite.**")
+	}
+	fmt.Fprintf(&sb, " You chose **%s**.", strings.Join(a.Choice, ", "))
+	if !due.IsZero() {
+		fmt.Fprintf(&sb, " This question comes back %s.", timestamp(due, "R"))
+	}
+	sb.WriteString(" Reviews count for your streak, not for points.")
+	m := message{ephemeral: true}
+	if q != nil {
+		m.embeds = fitEmbeds([]*discordgo.MessageEmbed{revealEmbed(q, questions.Post{Correct: r.Correct, SelectCount: r.SelectCount}, false)})
+	} else {
+		fmt.Fprintf(&sb, "\nCorrect: **%s**", strings.Join(r.Correct, ", "))
+	}
+	if len(queue.Due) == 0 {
+		m.content = sb.String() + "\n" + nothingDueText(queue.Next, true)
+		return m
+	}
+	m.content = sb.String() + "\n" + fmt.Sprintf("%s still due.", plural(len(queue.Due), "question", "questions"))
+	m.components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "Next question", Style: discordgo.PrimaryButton, CustomID: studyNextCustomID("next")},
+		discordgo.Button{Label: "Stop", Style: discordgo.SecondaryButton, CustomID: studyNextCustomID("stop")},
+	}}}
+	return m
+}
+
+// studyNext shows the next due question in place of the graded one, or
+// stops the review.
+func (b *Bot) studyNext(c *call, id componentID) (response, error) {
+	if id.action == "next" {
+		m, err := b.nextReview(c, "")
+		if err != nil {
+			return response{}, err
+		}
+		return asUpdate(m), nil
+	}
+	queue, err := b.store.ReviewQueue(c.guild, c.user, b.clock.Now(), b.inBank(c.guild))
+	if err != nil {
+		return response{}, fmt.Errorf("review stop: %w", err)
+	}
+	text := "⏸️ Review stopped."
+	switch {
+	case len(queue.Due) > 0:
+		text += fmt.Sprintf(" %s still due: `/quiz review` picks up where you left off.", plural(len(queue.Due), "question is", "questions are"))
+	case !queue.Next.IsZero():
+		text += fmt.Sprintf(" Your next review is due %s.", timestamp(queue.Next, "R"))
+	}
+	return asUpdate(message{ephemeral: true, content: text}), nil
+}

@@ -1,0 +1,232 @@
+package bot
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/quizhost/quizhost/chart"
+	"github.com/quizhost/quizhost/questions"
+)
+
+// Readiness and the study chart: /quiz exam sets a member's exam date;
+// /quiz stats shows the readiness for it and attaches the chart.
+
+// chartDays is how many days the chart's answers-per-day panel covers.
+const chartDays = 30
+
+// chartFile is the chart's attachment name.
+const chartFile = "stats.png"
+
+// exam sets the member's exam date (/quiz exam date:<YYYY-MM-DD> [bank]).
+func (b *Bot) exam(c *call, opts options) (response, error) {
+	raw, _ := opts.str("date")
+	date, err := questions.ParseExamDate(raw)
+	if err != nil {
+		return response{}, userErr("%s.", truncate(err.Error(), 200))
+	}
+	set, err := b.store.Settings(c.guild)
+	if err != nil {
+		return response{}, fmt.Errorf("exam: %w", err)
+	}
+	loc := guildZone(set)
+	now := b.clock.Now()
+	if date < now.In(loc).Format(time.DateOnly) {
+		return response{}, userErr("%s has passed. Give the date of your exam to come, written YYYY-MM-DD.", date)
+	}
+	e := questions.ExamDate{GuildID: c.guild, UserID: c.user, Date: date}
+	if name, ok := opts.str("bank"); ok && name != "" {
+		banks, err := b.guildBanks(c.guild)
+		if err != nil {
+			return response{}, err
+		}
+		bk := findBank(banks, name)
+		if bk == nil {
+			return response{}, userErr("There is no bank named %q here. `/quiz banks` lists them.", truncate(name, 100))
+		}
+		e.Bank = bk.Name
+	}
+	if err := b.store.SetExamDate(c.ctx, e); err != nil {
+		return response{}, fmt.Errorf("exam: %w", err)
+	}
+	text := fmt.Sprintf("📅 Your exam date is set: **%s**, on %s. `/quiz stats` now shows how ready you are for it.",
+		e.At(loc).Format("Monday 2 January 2006"), examScope(e.Bank))
+	if r, ok, err := b.readiness(c.guild, c.user, set, now); err == nil && ok {
+		text += fmt.Sprintf("\nToday's forecast: **%d%%** of the questions recalled on the exam date.", recallPercent(r.Overall.Recall))
+	}
+	return asReply(message{ephemeral: true, content: text}), nil
+}
+
+func examScope(bank string) string {
+	if bank == "" {
+		return "every bank this server draws from"
+	}
+	return "**" + bank + "**"
+}
+
+// guildZone is the guild's time zone (UTC if its name no longer loads).
+func guildZone(set questions.Settings) *time.Location {
+	loc, err := questions.LoadZone(set.TimeZone)
+	if err != nil || loc == nil {
+		return time.UTC
+	}
+	return loc
+}
+
+// examQuestions are the questions an exam date is about: its bank's, or
+// those of every bank the guild draws from (when it names none, or its
+// bank is gone).
+func (b *Bot) examQuestions(guild questions.GuildID, set questions.Settings, bank string) ([]questions.Question, error) {
+	banks, err := b.guildBanks(guild)
+	if err != nil {
+		return nil, err
+	}
+	if bk := findBank(banks, bank); bank != "" && bk != nil {
+		return bk.Questions, nil
+	}
+	var qs []questions.Question
+	for _, bk := range banks {
+		if len(set.Banks) == 0 || containsName(set.Banks, bk.Name) {
+			qs = append(qs, bk.Questions...)
+		}
+	}
+	return qs, nil
+}
+
+// readiness computes a member's readiness for their exam date; false when
+// they have set none.
+func (b *Bot) readiness(guild questions.GuildID, user questions.UserID, set questions.Settings, now time.Time) (readinessView, bool, error) {
+	e, err := b.store.ExamDate(guild, user)
+	if errors.Is(err, questions.ErrNotFound) {
+		return readinessView{}, false, nil
+	}
+	if err != nil {
+		return readinessView{}, false, fmt.Errorf("readiness: %w", err)
+	}
+	qs, err := b.examQuestions(guild, set, e.Bank)
+	if err != nil {
+		return readinessView{}, false, err
+	}
+	mems, err := b.store.Memories(guild, user)
+	if err != nil {
+		return readinessView{}, false, fmt.Errorf("readiness: %w", err)
+	}
+	open, err := b.store.OpenQuestions(guild)
+	if err != nil {
+		return readinessView{}, false, fmt.Errorf("readiness: %w", err)
+	}
+	r := questions.ComputeReadiness(qs, memoryMap(mems), func(id string) bool { return open[id] }, now, e.At(guildZone(set)))
+	return readinessView{Readiness: r, exam: e, passed: !r.Exam.After(now)}, true, nil
+}
+
+// readinessView is a readiness with the exam date it is for.
+type readinessView struct {
+	questions.Readiness
+	exam   questions.ExamDate
+	passed bool // the exam instant is not after now
+}
+
+func memoryMap(mems []questions.Memory) map[string]questions.Memory {
+	out := make(map[string]questions.Memory, len(mems))
+	for _, m := range mems {
+		out[m.QuestionID] = m
+	}
+	return out
+}
+
+func recallPercent(r float64) int { return int(math.Round(100 * r)) }
+
+func accuracyPercent(t questions.TopicReadiness) int { return int(math.Round(100 * t.Accuracy())) }
+
+// readinessEmbed renders a readiness: overall, then per topic (tag), with
+// the plain explanation of the predicted figure.
+func readinessEmbed(r readinessView) *discordgo.MessageEmbed {
+	o := r.Overall
+	desc := fmt.Sprintf("**Predicted recalled on the exam date: %d%%** of %s\nSeen %d of %d · accuracy %d%% · %s due now",
+		recallPercent(o.Recall), plural(o.Questions, "question", "questions"), o.Seen, o.Questions, accuracyPercent(o),
+		plural(o.Due, "question", "questions"))
+	if o.Due > 0 {
+		desc += " (`/quiz review`)"
+	}
+	if r.passed {
+		desc += "\nThe exam date has passed: set your next one with `/quiz exam`."
+	}
+	e := &discordgo.MessageEmbed{
+		Title:       truncate(fmt.Sprintf("🎯 Readiness for %s · %s", r.exam.Date, cmp.Or(r.exam.Bank, "every bank")), maxTitle),
+		Description: desc,
+		Color:       colorClosed,
+		Footer:      &discordgo.MessageEmbedFooter{Text: questions.ReadinessExplained},
+	}
+	for _, t := range r.Topics {
+		if len(e.Fields) == 25 {
+			break
+		}
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
+			Name: truncate("Topic: "+t.Topic, 256),
+			Value: fmt.Sprintf("recalled %d%% · seen %d of %d · accuracy %d%% · %d due",
+				recallPercent(t.Recall), t.Seen, t.Questions, accuracyPercent(t), t.Due),
+			Inline: true,
+		})
+	}
+	return e
+}
+
+// chartTopics are the chart's accuracy bars from a member's memories
+// (answers live and in review): per tag of the guild's questions, or per
+// bank when no tag has answers.
+func chartTopics(banks []*questions.Bank, mems map[string]questions.Memory, now time.Time) []questions.TopicReadiness {
+	var all []questions.Question
+	var perBank []questions.TopicReadiness
+	for _, bk := range banks {
+		all = append(all, bk.Questions...)
+		r := questions.ComputeReadiness(bk.Questions, mems, nil, now, now).Overall
+		if r.Answers > 0 {
+			r.Topic = bk.Name
+			perBank = append(perBank, r)
+		}
+	}
+	var tags []questions.TopicReadiness
+	for _, t := range questions.ComputeReadiness(all, mems, nil, now, now).Topics {
+		if t.Answers > 0 {
+			tags = append(tags, t)
+		}
+	}
+	if len(tags) > 0 {
+		return tags
+	}
+	return perBank
+}
+
+// statsChart renders the member's chart as an attachment; nil when they
+// have no answers (nothing to draw) or drawing fails (logged: the stats
+// go out without it).
+func (b *Bot) statsChart(guild questions.GuildID, who questions.UserID, set questions.Settings, now time.Time) *discordgo.File {
+	mems, err := b.store.Memories(guild, who)
+	if err != nil {
+		b.log.Error("stats chart", "guild", guild, "err", err)
+		return nil
+	}
+	if len(mems) == 0 {
+		return nil
+	}
+	banks, err := b.guildBanks(guild)
+	if err != nil {
+		b.log.Error("stats chart", "guild", guild, "err", err)
+		return nil
+	}
+	png, err := chart.Render(chart.Data{
+		Title:  "Your study",
+		Topics: chartTopics(banks, memoryMap(mems), now),
+		Days:   questions.AnswersPerDay(mems, guildZone(set), now, chartDays),
+	})
+	if err != nil {
+		b.log.Error("stats chart", "guild", guild, "err", err)
+		return nil
+	}
+	return &discordgo.File{Name: chartFile, ContentType: "image/png", Reader: bytes.NewReader(png)}
+}

@@ -1,0 +1,39 @@
+package questions
+
+import (
+	"errors"
+	"time"
+)
+
+// MaxReportText is the most characters a report's text keeps.
+const MaxReportText = 1000
+
+// Report is a member's report that a question is wrong (its key, its
+// wording, an option), made with the Report button of a revealed question
+// and listed by /quizadmin reports until an admin closes it.
+type Report struct {
+	ID         uint64 // allocated by storage, per guild, from 1
+	GuildID    GuildID
+	QuestionID string
+	PostID     PostID // the post the report was made on
+	UserID     UserID // who reported
+	Text       string // what is wrong, in the member's words
+	At         time.Time
+}
+
+// Regraded is what a regrade did: every stored answer to one question
+// (posts and reviews) graded again against the question's current key.
+type Regraded struct {
+	Answers int // answers graded again
+	Changed int // of them, whose grade changed (right/wrong, right picks or points)
+	Posts   int // posts of the question whose key changed
+}
+
+// ErrQuestionOpen: a regrade was asked for a question still open in the
+// guild (its posts' menus take answers against the old key).
+var ErrQuestionOpen = errors.New("the question is open")
+
+// ErrOptionsChanged: a question's current key does not fit its stored
+// posts or reviews (another number of options), so their answers cannot
+// be graded against it.
+var ErrOptionsChanged = errors.New("the question's options changed")
