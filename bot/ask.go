@@ -43,8 +43,7 @@ func (b *Bot) ask(c *call, opts options) (response, error) {
 	if err != nil {
 		return response{}, err
 	}
-	return asReply(message{ephemeral: true, content: fmt.Sprintf("Posted question %d of **%s**. It closes %s.",
-		q.Number, q.Bank, timestamp(post.ClosesAt, "R"))}), nil
+	return asReply(askedMessage(q, post)), nil
 }
 
 // postQuestion records a post of q and sends its message, with any extra

@@ -72,6 +72,7 @@ func runResult(t *testing.T, done <-chan error, within time.Duration) error {
 // after READY (the token reset, an intent withdrawn) stops the bot with an
 // error naming the code, instead of reconnecting forever.
 func TestFatalCloseCodeStopsTheBot(t *testing.T) {
+	t.Parallel() // each case waits out discordgo's second: beside the other tests that do
 	for _, tc := range []struct {
 		code int
 		want string

@@ -35,7 +35,6 @@ func importFileOption(i int) string {
 // their names (or the bank option's), or with mode replace replace those
 // banks. All or nothing: a problem in any file refuses the whole import.
 func (b *Bot) importCmd(c *call, opts options) (response, error) {
-	res := c.resolved
 	replace := false
 	if mode, ok := opts.str("mode"); ok {
 		switch mode {
@@ -48,10 +47,48 @@ func (b *Bot) importCmd(c *call, opts options) (response, error) {
 	}
 	bankOpt, _ := opts.str("bank")
 	bankOpt = strings.TrimSpace(bankOpt)
-	type upload struct {
-		name string
-		att  *discordgo.MessageAttachment
+	ups, err := importUploads(opts, c.resolved)
+	if err != nil {
+		return response{}, err
 	}
+	if err := c.deferReply(true); err != nil {
+		return response{}, err
+	}
+	parts, ps, err := b.parseUploads(c, ups, bankOpt)
+	if err != nil {
+		return response{}, err
+	}
+	names := make([]string, len(ups))
+	for i, u := range ups {
+		names[i] = u.name
+	}
+	what := importSubject(names)
+	if errs := ps.Errors(); len(errs) > 0 {
+		return asReply(problemsMessage(what, len(ups) > 1, errs)), nil
+	}
+	ch, refused, err := b.applyChange(c.ctx, c.guild, c.user, parts, replace, 0)
+	if err != nil {
+		return response{}, fmt.Errorf("import: %w", err)
+	}
+	if len(refused) > 0 {
+		return asReply(problemsMessage(what, len(ups) > 1, refused)), nil
+	}
+	for _, r := range ch.results {
+		b.log.Info("bank imported", "guild", c.guild, "bank", r.name, "added", r.count.Added,
+			"updated", r.count.Updated, "unchanged", r.count.Unchanged, "replace", replace)
+	}
+	return asReply(importedMessage(ch.results, ps.Warnings())), nil
+}
+
+// upload is one attached bank file: its base name and the attachment.
+type upload struct {
+	name string
+	att  *discordgo.MessageAttachment
+}
+
+// importUploads reads the attachments of the file options, in order, and
+// checks their names and sizes: every problem is refused together.
+func importUploads(opts options, res *discordgo.ApplicationCommandInteractionDataResolved) ([]upload, error) {
 	var ups []upload
 	var refusals []string
 	for i := range maxImportFiles {
@@ -75,14 +112,18 @@ func (b *Bot) importCmd(c *call, opts options) (response, error) {
 		ups = append(ups, upload{name, att})
 	}
 	if len(ups) == 0 {
-		return response{}, userErr("Attach the bank file to import.")
+		return nil, userErr("Attach the bank file to import.")
 	}
 	if len(refusals) > 0 {
-		return response{}, userErr("Nothing was imported. %s", strings.Join(refusals, " "))
+		return nil, userErr("Nothing was imported. %s", strings.Join(refusals, " "))
 	}
-	if err := c.deferReply(true); err != nil {
-		return response{}, err
-	}
+	return ups, nil
+}
+
+// parseUploads downloads and parses the uploads: their banks (all renamed
+// bankOpt, when set) and every file's problems. A file that cannot be
+// downloaded refuses the import.
+func (b *Bot) parseUploads(c *call, ups []upload, bankOpt string) ([]questions.Bank, questions.Problems, error) {
 	var parts []questions.Bank
 	var ps questions.Problems
 	for _, u := range ups {
@@ -90,9 +131,9 @@ func (b *Bot) importCmd(c *call, opts options) (response, error) {
 		if err != nil {
 			b.log.Warn("import download", "guild", c.guild, "err", err)
 			if msg, ok := isUser(err); ok {
-				return response{}, userErr("%s: %s Nothing was imported.", truncate(u.name, 100), msg)
+				return nil, nil, userErr("%s: %s Nothing was imported.", truncate(u.name, 100), msg)
 			}
-			return response{}, userErr("I couldn't download %s. Try uploading it again; nothing was imported.", truncate(u.name, 100))
+			return nil, nil, userErr("I couldn't download %s. Try uploading it again; nothing was imported.", truncate(u.name, 100))
 		}
 		banks, fileProblems := questions.ParseFile(u.name, data, questions.ParseOptions{DefaultBank: bankOpt})
 		ps = append(ps, fileProblems...)
@@ -104,29 +145,28 @@ func (b *Bot) importCmd(c *call, opts options) (response, error) {
 			parts = append(parts, bk)
 		}
 	}
-	what := truncate(ups[0].name, 100)
-	if len(ups) > 1 {
-		what = fmt.Sprintf("The %d files", len(ups))
+	return parts, ps, nil
+}
+
+// Rendering: pure functions of the files and what importing them did.
+
+// importSubject names the files of an import for its refusal: the file's
+// name, or "The N files".
+func importSubject(files []string) string {
+	if len(files) > 1 {
+		return fmt.Sprintf("The %d files", len(files))
 	}
-	if errs := ps.Errors(); len(errs) > 0 {
-		return asReply(problemsMessage(what, len(ups) > 1, errs)), nil
+	return truncate(files[0], 100)
+}
+
+// importedMessage reports a done import: what it did to each bank, and the
+// files' warnings (file:line: message).
+func importedMessage(results []bankResult, warnings questions.Problems) message {
+	m := message{ephemeral: true, content: changeSummary("Imported", results)}
+	if len(warnings) > 0 {
+		m.embeds = []*discordgo.MessageEmbed{{Title: "Warnings", Description: problemList(warnings, true), Color: colorOpen}}
 	}
-	ch, refused, err := b.applyChange(c.ctx, c.guild, c.user, parts, replace, 0)
-	if err != nil {
-		return response{}, fmt.Errorf("import: %w", err)
-	}
-	if len(refused) > 0 {
-		return asReply(problemsMessage(what, len(ups) > 1, refused)), nil
-	}
-	for _, r := range ch.results {
-		b.log.Info("bank imported", "guild", c.guild, "bank", r.name, "added", r.count.Added,
-			"updated", r.count.Updated, "unchanged", r.count.Unchanged, "replace", replace)
-	}
-	m := message{ephemeral: true, content: changeSummary("Imported", ch.results)}
-	if w := ps.Warnings(); len(w) > 0 {
-		m.embeds = []*discordgo.MessageEmbed{{Title: "Warnings", Description: problemList(w, true), Color: colorOpen}}
-	}
-	return asReply(m), nil
+	return m
 }
 
 // problemList lists problems one a line, "file:line: message" (withPath)

@@ -235,7 +235,7 @@ func (b *Bot) draftButton(c *call, id componentID) (response, error) {
 		if err := b.store.DeleteDraft(c.ctx, c.guild, d.ID); err != nil && !errors.Is(err, questions.ErrNotFound) {
 			return response{}, fmt.Errorf("cancel draft: %w", err)
 		}
-		return asUpdate(message{content: "Cancelled. Nothing was added."}), nil
+		return asUpdate(draftCancelledMessage()), nil
 	}
 	// add: an admin's paste goes into its banks now.
 	if d.Kind != questions.DraftPaste {
@@ -256,7 +256,7 @@ func (b *Bot) draftButton(c *call, id componentID) (response, error) {
 		return asUpdate(draftProblemsMessage(d, refused)), nil
 	}
 	b.log.Info("paste added", "guild", c.guild, "user", c.user, "draft", d.ID)
-	return asUpdate(message{content: changeSummary("Added to", ch.results)}), nil
+	return asUpdate(pasteAddedMessage(ch.results)), nil
 }
 
 // Rendering: pure functions of the draft and what it would do.
@@ -351,6 +351,18 @@ func suggestionSentMessage(banks []questions.Bank, results []bankResult, warning
 		content: fmt.Sprintf("📨 Thanks! %s for %s %s waiting for an admin's review%s. I'll tell you by direct message what became of it.",
 			what, strings.Join(names, ", "), verb, shownNote(n)),
 		embeds: fitEmbeds(embeds)}
+}
+
+// pasteAddedMessage replaces the preview once an admin's paste is added:
+// what it did to each bank.
+func pasteAddedMessage(results []bankResult) message {
+	return message{content: changeSummary("Added to", results)}
+}
+
+// draftCancelledMessage replaces the preview or the problems when the
+// member cancels.
+func draftCancelledMessage() message {
+	return message{content: "Cancelled. Nothing was added."}
 }
 
 // draftProblemsMessage lists what is wrong with pasted text, with Fix it

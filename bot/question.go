@@ -54,12 +54,18 @@ func (b *Bot) questionRemove(c *call, opts options) (response, error) {
 	if err != nil {
 		return response{}, err
 	}
+	return asReply(questionRemovedMessage(id, bank, left)), nil
+}
+
+// questionRemovedMessage says a question was removed from bank, which has
+// left questions now (none: the bank went with it).
+func questionRemovedMessage(id, bank string, left int) message {
 	if left == 0 {
-		return asReply(message{ephemeral: true, content: fmt.Sprintf(
-			"🗑️ Removed `%s`. It was the last question of **%s**, so the bank is gone too. Scores earned on it stay.", id, bank)}), nil
+		return message{ephemeral: true, content: fmt.Sprintf(
+			"🗑️ Removed `%s`. It was the last question of **%s**, so the bank is gone too. Scores earned on it stay.", id, bank)}
 	}
-	return asReply(message{ephemeral: true, content: fmt.Sprintf(
-		"🗑️ Removed `%s` from **%s** (%s left). Scores earned on it stay.", id, bank, plural(left, "question", "questions"))}), nil
+	return message{ephemeral: true, content: fmt.Sprintf(
+		"🗑️ Removed `%s` from **%s** (%s left). Scores earned on it stay.", id, bank, plural(left, "question", "questions"))}
 }
 
 // removeQuestion removes the question of that ID from the imported bank

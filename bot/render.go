@@ -214,6 +214,13 @@ func closedMessage(p questions.Post, q *questions.Question) *discordgo.MessageEd
 	}
 }
 
+// askedMessage is the private reply to /quiz ask: which question was
+// posted and when it closes.
+func askedMessage(q *questions.Question, p questions.Post) message {
+	return message{ephemeral: true, content: fmt.Sprintf("Posted question %d of **%s**. It closes %s.",
+		q.Number, q.Bank, timestamp(p.ClosesAt, "R"))}
+}
+
 // gradeMessage is the private reply to an answer.
 func gradeMessage(a questions.Answer, p questions.Post, q *questions.Question, reveal bool) message {
 	var b strings.Builder

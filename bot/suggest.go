@@ -34,7 +34,7 @@ func (b *Bot) reviewPage(guild questions.GuildID, after uint64, note string) (me
 		return message{}, fmt.Errorf("suggestions: %w", err)
 	}
 	if len(queue) == 0 {
-		return message{content: strings.TrimSpace(note + "\n📭 No suggestions are waiting.")}, nil
+		return noSuggestionsMessage(note), nil
 	}
 	at := 0
 	for i, d := range queue {
@@ -80,6 +80,27 @@ func reviewMessage(note string, d questions.Draft, at, total int, banks []questi
 		}}}}
 }
 
+// noSuggestionsMessage is the review when the queue is empty, below a
+// note on what was just done.
+func noSuggestionsMessage(note string) message {
+	return message{content: strings.TrimSpace(note + "\n📭 No suggestions are waiting.")}
+}
+
+// rejectedTexts are, after a rejection of d (a suggestion for the banks
+// names, on the server guildName), the note above the next review and the
+// direct message to the member.
+func rejectedTexts(d questions.Draft, names, guildName string) (note, dm string) {
+	return fmt.Sprintf("🗑️ Rejected <@%d>'s suggestion for %s.", d.UserID, names),
+		fmt.Sprintf("Your suggestion for %s on **%s** was not added this time. Thank you for contributing!", names, guildName)
+}
+
+// approvedTexts are, after d's approval did results, the note above the
+// next review and the direct message to the member.
+func approvedTexts(d questions.Draft, names, guildName string, results []bankResult) (note, dm string) {
+	return fmt.Sprintf("✅ Approved <@%d>'s suggestion.\n%s", d.UserID, changeSummary("Added to", results)),
+		fmt.Sprintf("✅ Your suggestion for %s on **%s** was approved: %s. Thank you!", names, guildName, addedText(results))
+}
+
 // reviewButton answers Approve, Reject and Next on a suggestion's review.
 func (b *Bot) reviewButton(c *call, id componentID) (response, error) {
 	if !isManager(c.member) {
@@ -111,15 +132,13 @@ func (b *Bot) reviewButton(c *call, id componentID) (response, error) {
 			return response{}, fmt.Errorf("reject suggestion: %w", err)
 		}
 		b.log.Info("suggestion rejected", "guild", c.guild, "user", c.user, "draft", d.ID)
-		note = fmt.Sprintf("🗑️ Rejected <@%d>'s suggestion for %s.", d.UserID, names)
-		dm = fmt.Sprintf("Your suggestion for %s on **%s** was not added this time. Thank you for contributing!", names, b.guildName(c.guild))
+		note, dm = rejectedTexts(d, names, b.guildName(c.guild))
 	} else {
 		ch, err := b.approve(c, d, parts, ps)
 		if err != nil {
 			return response{}, err
 		}
-		note = fmt.Sprintf("✅ Approved <@%d>'s suggestion.\n%s", d.UserID, changeSummary("Added to", ch.results))
-		dm = fmt.Sprintf("✅ Your suggestion for %s on **%s** was approved: %s. Thank you!", names, b.guildName(c.guild), addedText(ch.results))
+		note, dm = approvedTexts(d, names, b.guildName(c.guild), ch.results)
 	}
 	m, err := b.reviewPage(c.guild, d.ID, note)
 	if err != nil {

@@ -105,6 +105,7 @@ func TestWriteWaitsForItsTurnWithinContext(t *testing.T) {
 // TestOpenWaitsForTheLockWithinContext: Open gives up waiting for a lock
 // held elsewhere when its context ends, before its own timeout.
 func TestOpenWaitsForTheLockWithinContext(t *testing.T) {
+	t.Parallel() // waits out a context
 	path := filepath.Join(t.TempDir(), "q.db")
 	held := openPath(t, path)
 	defer held.Close()

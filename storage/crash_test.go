@@ -90,6 +90,7 @@ type ack struct {
 // acknowledged answer is stored, nothing is counted twice, scores equal a
 // recount from the stored answers and the file passes tx.Check.
 func TestCrashKeepsAcknowledgedAnswers(t *testing.T) {
+	t.Parallel() // its children mostly wait on fsync: beside the CPU-bound tests
 	if testing.Short() {
 		t.Skip("spawns processes")
 	}

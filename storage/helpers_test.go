@@ -29,12 +29,19 @@ func newDB(t testing.TB) (*DB, string) {
 	return db, path
 }
 
-// openPath opens path with the test clock and registers the cleanup.
+// openPath opens path with the test clock (without fsync in tests) and
+// registers the cleanup.
 func openPath(t testing.TB, path string) *DB {
 	t.Helper()
 	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }})
 	if err != nil {
 		t.Fatalf("Open: %v", err)
+	}
+	// Tests skip fsync: what they read back is in the page cache all the
+	// same, and durability across a crash is crash_test.go's, which opens
+	// its own files. Benchmarks measure durable commits.
+	if _, bench := t.(*testing.B); !bench {
+		db.bolt.NoSync = true
 	}
 	t.Cleanup(func() {
 		db.Close() // may be closed already

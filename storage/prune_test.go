@@ -87,6 +87,7 @@ func days(first, last string) []string {
 // what members read at t0 is byte-for-byte the same, and so is every key
 // of the data that stays.
 func TestPruneScores(t *testing.T) {
+	t.Parallel() // builds fixtures: beside the tests that wait
 	const members = 60
 	tests := []struct {
 		name string
@@ -219,6 +220,7 @@ func TestPeriodEnd(t *testing.T) {
 // days) and once not, and compares the space the period data takes. The
 // answers themselves are history and stay in both.
 func TestPruneBoundsGrowth(t *testing.T) {
+	t.Parallel() // builds fixtures: beside the tests that wait
 	if testing.Short() {
 		t.Skip("records 1,800 answers")
 	}

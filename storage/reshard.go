@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/quizhost/quizhost/questions"
 
@@ -191,10 +192,16 @@ func Reshard(to int, outDir string, files []string) (ReshardReport, error) {
 // file of layout l is outDir/LayoutFileName(l), stamped l, and holds the
 // servers of l's shards.
 func ReshardRanges(layouts []ShardLayout, outDir string, files []string) (ReshardReport, error) {
+	return reshardRanges(layouts, outDir, files, DefaultTimeout)
+}
+
+// reshardRanges is ReshardRanges waiting at most lockTimeout for each
+// input's file lock.
+func reshardRanges(layouts []ShardLayout, outDir string, files []string, lockTimeout time.Duration) (ReshardReport, error) {
 	var rep ReshardReport
 	err := protect(func() error {
 		var err error
-		rep, err = reshard(layouts, outDir, files)
+		rep, err = reshard(layouts, outDir, files, lockTimeout)
 		return err
 	})
 	if err != nil {
@@ -203,7 +210,7 @@ func ReshardRanges(layouts []ShardLayout, outDir string, files []string) (Reshar
 	return rep, nil
 }
 
-func reshard(layouts []ShardLayout, outDir string, files []string) (ReshardReport, error) {
+func reshard(layouts []ShardLayout, outDir string, files []string, lockTimeout time.Duration) (ReshardReport, error) {
 	if len(layouts) == 0 {
 		return ReshardReport{}, errors.New("no output layout")
 	}
@@ -220,7 +227,7 @@ func reshard(layouts []ShardLayout, outDir string, files []string) (ReshardRepor
 	if len(files) == 0 {
 		return ReshardReport{}, errors.New("no input file")
 	}
-	inputs, err := openInputs(files)
+	inputs, err := openInputs(files, lockTimeout)
 	defer func() {
 		for _, in := range inputs {
 			in.tx.Rollback()
@@ -286,7 +293,8 @@ func reshard(layouts []ShardLayout, outDir string, files []string) (ReshardRepor
 // openInputs opens every file read-only in one long read transaction each,
 // after checking it is whole, of this schema and not the same file twice.
 // The inputs opened so far are returned with an error too (to be closed).
-func openInputs(files []string) ([]*reshardInput, error) {
+// A file whose lock another process holds for lockTimeout is ErrInUse.
+func openInputs(files []string, lockTimeout time.Duration) ([]*reshardInput, error) {
 	var inputs []*reshardInput
 	var stats []os.FileInfo
 	for _, path := range files {
@@ -303,7 +311,7 @@ func openInputs(files []string) ([]*reshardInput, error) {
 		if err := plausibleFile(path); err != nil {
 			return inputs, fmt.Errorf("%s: %w: %w", path, ErrDamaged, err)
 		}
-		db, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true, Timeout: DefaultTimeout})
+		db, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true, Timeout: lockTimeout})
 		if errors.Is(err, berrors.ErrTimeout) {
 			return inputs, fmt.Errorf("%s: %w: stop the quizhost process that uses it first", path, ErrInUse)
 		}

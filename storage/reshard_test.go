@@ -426,7 +426,9 @@ func TestReshardRefuses(t *testing.T) {
 		db := openPath(t, h[0])
 		defer db.Close()
 		out := filepath.Join(t.TempDir(), "out")
-		_, err := Reshard(2, out, h)
+		// The same refusal as Reshard's after DefaultTimeout, sooner.
+		layouts, _ := EvenRanges(2, 2)
+		_, err := reshardRanges(layouts, out, h, 50*time.Millisecond)
 		if !errors.Is(err, ErrInUse) {
 			t.Fatalf("Reshard with %s open: got %v, want ErrInUse", h[0], err)
 		}

@@ -39,7 +39,7 @@ func TestListenAddress(t *testing.T) {
 // server made with Listen: Changed closes on new state, and each message an
 // interaction creates records the member it is for.
 func TestListenChangedAndUserID(t *testing.T) {
-	failOnDGErrors(t)
+	t.Parallel() // its Close waits out discordgo's second
 	srv, err := Listen("127.0.0.1:0", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -52,6 +52,7 @@ func TestListenChangedAndUserID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkEvents(t, dg)
 	dg.Client = &http.Client{Timeout: wait, Transport: Transport(srv.URL())}
 	dg.Identify.Intents = discordgo.IntentsGuilds
 	done := make(chan error, 1)

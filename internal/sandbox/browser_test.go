@@ -155,6 +155,7 @@ func TestBrowser(t *testing.T) {
 	browser := startBrowser(t)
 
 	t.Run("ask, answer as two members, close, reveal, leaderboard", func(t *testing.T) {
+		t.Parallel() // a tab and a sandbox each
 		sb := startSandbox(t, testBank)
 		ctx := tab(t, browser)
 		run(t, ctx, "open the page as Alice",
@@ -218,6 +219,7 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("a question pasted through the modal", func(t *testing.T) {
+		t.Parallel() // a tab and a sandbox each
 		sb := startSandbox(t, testBank)
 		ctx := tab(t, browser)
 		pasted := strings.NewReplacer("Test Bank", "Pasted Bank", "Which is a colour?", "Which is a planet?",
@@ -246,6 +248,7 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("refused requests show in the side panel", func(t *testing.T) {
+		t.Parallel() // a tab and a sandbox each
 		sb := startSandbox(t, testBank)
 		ctx := tab(t, browser)
 		run(t, ctx, "open the page", chromedp.Navigate(sb.URL()), chromedp.WaitVisible(`#violations .none`))

@@ -1,0 +1,216 @@
+package bot
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// The replies of /quiz ask, /quizadmin import, question remove and reset,
+// pastes and the suggestion review, rendered from domain values without a
+// server. The end-to-end tests check the same messages as sent.
+
+// checkMessage compares m's privacy and content with the wanted ones.
+func checkMessage(t *testing.T, m message, ephemeral bool, content string) {
+	t.Helper()
+	if m.ephemeral != ephemeral {
+		t.Errorf("ephemeral: got %v, want %v", m.ephemeral, ephemeral)
+	}
+	if m.content != content {
+		t.Errorf("content:\ngot  %q\nwant %q", m.content, content)
+	}
+}
+
+func TestAskedMessage(t *testing.T) {
+	closes := time.Date(2026, 11, 30, 9, 30, 0, 0, time.UTC)
+	tests := []struct {
+		name string
+		q    questions.Question
+		want string
+	}{
+		{"a bank", questions.Question{Bank: "Cloud Basics", Number: 3},
+			"Posted question 3 of **Cloud Basics**. It closes <t:1796031000:R>."},
+		{"first question", questions.Question{Bank: "B", Number: 1},
+			"Posted question 1 of **B**. It closes <t:1796031000:R>."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := askedMessage(&tt.q, questions.Post{ClosesAt: closes})
+			checkMessage(t, m, true, tt.want)
+			if len(m.embeds)+len(m.components) != 0 {
+				t.Errorf("got %d embeds and %d components, want none", len(m.embeds), len(m.components))
+			}
+		})
+	}
+}
+
+func TestQuestionRemovedMessage(t *testing.T) {
+	tests := []struct {
+		name string
+		left int
+		want string
+	}{
+		{"the bank's last", 0, "🗑️ Removed `q#7`. It was the last question of **Cloud**, so the bank is gone too. Scores earned on it stay."},
+		{"one left", 1, "🗑️ Removed `q#7` from **Cloud** (1 question left). Scores earned on it stay."},
+		{"several left", 12, "🗑️ Removed `q#7` from **Cloud** (12 questions left). Scores earned on it stay."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkMessage(t, questionRemovedMessage("q#7", "Cloud", tt.left), true, tt.want)
+		})
+	}
+}
+
+func TestResetMessages(t *testing.T) {
+	const admin = questions.UserID(7001)
+	tests := []struct {
+		name   string
+		scope  string
+		member questions.UserID
+		prompt string
+		done   string
+	}{
+		{"everyone", "all", 0,
+			"⚠️ This resets every member's scores, streaks and leaderboard places on this server, and which questions were asked. It can't be undone. Reset?",
+			"✅ Reset done: every score, streak and leaderboard starts again from zero. Good luck this term!"},
+		{"one member", "member", 7002,
+			"⚠️ This resets <@7002>'s scores, streaks and leaderboard places on this server. It can't be undone. Reset?",
+			"✅ Reset done for <@7002>."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := resetPromptMessage(tt.scope, tt.member, admin)
+			checkMessage(t, m, true, tt.prompt)
+			if len(m.components) != 1 {
+				t.Fatalf("got %d component rows, want 1", len(m.components))
+			}
+			row := m.components[0].(discordgo.ActionsRow).Components
+			if len(row) != 2 {
+				t.Fatalf("got %d buttons, want Reset and Cancel", len(row))
+			}
+			for i, want := range []componentID{
+				{kind: kindReset, scope: tt.scope, member: tt.member, by: admin},
+				{kind: kindReset, scope: "cancel", by: admin},
+			} {
+				btn := row[i].(discordgo.Button)
+				got, err := parseCustomID(btn.CustomID)
+				if err != nil || got != want {
+					t.Errorf("button %q: got %+v (%v), want %+v", btn.Label, got, err, want)
+				}
+			}
+			if l0, l1 := row[0].(discordgo.Button), row[1].(discordgo.Button); l0.Label != "Reset" || l0.Style != discordgo.DangerButton || l1.Label != "Cancel" {
+				t.Errorf("buttons: got %q (style %d) and %q, want Reset (danger) and Cancel", l0.Label, l0.Style, l1.Label)
+			}
+			checkMessage(t, resetDoneMessage(tt.scope, tt.member), false, tt.done)
+		})
+	}
+	checkMessage(t, resetCancelledMessage(), false, "Reset cancelled. Nothing changed.")
+}
+
+func TestImportMessages(t *testing.T) {
+	long := strings.Repeat("n", 120) + ".txt"
+	subjects := []struct {
+		name  string
+		files []string
+		want  string
+	}{
+		{"one file", []string{"cloud.yaml"}, "cloud.yaml"},
+		{"a long name", []string{long}, strings.Repeat("n", 99) + "…"},
+		{"several files", []string{"a.txt", "b.gift", "c.json"}, "The 3 files"},
+	}
+	for _, tt := range subjects {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := importSubject(tt.files); got != tt.want {
+				t.Errorf("importSubject(%q): got %q, want %q", tt.files, got, tt.want)
+			}
+		})
+	}
+
+	results := []bankResult{
+		{name: "Cloud", isNew: true, count: questions.MergeCount{Added: 2}, total: 2},
+		{name: "Nets", count: questions.MergeCount{Added: 1, Updated: 2, Unchanged: 4}, total: 7},
+	}
+	content := "📚 Imported **Cloud** (new bank): added 2, updated 0, unchanged 0 · 2 questions in the bank now\n" +
+		"📚 Imported **Nets**: added 1, updated 2, unchanged 4 · 7 questions in the bank now"
+	tests := []struct {
+		name     string
+		warnings questions.Problems
+		want     string // the Warnings embed's description; "" for no embed
+	}{
+		{"no warnings", nil, ""},
+		{"warnings with their file and line", questions.Problems{
+			{Path: "cloud.gift", Line: 4, Msg: "essay question skipped", Warning: true},
+			{Path: "nets.txt", Msg: "no explanation", Warning: true},
+		}, "• cloud.gift:4: warning: essay question skipped\n• nets.txt: warning: no explanation\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := importedMessage(results, tt.warnings)
+			checkMessage(t, m, true, content)
+			switch {
+			case tt.want == "" && len(m.embeds) != 0:
+				t.Errorf("got %d embeds, want none", len(m.embeds))
+			case tt.want != "" && (len(m.embeds) != 1 || m.embeds[0].Title != "Warnings" || m.embeds[0].Description != tt.want):
+				t.Errorf("embeds: got %+v, want one titled Warnings reading %q", m.embeds, tt.want)
+			}
+		})
+	}
+}
+
+func TestPasteOutcomeMessages(t *testing.T) {
+	results := []bankResult{{name: "Pasted", count: questions.MergeCount{Added: 1, Unchanged: 3}, total: 4}}
+	checkMessage(t, pasteAddedMessage(results), false,
+		"📚 Added to **Pasted**: added 1, updated 0, unchanged 3 · 4 questions in the bank now")
+	checkMessage(t, draftCancelledMessage(), false, "Cancelled. Nothing was added.")
+}
+
+func TestReviewOutcomeTexts(t *testing.T) {
+	d := questions.Draft{ID: 5, UserID: 7002}
+	t.Run("rejected", func(t *testing.T) {
+		note, dm := rejectedTexts(d, "**Cloud**", "Study Group")
+		if want := "🗑️ Rejected <@7002>'s suggestion for **Cloud**."; note != want {
+			t.Errorf("note: got %q, want %q", note, want)
+		}
+		if want := "Your suggestion for **Cloud** on **Study Group** was not added this time. Thank you for contributing!"; dm != want {
+			t.Errorf("direct message: got %q, want %q", dm, want)
+		}
+	})
+	tests := []struct {
+		name    string
+		results []bankResult
+		note    string
+		dm      string
+	}{
+		{"approved, added", []bankResult{{name: "Cloud", count: questions.MergeCount{Added: 2}, total: 9}},
+			"✅ Approved <@7002>'s suggestion.\n📚 Added to **Cloud**: added 2, updated 0, unchanged 0 · 9 questions in the bank now",
+			"✅ Your suggestion for **Cloud** on **Study Group** was approved: 2 questions added. Thank you!"},
+		{"approved, one added and one updated", []bankResult{{name: "Cloud", isNew: true, count: questions.MergeCount{Added: 1, Updated: 1}, total: 2}},
+			"✅ Approved <@7002>'s suggestion.\n📚 Added to **Cloud** (new bank): added 1, updated 1, unchanged 0 · 2 questions in the bank now",
+			"✅ Your suggestion for **Cloud** on **Study Group** was approved: 1 question added, 1 updated. Thank you!"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			note, dm := approvedTexts(d, "**Cloud**", "Study Group", tt.results)
+			if note != tt.note {
+				t.Errorf("note:\ngot  %q\nwant %q", note, tt.note)
+			}
+			if dm != tt.dm {
+				t.Errorf("direct message:\ngot  %q\nwant %q", dm, tt.dm)
+			}
+		})
+	}
+	for _, tt := range []struct{ note, want string }{
+		{"", "📭 No suggestions are waiting."},
+		{"🗑️ Rejected <@7002>'s suggestion for **Cloud**.", "🗑️ Rejected <@7002>'s suggestion for **Cloud**.\n📭 No suggestions are waiting."},
+	} {
+		m := noSuggestionsMessage(tt.note)
+		checkMessage(t, m, false, tt.want)
+		if len(m.components) != 0 {
+			t.Errorf("empty queue after %q: got %d component rows, want none", tt.note, len(m.components))
+		}
+	}
+}
