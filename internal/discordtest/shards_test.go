@@ -376,11 +376,11 @@ func TestIdentifyRateLimit(t *testing.T) {
 // DispatchToShard sends an interaction to the shard named, not its
 // guild's, and its callback is accepted as any other's.
 func TestDispatchToShard(t *testing.T) {
-	closing := failOnDGErrors(t)
+	t.Parallel() // closing waits out discordgo's second
 	guilds := shardGuilds()
 	srv := Start(t, Options{Guilds: guilds, Shards: 2, MaxConcurrency: 2})
 	shards := []*shardSession{openShard(t, srv, 0, 2), openShard(t, srv, 1, 2)}
-	closeShards(t, shards, closing)
+	closeShards(t, shards)
 	srv.WaitConnected(t, wait)
 	g := guilds[1] // shard 1's
 	p := srv.DispatchToShard(0, json.RawMessage(`{"id":"5301","application_id":"9001","type":2,"token":"tok-5301","version":1,
