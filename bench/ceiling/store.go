@@ -170,7 +170,9 @@ func (s *store) Banks(questions.GuildID) ([]questions.BankFile, error) { return 
 
 func (s *store) DeleteBank(context.Context, questions.GuildID, string) error { return nil }
 
-func (s *store) SaveDraft(_ context.Context, d questions.Draft) (questions.Draft, error) { return d, nil }
+func (s *store) SaveDraft(_ context.Context, d questions.Draft) (questions.Draft, error) {
+	return d, nil
+}
 
 func (s *store) Draft(guildID questions.GuildID, id uint64) (questions.Draft, error) {
 	return questions.Draft{}, fmt.Errorf("draft %d: %w", id, questions.ErrNotFound)
