@@ -29,9 +29,16 @@ func histKey(level int, key []byte) []byte {
 	return cat([]byte{byte(level)}, key[:rankLevels[level]])
 }
 
-func (ri rankIndex) bump(level int, key []byte, delta int64) error {
-	hk := histKey(level, key)
-	n := int64(getU64(ri.hist.Get(hk))) + delta
+// bump adds delta to the count of key's prefix at level; a count that
+// falls to 0 is deleted. c is a cursor on the histogram, reused from bump
+// to bump so that a lookup allocates no new search stack; buf is scratch
+// for the counter's key (Put copies its key).
+func (ri rankIndex) bump(c *bbolt.Cursor, buf []byte, level int, key []byte, delta int64) error {
+	hk := append(append(buf[:0], byte(level)), key[:rankLevels[level]]...)
+	n := delta
+	if k, v := c.Seek(hk); bytes.Equal(k, hk) {
+		n += int64(getU64(v))
+	}
 	if n <= 0 {
 		return ri.hist.Delete(hk)
 	}
@@ -54,17 +61,22 @@ func (ri rankIndex) move(old, new []byte) error {
 			return err
 		}
 	}
+	var c *bbolt.Cursor
+	var buf [1 + 20]byte // the longest histogram key: level byte, rankLevels' last
 	for level, n := range rankLevels {
 		if old != nil && new != nil && bytes.Equal(old[:n], new[:n]) {
 			continue
 		}
+		if c == nil {
+			c = ri.hist.Cursor()
+		}
 		if old != nil {
-			if err := ri.bump(level, old, -1); err != nil {
+			if err := ri.bump(c, buf[:], level, old, -1); err != nil {
 				return err
 			}
 		}
 		if new != nil {
-			if err := ri.bump(level, new, +1); err != nil {
+			if err := ri.bump(c, buf[:], level, new, +1); err != nil {
 				return err
 			}
 		}

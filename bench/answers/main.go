@@ -1,6 +1,7 @@
 // Command answers is the over-the-wire answer benchmark: it runs quizhost's
-// real binary, and a ceiling bot that stores nothing (bench/ceiling),
-// alternately and several times, against a Discord-compatible server on
+// real binary, and the ceiling (bench/ceiling: the same bot over an
+// in-memory store that records nothing, replying one line), alternately
+// and several times, against a Discord-compatible server on
 // 127.0.0.1 (internal/discordtest), sends each a burst of answers from
 // distinct members, so many in flight, and prints answers/s, latency from
 // the interaction reaching the bot to its reply (p50, p99, max), the bot
@@ -8,10 +9,10 @@
 //
 //	go run ./bench/answers [-answers 2000] [-inflight 64] [-rounds 3] [-profile]
 //
-// Each quizhost run starts from a new database, posts a question with
-// /quiz ask, and after the bot has exited checks that every member's
-// answer was stored exactly once. The ceiling answers the same question
-// message, so both decode the same interactions. CPU time is read from
+// Each run posts a question with /quiz ask through the bot under test
+// (quizhost on a new database), so both decode the same interactions;
+// after quizhost has exited, the benchmark checks that every member's
+// answer was stored exactly once. CPU time is read from
 // /proc before and after the burst (start-up excluded). Any request the
 // server refused as Discord would (late or double callbacks, bad payloads)
 // fails the run. -profile adds one more run of each with `perf record` on
@@ -141,7 +142,6 @@ type bench struct {
 	srv                     *discordtest.Server
 	tmp                     string
 	quizhost, ceiling, bank string
-	question                harness.Question // the last question quizhost posted
 }
 
 type result struct {
@@ -167,7 +167,7 @@ func (r result) row(w io.Writer) {
 		harness.Over(l, deadline), r.burst.Deferred, r.cpuPer1000(), r.stored)
 }
 
-// runOne starts a bot, (for quizhost) posts a question, sends the burst,
+// runOne starts a bot, posts a question through it, sends the burst,
 // stops the bot and checks what it did.
 func (b *bench) runOne(ctx context.Context, kind string, round int, profile bool) (result, error) {
 	dir := filepath.Join(b.tmp, fmt.Sprintf("%s-%d", kind, round))
@@ -175,9 +175,9 @@ func (b *bench) runOne(ctx context.Context, kind string, round int, profile bool
 		dir += "-profile"
 	}
 	db := filepath.Join(dir, "quizhost.db")
-	bot := harness.Bot{Name: kind, Bin: b.ceiling, Env: []string{"DISCORD_TOKEN=" + harness.Token, "DISCORD_API_BASE=" + b.srv.URL()}}
-	if kind == "quizhost" {
-		bot = harness.Bot{Name: kind, Bin: b.quizhost, Env: harness.QuizhostEnv(b.srv, db, b.bank)}
+	bot := harness.Bot{Name: kind, Bin: b.quizhost, Env: harness.QuizhostEnv(b.srv, db, b.bank)}
+	if kind == "ceiling" {
+		bot = harness.Bot{Name: kind, Bin: b.ceiling, Env: harness.CeilingEnv(b.srv, b.bank)}
 	}
 	violations, authViolations := len(b.srv.Violations()), len(b.srv.AuthViolations())
 	startCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -192,20 +192,18 @@ func (b *bench) runOne(ctx context.Context, kind string, round int, profile bool
 			_ = child.Stop(10 * time.Second)
 		}
 	}()
-	if kind == "quizhost" {
-		p := b.srv.SlashCommand(guildID, channelID, admin, "quiz", discordtest.Option{Name: "ask",
-			Type: discordgo.ApplicationCommandOptionSubCommand, Options: []discordtest.Option{
-				{Name: "bank", Type: discordgo.ApplicationCommandOptionString, Value: "Bench Bank"},
-				{Name: "minutes", Type: discordgo.ApplicationCommandOptionInteger, Value: 10000}}})
-		if _, _, _, err := harness.Reply(startCtx, b.srv, p); err != nil {
-			return result{}, fmt.Errorf("/quiz ask: %w", err)
-		}
-		if b.question, err = harness.FindQuestion(b.srv, guildID, channelID); err != nil {
-			return result{}, fmt.Errorf("/quiz ask: %w", err)
-		}
+	// Each bot posts its own question: the ceiling keeps its posts in
+	// memory, and a new database has none.
+	p := b.srv.SlashCommand(guildID, channelID, admin, "quiz", discordtest.Option{Name: "ask",
+		Type: discordgo.ApplicationCommandOptionSubCommand, Options: []discordtest.Option{
+			{Name: "bank", Type: discordgo.ApplicationCommandOptionString, Value: "Bench Bank"},
+			{Name: "minutes", Type: discordgo.ApplicationCommandOptionInteger, Value: 10000}}})
+	if _, _, _, err := harness.Reply(startCtx, b.srv, p); err != nil {
+		return result{}, fmt.Errorf("/quiz ask: %w", err)
 	}
-	if b.question.CustomID == "" {
-		return result{}, errors.New("no question posted yet")
+	question, err := harness.FindQuestion(b.srv, guildID, channelID)
+	if err != nil {
+		return result{}, fmt.Errorf("/quiz ask: %w", err)
 	}
 
 	var perf *harness.Perf
@@ -222,7 +220,7 @@ func (b *bench) runOne(ctx context.Context, kind string, round int, profile bool
 	}
 	burstCtx, cancelBurst := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancelBurst()
-	r.burst, err = harness.Burst(burstCtx, b.srv, b.question, b.cfg.answers, b.cfg.inflight, firstMember)
+	r.burst, err = harness.Burst(burstCtx, b.srv, question, b.cfg.answers, b.cfg.inflight, firstMember)
 	if err != nil {
 		return result{}, fmt.Errorf("%w\n%s", err, child.LogTail(2000))
 	}

@@ -61,7 +61,7 @@ func TestClassify(t *testing.T) {
 		{"a reply on a kept connection", []string{"\t1 net/http.(*persistConn).writeLoop"}, "REST: requests and replies"},
 		{"decoding an event", []string{"\t1 encoding/json.(*decodeState).object", "\t2 github.com/bwmarrin/discordgo.(*Session).onEvent"}, "gateway: websocket read and JSON decode"},
 		{"GC worker", []string{"\t1 runtime.scanobject", "\t2 runtime.gcBgMarkWorker"}, "GC (background)"},
-		{"the ceiling's handler", []string{"\t1 main.run.func1"}, "bot (other)"},
+		{"the ceiling's store", []string{"\t1 main.(*store).RecordAnswer", "\t2 github.com/quizhost/quizhost/bot.(*Bot).answer"}, "bot (other)"},
 		{"nothing known", []string{"\t1 runtime.memmove"}, "other (runtime, syscalls, allocation)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -62,6 +62,16 @@ func QuizhostEnv(srv *discordtest.Server, db, banks string) []string {
 	return env
 }
 
+// CeilingEnv is the ceiling bot's environment against srv, with the bank
+// file banks ("" for the built-in bank only).
+func CeilingEnv(srv *discordtest.Server, banks string) []string {
+	env := []string{"DISCORD_TOKEN=" + Token, "DISCORD_API_BASE=" + srv.URL()}
+	if banks != "" {
+		env = append(env, "QUIZHOST_QUESTIONS="+banks)
+	}
+	return env
+}
+
 // Launch starts b in dir (created if needed; its log is dir/<name>.log)
 // and waits, up to ctx, until it is ready (b.Ready; by default, until it
 // has registered its commands: connected and ready).

@@ -118,7 +118,8 @@ type BurstResult struct {
 // Burst sends n answers to q from n distinct members (ids firstUser,
 // firstUser+1, …), inflight at a time: each member answers once its
 // predecessor in the same lane got its reply. Member i picks
-// q.Values[i % len].
+// q.Values[i % len]; a reply that is not the grade of that pick fails the
+// burst.
 func Burst(ctx context.Context, srv *discordtest.Server, q Question, n, inflight int, firstUser uint64) (BurstResult, error) {
 	return BurstSpread(ctx, srv, []Question{q}, n, inflight, firstUser)
 }
@@ -144,8 +145,12 @@ func BurstSpread(ctx context.Context, srv *discordtest.Server, qs []Question, n,
 				res.Users[i] = id
 				m := discordtest.Member{ID: id, Username: "m" + id}
 				q := qs[i%len(qs)]
-				p := srv.Component(q.GuildID, q.ChannelID, m, q.MessageID, q.CustomID, q.Values[i/len(qs)%len(q.Values)])
-				_, lat, def, err := Reply(ctx, srv, p)
+				value := q.Values[i/len(qs)%len(q.Values)]
+				p := srv.Component(q.GuildID, q.ChannelID, m, q.MessageID, q.CustomID, value)
+				reply, lat, def, err := Reply(ctx, srv, p)
+				if err == nil && !IsGrade(reply.Content, value) {
+					err = fmt.Errorf("got reply %q, want the grade of %s", reply.Content, value)
+				}
 				if err != nil {
 					errs <- fmt.Errorf("answer %d: %w", i, err)
 					cancel()
@@ -167,6 +172,12 @@ func BurstSpread(ctx context.Context, srv *discordtest.Server, qs []Question, n,
 	res.Deferred = int(deferred.Load())
 	slices.Sort(res.Latency)
 	return res, nil
+}
+
+// IsGrade reports whether content is quizhost's reply grading the pick
+// value (not a refusal or an error message).
+func IsGrade(content, value string) bool {
+	return strings.Contains(content, "You chose **"+value+"**")
 }
 
 // Percentile returns the q-th quantile (0 ≤ q ≤ 1) of sorted, nearest
