@@ -214,3 +214,38 @@ func TestReviewOutcomeTexts(t *testing.T) {
 		}
 	}
 }
+
+func TestStudyReplies(t *testing.T) {
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name string
+		m    message
+		want string
+	}{
+		{"exam date, every bank, with a forecast",
+			examSetMessage(questions.ExamDate{Date: "2026-12-20"}, berlin, 72),
+			"📅 Your exam date is set: **Sunday 20 December 2026**, on every bank this server draws from. `/quiz stats` now shows how ready you are for it.\nToday's forecast: **72%** of the questions recalled on the exam date."},
+		{"exam date of a bank, no forecast yet",
+			examSetMessage(questions.ExamDate{Date: "2026-12-20", Bank: "Cloud"}, berlin, -1),
+			"📅 Your exam date is set: **Sunday 20 December 2026**, on **Cloud**. `/quiz stats` now shows how ready you are for it."},
+		{"review stopped with questions due",
+			reviewStoppedMessage(questions.ReviewQueue{Due: []questions.Memory{{}, {}}}),
+			"⏸️ Review stopped. 2 questions are still due: `/quiz review` picks up where you left off."},
+		{"review stopped with one due",
+			reviewStoppedMessage(questions.ReviewQueue{Due: []questions.Memory{{}}}),
+			"⏸️ Review stopped. 1 question is still due: `/quiz review` picks up where you left off."},
+		{"review stopped, the next one later",
+			reviewStoppedMessage(questions.ReviewQueue{Next: next}),
+			"⏸️ Review stopped. Your next review is due <t:1796198400:R>."},
+		{"review stopped, nothing ever due", reviewStoppedMessage(questions.ReviewQueue{}), "⏸️ Review stopped."},
+		{"report thanks", reportThanksMessage(),
+			"📨 Thanks: the admins will see your report in `/quizadmin reports`. If the key was wrong, they can fix the bank and re-grade everyone's answers."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { checkMessage(t, tt.m, true, tt.want) })
+	}
+}

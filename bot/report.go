@@ -76,7 +76,12 @@ func (b *Bot) reportSubmit(c *call, postID questions.PostID, text string) (respo
 		return response{}, fmt.Errorf("report: %w", err)
 	}
 	b.log.Info("question reported", "guild", c.guild, "question", post.QuestionID, "report", r.ID)
-	return asReply(message{ephemeral: true, content: "📨 Thanks: the admins will see your report in `/quizadmin reports`. If the key was wrong, they can fix the bank and re-grade everyone's answers."}), nil
+	return asReply(reportThanksMessage()), nil
+}
+
+// reportThanksMessage thanks a member for a report, privately.
+func reportThanksMessage() message {
+	return message{ephemeral: true, content: "📨 Thanks: the admins will see your report in `/quizadmin reports`. If the key was wrong, they can fix the bank and re-grade everyone's answers."}
 }
 
 // reportsCmd lists the open reports (/quizadmin reports).

@@ -195,6 +195,12 @@ func (b *Bot) studyNext(c *call, id componentID) (response, error) {
 	if err != nil {
 		return response{}, fmt.Errorf("review stop: %w", err)
 	}
+	return asUpdate(reviewStoppedMessage(queue)), nil
+}
+
+// reviewStoppedMessage ends a review session: how many questions are still
+// due, or when the next one is.
+func reviewStoppedMessage(queue questions.ReviewQueue) message {
 	text := "⏸️ Review stopped."
 	switch {
 	case len(queue.Due) > 0:
@@ -202,5 +208,5 @@ func (b *Bot) studyNext(c *call, id componentID) (response, error) {
 	case !queue.Next.IsZero():
 		text += fmt.Sprintf(" Your next review is due %s.", timestamp(queue.Next, "R"))
 	}
-	return asUpdate(message{ephemeral: true, content: text}), nil
+	return message{ephemeral: true, content: text}
 }

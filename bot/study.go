@@ -54,12 +54,22 @@ func (b *Bot) exam(c *call, opts options) (response, error) {
 	if err := b.store.SetExamDate(c.ctx, e); err != nil {
 		return response{}, fmt.Errorf("exam: %w", err)
 	}
+	forecast := -1
+	if r, ok, err := b.readiness(c.guild, c.user, set, now); err == nil && ok {
+		forecast = recallPercent(r.Overall.Recall)
+	}
+	return asReply(examSetMessage(e, loc, forecast)), nil
+}
+
+// examSetMessage confirms an exam date, with today's forecast of the share
+// recalled on it (a percentage; negative when there is none).
+func examSetMessage(e questions.ExamDate, loc *time.Location, forecast int) message {
 	text := fmt.Sprintf("📅 Your exam date is set: **%s**, on %s. `/quiz stats` now shows how ready you are for it.",
 		e.At(loc).Format("Monday 2 January 2006"), examScope(e.Bank))
-	if r, ok, err := b.readiness(c.guild, c.user, set, now); err == nil && ok {
-		text += fmt.Sprintf("\nToday's forecast: **%d%%** of the questions recalled on the exam date.", recallPercent(r.Overall.Recall))
+	if forecast >= 0 {
+		text += fmt.Sprintf("\nToday's forecast: **%d%%** of the questions recalled on the exam date.", forecast)
 	}
-	return asReply(message{ephemeral: true, content: text}), nil
+	return message{ephemeral: true, content: text}
 }
 
 func examScope(bank string) string {
