@@ -37,6 +37,22 @@ import (
 // RecordAnswer returns after the commit is durable (fsync). Concurrent calls
 // share commits (group commit); it is safe for concurrent use.
 func (db *DB) RecordAnswer(ctx context.Context, a questions.Answer) (questions.Answer, error) {
+	return db.record(ctx, "record answer", a,
+		func(tx *bbolt.Tx, a questions.Answer) (questions.Answer, error) {
+			_, out, refused := db.checkAnswer(tx, a)
+			return out, refused
+		},
+		db.recordAnswer)
+}
+
+// record is the hot path shared by RecordAnswer and RecordReview: it
+// stamps and checks a's time, decides refusals with check in a read
+// transaction (no commit for them), then records with write in the group
+// commit, where check runs again and decides. write returns the stored
+// answer, a refusal (a domain error, nothing written) or a storage error.
+func (db *DB) record(ctx context.Context, op string, a questions.Answer,
+	check func(*bbolt.Tx, questions.Answer) (questions.Answer, error),
+	write func(*bbolt.Tx, questions.Answer) (questions.Answer, error, error)) (questions.Answer, error) {
 	if a.At.IsZero() {
 		a.At = db.now()
 	}
@@ -44,12 +60,12 @@ func (db *DB) RecordAnswer(ctx context.Context, a questions.Answer) (questions.A
 	// Times are stored as Unix nanoseconds, 0 meaning "no time": refuse what
 	// that cannot hold, and the one instant that would encode as 0.
 	if y := a.At.Year(); y < 1 || y > 9999 || !time.Unix(0, a.At.UnixNano()).Equal(a.At) || a.At.UnixNano() == math.MinInt64 {
-		return questions.Answer{}, fmt.Errorf("record answer: time %s out of range", a.At.Format(time.RFC3339))
+		return questions.Answer{}, fmt.Errorf("%s: time %s out of range", op, a.At.Format(time.RFC3339))
 	}
 	var out questions.Answer
 	var refused error
 	err := db.view(func(tx *bbolt.Tx) error {
-		_, out, refused = db.checkAnswer(tx, a)
+		out, refused = check(tx, a)
 		return nil
 	})
 	if err == nil && refused == nil {
@@ -59,15 +75,15 @@ func (db *DB) RecordAnswer(ctx context.Context, a questions.Answer) (questions.A
 			// return) so they do not force the shared transaction to be retried.
 			out, refused = questions.Answer{}, nil
 			var err error
-			out, refused, err = db.recordAnswer(tx, a)
+			out, refused, err = write(tx, a)
 			return err
 		})
 	}
 	if err != nil {
-		return questions.Answer{}, fmt.Errorf("record answer: %w", err)
+		return questions.Answer{}, fmt.Errorf("%s: %w", op, err)
 	}
 	if refused != nil {
-		return out, fmt.Errorf("record answer: %w", refused)
+		return out, fmt.Errorf("%s: %w", op, refused)
 	}
 	return out, nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"go.etcd.io/bbolt"
@@ -138,36 +137,12 @@ func (db *DB) Review(guildID questions.GuildID, reviewID questions.PostID) (ques
 // with Grade filled and Choice sorted, after the commit is durable. Safe
 // for concurrent use; concurrent calls share commits with RecordAnswer's.
 func (db *DB) RecordReview(ctx context.Context, a questions.Answer) (questions.Answer, error) {
-	if a.At.IsZero() {
-		a.At = db.now()
-	}
-	a.At = a.At.UTC()
-	if y := a.At.Year(); y < 1 || y > 9999 || !time.Unix(0, a.At.UnixNano()).Equal(a.At) || a.At.UnixNano() == math.MinInt64 {
-		return questions.Answer{}, fmt.Errorf("record review: time %s out of range", a.At.Format(time.RFC3339))
-	}
-	var out questions.Answer
-	var refused error
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
-		_, out, refused = checkReview(tx, a)
-		return nil
-	})
-	if err == nil && refused == nil {
-		err = db.write(ctx, func(tx *bbolt.Tx) error {
-			// May run more than once (group commit): reset the outputs and
-			// decide every refusal before writing.
-			out, refused = questions.Answer{}, nil
-			var err error
-			out, refused, err = db.recordReview(tx, a)
-			return err
-		})
-	}
-	if err != nil {
-		return questions.Answer{}, fmt.Errorf("record review: %w", err)
-	}
-	if refused != nil {
-		return out, fmt.Errorf("record review: %w", refused)
-	}
-	return out, nil
+	return db.record(ctx, "record review", a,
+		func(tx *bbolt.Tx, a questions.Answer) (questions.Answer, error) {
+			_, out, refused := checkReview(tx, a)
+			return out, refused
+		},
+		db.recordReview)
 }
 
 // checkReview decides, reading only, whether a may be recorded; it returns
