@@ -833,9 +833,4 @@ func helpShown(err error) error {
 }
 
 // plural is "1 question" or "2 questions".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+func plural(n int, one, many string) string { return bot.Plural(n, one, many) }

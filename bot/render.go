@@ -39,12 +39,16 @@ func truncate(s string, n int) string {
 
 func runes(s string) int { return utf8.RuneCountInString(s) }
 
-func plural(n int, one, many string) string {
+// Plural counts n things in words: "1 question", "2 questions". The
+// command line and the sandbox word their counts with it too.
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, one)
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
+
+func plural(n int, one, many string) string { return Plural(n, one, many) }
 
 // questionTitle names a question for members: its bank and number.
 func questionTitle(q *questions.Question) string {

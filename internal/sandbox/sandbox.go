@@ -277,8 +277,8 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "quizhost sandbox: open %s in a browser (%d banks, %d questions; Ctrl-C stops it)\n",
-		sb.URL(), len(cat.Banks()), cat.Len())
+	fmt.Fprintf(stdout, "quizhost sandbox: open %s in a browser (%s, %s; Ctrl-C stops it)\n",
+		sb.URL(), bot.Plural(len(cat.Banks()), "bank", "banks"), bot.Plural(cat.Len(), "question", "questions"))
 	<-ctx.Done()
 	if err := sb.Close(); err != nil {
 		return err

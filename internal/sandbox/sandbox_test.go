@@ -117,6 +117,10 @@ func TestRunStopsOnCancel(t *testing.T) {
 	if !strings.HasPrefix(line, prefix) {
 		t.Fatalf("first line: got %q, want it to start %q", line, prefix)
 	}
+	// The built-in bank only: "1 bank", never "1 banks".
+	if !strings.Contains(line, " in a browser (1 bank, 42 questions; Ctrl-C stops it)") {
+		t.Errorf("first line: got %q, want it to count 1 bank and 42 questions", line)
+	}
 	addr := strings.Fields(strings.TrimPrefix(line, prefix))[0]
 	if !strings.HasPrefix(addr, "http://127.0.0.1:") {
 		t.Fatalf("address: got %q, want http://127.0.0.1:PORT", addr)
