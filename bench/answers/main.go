@@ -28,7 +28,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -79,21 +78,13 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if cfg.answers < 1 || cfg.inflight < 1 || cfg.rounds < 1 {
 		return errors.New("-answers, -inflight and -rounds must be at least 1")
 	}
-	tmp, err := os.MkdirTemp("", "quizhost-bench-")
+	tmp, bank, remove, err := harness.Workdir("quizhost-bench-", cfg.keep, out)
 	if err != nil {
 		return err
 	}
-	if cfg.keep {
-		fmt.Fprintln(out, "files in", tmp)
-	} else {
-		defer os.RemoveAll(tmp)
-	}
+	defer remove()
 	qh, ceil, err := harness.Binaries(ctx, tmp)
 	if err != nil {
-		return err
-	}
-	bank := filepath.Join(tmp, "bench-bank.txt")
-	if err := os.WriteFile(bank, []byte(harness.BenchBank), 0o600); err != nil {
 		return err
 	}
 	g := discordtest.DefaultGuild()
@@ -261,20 +252,10 @@ func (b *bench) runOne(ctx context.Context, kind string, round int, profile bool
 // bot, and quizhost's over the ceiling's, against the targets.
 func summarize(out io.Writer, results []result, cfg config) {
 	med := func(kind string, f func(result) float64) float64 {
-		var v []float64
-		for _, r := range results {
-			if r.kind == kind {
-				v = append(v, f(r))
-			}
-		}
-		slices.Sort(v)
-		if len(v) == 0 {
-			return 0
-		}
-		return v[len(v)/2]
+		return harness.Median(results, func(r result) bool { return r.kind == kind }, f)
 	}
 	ms := func(q float64) func(result) float64 {
-		return func(r result) float64 { return float64(harness.Percentile(r.burst.Latency, q).Microseconds()) / 1000 }
+		return func(r result) float64 { return r.burst.LatencyMs(q) }
 	}
 	rows := []struct {
 		name   string

@@ -77,21 +77,13 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if *calls < 1 || *guilds < 1 || (*only != "" && *only != "board" && *only != "memory") {
 		return errors.New(`-calls and -guilds must be at least 1; -only is "board" or "memory"`)
 	}
-	tmp, err := os.MkdirTemp("", "quizhost-scale-")
+	tmp, bank, remove, err := harness.Workdir("quizhost-scale-", *keep, out)
 	if err != nil {
 		return err
 	}
-	if *keep {
-		fmt.Fprintln(out, "files in", tmp)
-	} else {
-		defer os.RemoveAll(tmp)
-	}
+	defer remove()
 	bin, err := harness.Build(ctx, tmp, "github.com/quizhost/quizhost", "quizhost")
 	if err != nil {
-		return err
-	}
-	bank := filepath.Join(tmp, "bench-bank.txt")
-	if err := os.WriteFile(bank, []byte(harness.BenchBank), 0o600); err != nil {
 		return err
 	}
 	if *only != "memory" {

@@ -26,7 +26,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -73,21 +72,13 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if cfg.answers < 1 || cfg.inflight < 1 || cfg.servers < 1 || cfg.rounds < 1 {
 		return errors.New("-answers, -inflight, -servers and -rounds must be at least 1")
 	}
-	tmp, err := os.MkdirTemp("", "quizhost-bench-shards-")
+	tmp, bank, remove, err := harness.Workdir("quizhost-bench-shards-", cfg.keep, out)
 	if err != nil {
 		return err
 	}
-	if cfg.keep {
-		fmt.Fprintln(out, "files in", tmp)
-	} else {
-		defer os.RemoveAll(tmp)
-	}
+	defer remove()
 	bin, err := harness.Build(ctx, tmp, "github.com/quizhost/quizhost", "quizhost")
 	if err != nil {
-		return err
-	}
-	bank := filepath.Join(tmp, "bench-bank.txt")
-	if err := os.WriteFile(bank, []byte(harness.BenchBank), 0o600); err != nil {
 		return err
 	}
 	// Server k is on shard k % 4: (id >> 22) = k.
@@ -286,20 +277,10 @@ func (b *bench) runOne(ctx context.Context, procs, round int) (result, error) {
 // of processes, and each against one process.
 func summarize(out io.Writer, results []result, cfg config) {
 	med := func(procs int, f func(result) float64) float64 {
-		var v []float64
-		for _, r := range results {
-			if r.procs == procs {
-				v = append(v, f(r))
-			}
-		}
-		slices.Sort(v)
-		if len(v) == 0 {
-			return 0
-		}
-		return v[len(v)/2]
+		return harness.Median(results, func(r result) bool { return r.procs == procs }, f)
 	}
 	ms := func(q float64) func(result) float64 {
-		return func(r result) float64 { return float64(harness.Percentile(r.burst.Latency, q).Microseconds()) / 1000 }
+		return func(r result) float64 { return r.burst.LatencyMs(q) }
 	}
 	fmt.Fprintf(out, "\nmedian of %d rounds\n", cfg.rounds)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)

@@ -3,6 +3,8 @@ package harness
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -90,5 +92,47 @@ func TestChildCPUAndMemory(t *testing.T) {
 	m, err := c.Memory()
 	if err != nil || m.RSS <= 0 || m.HWM < m.RSS || m.Anon <= 0 {
 		t.Errorf("Memory: got %+v, %v; want RSS > 0, HWM >= RSS, Anon > 0", m, err)
+	}
+}
+
+func TestMedian(t *testing.T) {
+	type run struct {
+		kind string
+		v    float64
+	}
+	runs := []run{{"a", 3}, {"b", 100}, {"a", 1}, {"a", 2}, {"b", 200}}
+	tests := []struct {
+		kind string
+		want float64
+	}{{"a", 2}, {"b", 200}, {"c", 0}}
+	for _, tt := range tests {
+		got := Median(runs, func(r run) bool { return r.kind == tt.kind }, func(r run) float64 { return r.v })
+		if got != tt.want {
+			t.Errorf("median of %s: got %v, want %v", tt.kind, got, tt.want)
+		}
+	}
+}
+
+func TestWorkdir(t *testing.T) {
+	var out strings.Builder
+	dir, bank, remove, err := Workdir("quizhost-harness-test-", false, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(bank); err != nil || string(data) != BenchBank || filepath.Dir(bank) != dir {
+		t.Errorf("bank %s: %q, %v; want the bench bank in %s", bank, data, err, dir)
+	}
+	remove()
+	if _, err := os.Stat(dir); !os.IsNotExist(err) || out.Len() != 0 {
+		t.Errorf("after remove: stat %v, printed %q; want the directory gone and nothing printed", err, out.String())
+	}
+	dir, _, remove, err = Workdir("quizhost-harness-test-", true, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	remove()
+	if _, err := os.Stat(dir); err != nil || !strings.Contains(out.String(), dir) {
+		t.Errorf("kept: stat %v, printed %q; want the directory kept and named", err, out.String())
 	}
 }

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -106,4 +107,25 @@ func Launch(ctx context.Context, srv *discordtest.Server, b Bot, dir string) (*C
 		return nil, fmt.Errorf("launch %s: %w\n%s", b.Name, err, c.LogTail(2000))
 	}
 	return c, nil
+}
+
+// Workdir makes a temporary directory for a benchmark's binaries,
+// databases and logs, with the benchmark's bank file in it. remove deletes
+// the directory unless keep is set (then its path is printed to out).
+func Workdir(prefix string, keep bool, out io.Writer) (dir, bank string, remove func(), err error) {
+	dir, err = os.MkdirTemp("", prefix)
+	if err != nil {
+		return "", "", nil, err
+	}
+	remove = func() { os.RemoveAll(dir) }
+	if keep {
+		fmt.Fprintln(out, "files in", dir)
+		remove = func() {}
+	}
+	bank = filepath.Join(dir, "bench-bank.txt")
+	if err := os.WriteFile(bank, []byte(BenchBank), 0o600); err != nil {
+		remove()
+		return "", "", nil, err
+	}
+	return dir, bank, remove, nil
 }

@@ -198,3 +198,25 @@ func Over(sorted []time.Duration, d time.Duration) int {
 
 // Ms formats d in milliseconds with one decimal.
 func Ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+
+// LatencyMs is the q-th quantile (see Percentile) of the burst's
+// latencies, in milliseconds.
+func (r BurstResult) LatencyMs(q float64) float64 {
+	return float64(Percentile(r.Latency, q).Microseconds()) / 1000
+}
+
+// Median returns the median of f over the items that keep selects (the
+// upper one of an even count); 0 when none is selected.
+func Median[T any](items []T, keep func(T) bool, f func(T) float64) float64 {
+	var v []float64
+	for _, it := range items {
+		if keep(it) {
+			v = append(v, f(it))
+		}
+	}
+	if len(v) == 0 {
+		return 0
+	}
+	slices.Sort(v)
+	return v[len(v)/2]
+}
