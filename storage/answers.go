@@ -49,10 +49,11 @@ func (db *DB) RecordAnswer(ctx context.Context, a questions.Answer) (questions.A
 // stamps and checks a's time, decides refusals with check in a read
 // transaction (no commit for them), then records with write in the group
 // commit, where check runs again and decides. write returns the stored
-// answer, a refusal (a domain error, nothing written) or a storage error.
+// answer, a refusal (a domain error, nothing written) or a storage error;
+// its ranking counters change in the transaction's deltas.
 func (db *DB) record(ctx context.Context, op string, a questions.Answer,
 	check func(*bbolt.Tx, questions.Answer) (questions.Answer, error),
-	write func(*bbolt.Tx, questions.Answer) (questions.Answer, error, error)) (questions.Answer, error) {
+	write func(*bbolt.Tx, *deltas, questions.Answer) (questions.Answer, error, error)) (questions.Answer, error) {
 	if a.At.IsZero() {
 		a.At = db.now()
 	}
@@ -69,13 +70,13 @@ func (db *DB) record(ctx context.Context, op string, a questions.Answer,
 		return nil
 	})
 	if err == nil && refused == nil {
-		err = db.write(ctx, func(tx *bbolt.Tx) error {
+		err = db.write(ctx, func(tx *bbolt.Tx, d *deltas) error {
 			// May run more than once: reset the outputs, write nothing before
 			// every refusal is decided, and report refusals as outputs (a nil
 			// return) so they do not force the shared transaction to be retried.
 			out, refused = questions.Answer{}, nil
 			var err error
-			out, refused, err = write(tx, a)
+			out, refused, err = write(tx, d, a)
 			return err
 		})
 	}
@@ -118,7 +119,7 @@ func (db *DB) checkAnswer(tx *bbolt.Tx, a questions.Answer) (questions.Post, que
 
 // recordAnswer returns the stored answer, a refusal (domain error, nothing
 // written) or a storage error.
-func (db *DB) recordAnswer(tx *bbolt.Tx, a questions.Answer) (questions.Answer, error, error) {
+func (db *DB) recordAnswer(tx *bbolt.Tx, d *deltas, a questions.Answer) (questions.Answer, error, error) {
 	p, a, refused := db.checkAnswer(tx, a)
 	if refused != nil {
 		return a, refused, nil
@@ -151,7 +152,7 @@ func (db *DB) recordAnswer(tx *bbolt.Tx, a questions.Answer) (questions.Answer, 
 	if err != nil {
 		return questions.Answer{}, nil, err
 	}
-	if err := countAnswer(g, a.UserID, a.Grade, a.At, loc, topicsOf(p)); err != nil {
+	if err := countAnswer(g, d, a.UserID, a.Grade, a.At, loc, topicsOf(p)); err != nil {
 		return questions.Answer{}, nil, err
 	}
 	if err := rememberAnswer(g, a.UserID, p.QuestionID, questions.Attempt{At: a.At, Right: a.Right}, p.ClosesAt); err != nil {

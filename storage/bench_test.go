@@ -60,7 +60,15 @@ func benchRecord(b *testing.B, mode string, writers int) {
 	b.Run(fmt.Sprintf("%s/writers=%d", mode, writers), func(b *testing.B) {
 		db, path := newDB(b)
 		if mode == "boltbatch" {
-			db.write = func(_ context.Context, fn func(*bbolt.Tx) error) error { return db.bolt.Batch(fn) }
+			db.write = func(_ context.Context, fn func(*bbolt.Tx, *deltas) error) error {
+				return db.bolt.Batch(func(tx *bbolt.Tx) error {
+					d := newDeltas()
+					if err := fn(tx, d); err != nil {
+						return err
+					}
+					return d.flush()
+				})
+			}
 		}
 		rate := fsyncRate(b, filepath.Dir(path), 300*time.Millisecond)
 		var posts []questions.Post
@@ -212,15 +220,16 @@ func BenchmarkRecordAnswerWork(b *testing.B) {
 	b.ResetTimer()
 	for start := 0; start < b.N; start += perTx {
 		err := db.bolt.Update(func(tx *bbolt.Tx) error {
+			d := newDeltas()
 			for i := start; i < min(start+perTx, b.N); i++ {
 				p := posts[(i/members)%len(posts)]
-				_, refused, err := db.recordAnswer(tx, questions.Answer{PostID: p.ID, GuildID: guild, UserID: questions.UserID(i%members + 1),
+				_, refused, err := db.recordAnswer(tx, d, questions.Answer{PostID: p.ID, GuildID: guild, UserID: questions.UserID(i%members + 1),
 					InteractionID: uint64(i + 1), Choice: []string{questions.Letter(i % 4)}, At: t0.Add(time.Duration(i) * time.Second)})
 				if err != nil || refused != nil {
 					return fmt.Errorf("answer %d: %v, %v", i, err, refused)
 				}
 			}
-			return nil
+			return d.flush()
 		})
 		if err != nil {
 			b.Fatal(err)

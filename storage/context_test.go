@@ -24,7 +24,7 @@ func TestRecordAnswerContext(t *testing.T) {
 	inTx, release := make(chan struct{}), make(chan struct{})
 	leader := make(chan error, 1)
 	go func() {
-		leader <- db.group.do(t.Context(), func(*bbolt.Tx) error {
+		leader <- db.group.do(t.Context(), func(*bbolt.Tx, *deltas) error {
 			close(inTx)
 			<-release
 			return nil
@@ -66,7 +66,7 @@ func TestRecordAnswerContext(t *testing.T) {
 	ctx, cancel = context.WithCancel(t.Context())
 	inTx, release = make(chan struct{}), make(chan struct{})
 	go func() {
-		leader <- db.group.do(ctx, func(*bbolt.Tx) error {
+		leader <- db.group.do(ctx, func(*bbolt.Tx, *deltas) error {
 			close(inTx)
 			<-release
 			return nil

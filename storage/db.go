@@ -68,8 +68,9 @@ type DB struct {
 	// on bbolt's lock, where nothing can.
 	gate chan struct{}
 	// write runs RecordAnswer's transactions: group.do (a benchmark swaps
-	// in bbolt's DB.Batch to compare).
-	write func(context.Context, func(*bbolt.Tx) error) error
+	// in bbolt's DB.Batch to compare). The function's counter changes go
+	// to the deltas, which write flushes before the commit.
+	write func(context.Context, func(*bbolt.Tx, *deltas) error) error
 	// posts and settingsMemo spare the hot path decoding the same
 	// records again (see memo).
 	posts        memo[questions.PostID, questions.Post]

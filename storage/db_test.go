@@ -361,7 +361,7 @@ func TestGroupCommitRetriesWithoutFailingCall(t *testing.T) {
 	errs := make(chan error, 3)
 	for i := range 3 {
 		go func() {
-			errs <- db.group.do(t.Context(), func(tx *bbolt.Tx) error {
+			errs <- db.group.do(t.Context(), func(tx *bbolt.Tx, _ *deltas) error {
 				if i == 1 {
 					return boom
 				}

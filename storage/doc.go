@@ -104,7 +104,10 @@
 // on points and accuracy who reached them within the same 4.3 s. Leaderboard
 // pages at an offset descend the same counters. An answer moves a member's
 // key and adjusts only the counters whose prefix changed: at most ten
-// counter writes per ranking and period.
+// counter changes per ranking and period. The answers of one group commit
+// sum their changes to ph, ah, n and na in memory (deltas) and write each
+// touched counter once before the commit, skipping those whose changes
+// cancel out; their rows and keys are written answer by answer.
 //
 // Streaks live in the all-time row only (the streak fields of day, week
 // and month rows stay zero; files written before kept a copy there, which

@@ -212,7 +212,7 @@ func writePeriod(db *DB, guildID questions.GuildID, name string, rows map[questi
 		}
 	}
 	return db.bolt.Update(func(tx *bbolt.Tx) error {
-		p, err := periodRW(guildRO(tx, guildID), []byte(name))
+		p, err := periodRW(guildRO(tx, guildID), []byte(name), nil)
 		if err != nil {
 			return err
 		}

@@ -21,7 +21,9 @@ import (
 // As with DB.Batch a function may run more than once (when another
 // function of its group fails, the group is retried without it and the
 // failing one re-run alone), so functions must reset their outputs and
-// have no effect outside the transaction.
+// have no effect outside the transaction. The functions of one attempt
+// share a deltas for their counter changes, flushed after the last of
+// them, before the commit; each attempt has a new one.
 type groupCommit struct {
 	db       *bbolt.DB
 	onCommit func(answers int) // nil: nothing
@@ -37,7 +39,7 @@ type groupCommit struct {
 }
 
 type groupCall struct {
-	fn   func(*bbolt.Tx) error
+	fn   func(*bbolt.Tx, *deltas) error
 	done chan groupResult // buffered 1: a lead signal, or the result
 }
 
@@ -51,7 +53,7 @@ type groupResult struct {
 // ctx ending withdraws it (ctx.Err() is returned, nothing was written);
 // once a transaction has taken it, its outcome is returned whatever ctx
 // does.
-func (g *groupCommit) do(ctx context.Context, fn func(*bbolt.Tx) error) error {
+func (g *groupCommit) do(ctx context.Context, fn func(*bbolt.Tx, *deltas) error) error {
 	c := &groupCall{fn: fn, done: make(chan groupResult, 1)}
 	g.mu.Lock()
 	g.queue = append(g.queue, c)
@@ -128,20 +130,27 @@ func (g *groupCommit) run(calls []*groupCall) {
 		failed := -1
 		err := g.broken.run(func() error {
 			return g.update(func(tx *bbolt.Tx) error {
+				d := newDeltas()
 				for i, c := range calls {
-					if err := safeCall(c.fn, tx); err != nil {
+					if err := safeCall(func() error { return c.fn(tx, d) }); err != nil {
 						failed = i
 						return err
 					}
 				}
-				return nil
+				return safeCall(d.flush)
 			})
 		})
 		if failed >= 0 {
 			c := calls[failed]
 			calls = append(calls[:failed:failed], calls[failed+1:]...)
 			err := g.broken.run(func() error {
-				return g.update(func(tx *bbolt.Tx) error { return safeCall(c.fn, tx) })
+				return g.update(func(tx *bbolt.Tx) error {
+					d := newDeltas()
+					if err := safeCall(func() error { return c.fn(tx, d) }); err != nil {
+						return err
+					}
+					return safeCall(d.flush)
+				})
 			})
 			if err == nil && g.onCommit != nil {
 				g.onCommit(1)
@@ -161,11 +170,11 @@ func (g *groupCommit) run(calls []*groupCall) {
 
 // safeCall turns a panic of fn into an error so one bad call cannot take
 // the leader (and everyone waiting on it) down.
-func safeCall(fn func(*bbolt.Tx) error, tx *bbolt.Tx) (err error) {
+func safeCall(fn func() error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("panic: %v", p)
 		}
 	}()
-	return fn(tx)
+	return fn()
 }

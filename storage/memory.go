@@ -153,19 +153,20 @@ func countStored(tx *bbolt.Tx, g *bbolt.Bucket, loc *time.Location, a questions.
 		return err
 	}
 	if src.review {
-		return countReview(g, a.UserID, a.At, loc)
+		return countReview(g, nil, a.UserID, a.At, loc)
 	}
-	return countAnswer(g, a.UserID, a.Grade, a.At, loc, src.topics)
+	return countAnswer(g, nil, a.UserID, a.Grade, a.At, loc, src.topics)
 }
 
 // countReview counts a review answer of user at `at` into the guild's
 // scores: a study day for the streak (all-time row and streak index), and
 // nothing else, so reviews never move points, answer counts, accuracy or
 // any leaderboard order. A member without an all-time row gets one with 0
-// points (as a rebuild would give them).
-func countReview(g *bbolt.Bucket, user questions.UserID, at time.Time, loc *time.Location) error {
+// points (as a rebuild would give them). The ranking counters change in d
+// (nil: written at once).
+func countReview(g *bbolt.Bucket, d *deltas, user questions.UserID, at time.Time, loc *time.Location) error {
 	keys, day := periodKeys(at, loc)
-	all, err := periodRW(g, keys[0])
+	all, err := periodRW(g, keys[0], d)
 	if err != nil {
 		return err
 	}

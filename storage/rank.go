@@ -23,6 +23,9 @@ var rankLevels = [...]int{8, 16, 18, 19, 20}
 type rankIndex struct {
 	keys *bbolt.Bucket // <key> → ∅
 	hist *bbolt.Bucket // <level byte><key prefix> → count
+	// pend, when set, takes move's counter changes until the transaction
+	// flushes them (see deltas); nil: move writes them at once.
+	pend *bucketDeltas
 }
 
 func histKey(level int, key []byte) []byte {
@@ -35,6 +38,10 @@ func histKey(level int, key []byte) []byte {
 // for the counter's key (Put copies its key).
 func (ri rankIndex) bump(c *bbolt.Cursor, buf []byte, level int, key []byte, delta int64) error {
 	hk := append(append(buf[:0], byte(level)), key[:rankLevels[level]]...)
+	if ri.pend != nil {
+		ri.pend.add(hk, delta)
+		return nil
+	}
 	n := delta
 	if k, v := c.Seek(hk); bytes.Equal(k, hk) {
 		n += int64(getU64(v))
@@ -67,7 +74,7 @@ func (ri rankIndex) move(old, new []byte) error {
 		if old != nil && new != nil && bytes.Equal(old[:n], new[:n]) {
 			continue
 		}
-		if c == nil {
+		if c == nil && ri.pend == nil {
 			c = ri.hist.Cursor()
 		}
 		if old != nil {
@@ -85,7 +92,8 @@ func (ri rankIndex) move(old, new []byte) error {
 }
 
 // rank returns the 1-based position of key: one plus the number of keys
-// that sort before it.
+// that sort before it. It reads the stored counters: never on an index
+// with pending changes.
 func (ri rankIndex) rank(key []byte) int {
 	before := 0
 	var parent []byte
@@ -106,7 +114,8 @@ func (ri rankIndex) rank(key []byte) int {
 }
 
 // nth returns a cursor on the keys bucket positioned at the key of 0-based
-// position n, and that key; nil when n is past the end.
+// position n, and that key; nil when n is past the end. Like rank, it
+// reads the stored counters.
 func (ri rankIndex) nth(n int) (*bbolt.Cursor, []byte) {
 	kc := ri.keys.Cursor()
 	if n <= 0 {

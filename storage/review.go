@@ -176,7 +176,7 @@ func checkReview(tx *bbolt.Tx, a questions.Answer) (questions.Review, questions.
 
 // recordReview returns the stored answer, a refusal (nothing written) or a
 // storage error.
-func (db *DB) recordReview(tx *bbolt.Tx, a questions.Answer) (questions.Answer, error, error) {
+func (db *DB) recordReview(tx *bbolt.Tx, d *deltas, a questions.Answer) (questions.Answer, error, error) {
 	r, a, refused := checkReview(tx, a)
 	if refused != nil {
 		return a, refused, nil
@@ -197,7 +197,7 @@ func (db *DB) recordReview(tx *bbolt.Tx, a questions.Answer) (questions.Answer, 
 	if err != nil {
 		return questions.Answer{}, nil, err
 	}
-	if err := countReview(g, a.UserID, a.At, loc); err != nil {
+	if err := countReview(g, d, a.UserID, a.At, loc); err != nil {
 		return questions.Answer{}, nil, err
 	}
 	if err := rememberAnswer(g, a.UserID, r.QuestionID, questions.Attempt{At: a.At, Right: a.Right, Review: true}, time.Time{}); err != nil {

@@ -47,10 +47,13 @@ type period struct {
 	rows *bbolt.Bucket
 	pts  rankIndex
 	acc  rankIndex
+	pend *bucketDeltas // n and na changes waiting for the flush; nil: written at once
 }
 
-// periodRW returns the period bucket named key, creating it.
-func periodRW(g *bbolt.Bucket, key []byte) (period, error) {
+// periodRW returns the period bucket named key, creating it. With d its
+// counters (n, na, ph, ah) change in d until d is flushed; with nil at
+// once.
+func periodRW(g *bbolt.Bucket, key []byte, d *deltas) (period, error) {
 	periods := g.Bucket(bPeriods)
 	b := periods.Bucket(key)
 	if b == nil {
@@ -64,7 +67,11 @@ func periodRW(g *bbolt.Bucket, key []byte) (period, error) {
 			}
 		}
 	}
-	return periodOf(b), nil
+	p := periodOf(b)
+	p.pend = d.of(p.b)
+	p.pts.pend = d.of(p.pts.hist)
+	p.acc.pend = d.of(p.acc.hist)
+	return p, nil
 }
 
 // periodRO returns the period bucket named key; its fields are nil when the
@@ -97,16 +104,23 @@ func (p period) row(user questions.UserID) (questions.Score, bool) {
 	return decodeScore(user, v), true
 }
 
+// count returns a counter (n, na) as the transaction will leave it: the
+// stored value plus any pending change.
 func (p period) count(key []byte) int {
 	if p.b == nil {
 		return 0
 	}
-	return int(getU64(p.b.Get(key)))
+	return int(getU64(p.b.Get(key))) + int(p.pend.pending(key))
 }
 
 // addCount adds delta to a counter; a counter that falls to 0 is deleted
-// (a rebuild never writes one that stays 0).
+// (a rebuild never writes one that stays 0). With pending changes it only
+// adds delta to them.
 func (p period) addCount(key []byte, delta int) error {
+	if p.pend != nil {
+		p.pend.add(key, int64(delta))
+		return nil
+	}
 	n := p.count(key) + delta
 	if n <= 0 {
 		return p.b.Delete(key)
@@ -262,10 +276,11 @@ func periodOfAt(p questions.Period, at time.Time, loc *time.Location) ([]byte, t
 // countAnswer adds one graded answer of user to every score the guild keeps:
 // the four period rows and rankings, the streaks and their index, and the
 // topic stats. RecordAnswer and RebuildScores both come through here, so a
-// rebuild reproduces what live recording wrote.
-func countAnswer(g *bbolt.Bucket, user questions.UserID, gr questions.Grade, at time.Time, loc *time.Location, topics []string) error {
+// rebuild reproduces what live recording wrote. The ranking counters
+// change in d (nil: written at once).
+func countAnswer(g *bbolt.Bucket, d *deltas, user questions.UserID, gr questions.Grade, at time.Time, loc *time.Location, topics []string) error {
 	keys, day := periodKeys(at, loc)
-	all, err := periodRW(g, keys[0])
+	all, err := periodRW(g, keys[0], d)
 	if err != nil {
 		return err
 	}
@@ -288,7 +303,7 @@ func countAnswer(g *bbolt.Bucket, user questions.UserID, gr questions.Grade, at 
 		return err
 	}
 	for _, key := range keys[1:] {
-		p, err := periodRW(g, key)
+		p, err := periodRW(g, key, d)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,114 @@
+package storage
+
+// This file is the counter buffer of the group commit.
+
+import (
+	"bytes"
+
+	"go.etcd.io/bbolt"
+)
+
+// deltas holds the changes to counters (the rank histograms ph and ah, a
+// period's n and na) that the functions of one write transaction make,
+// and flush writes each touched counter once, before the commit. The
+// answers of a group commit mostly move the same counters (few point
+// values, few time slices), so the transaction reads and writes each of
+// them once rather than once per answer. A nil *deltas writes through.
+//
+// A deltas belongs to one transaction attempt: a retried attempt starts
+// from a new one. Nothing in that transaction may read a histogram
+// counter before flush (rank and nth run in read transactions only); a
+// period's n and na read through count see what is pending.
+type deltas struct {
+	buckets map[*bbolt.Bucket]*bucketDeltas
+	order   []*bucketDeltas // first touched first: flush writes in a fixed order
+}
+
+// bucketDeltas are the pending counter changes of one bucket.
+type bucketDeltas struct {
+	b     *bbolt.Bucket
+	index map[string]int // counter key → its place in list
+	list  []counterDelta
+}
+
+type counterDelta struct {
+	key []byte
+	n   int64
+}
+
+func newDeltas() *deltas {
+	return &deltas{buckets: make(map[*bbolt.Bucket]*bucketDeltas)}
+}
+
+// of returns the pending changes of b's counters; nil (write through)
+// when d is nil. Within a write transaction bbolt hands out one *Bucket
+// per bucket, so the pointer names the bucket.
+func (d *deltas) of(b *bbolt.Bucket) *bucketDeltas {
+	if d == nil || b == nil {
+		return nil
+	}
+	bd := d.buckets[b]
+	if bd == nil {
+		bd = &bucketDeltas{b: b, index: make(map[string]int)}
+		d.buckets[b] = bd
+		d.order = append(d.order, bd)
+	}
+	return bd
+}
+
+// add adds n to the counter key (copied if new).
+func (bd *bucketDeltas) add(key []byte, n int64) {
+	if i, ok := bd.index[string(key)]; ok {
+		bd.list[i].n += n
+		return
+	}
+	k := bytes.Clone(key)
+	bd.index[string(k)] = len(bd.list)
+	bd.list = append(bd.list, counterDelta{key: k, n: n})
+}
+
+// pending returns the change waiting for the counter key (0 when bd is nil).
+func (bd *bucketDeltas) pending(key []byte) int64 {
+	if bd == nil {
+		return 0
+	}
+	if i, ok := bd.index[string(key)]; ok {
+		return bd.list[i].n
+	}
+	return 0
+}
+
+// flush writes every counter whose net change is not 0: its stored value
+// plus the change, deleted when that is 0 or less. That is what adding
+// the changes one at a time writes, since a count (of keys under a
+// prefix, of members in a ranking) never falls below 0 on the way; a
+// counter that went to 0 and back is left as it was. d is empty after.
+func (d *deltas) flush() error {
+	if d == nil {
+		return nil
+	}
+	for _, bd := range d.order {
+		c := bd.b.Cursor() // one search stack for every lookup in the bucket
+		for _, cd := range bd.list {
+			if cd.n == 0 {
+				continue
+			}
+			n := cd.n
+			if k, v := c.Seek(cd.key); bytes.Equal(k, cd.key) {
+				n += int64(getU64(v))
+			}
+			var err error
+			if n <= 0 {
+				err = bd.b.Delete(cd.key)
+			} else {
+				err = bd.b.Put(cd.key, u64(uint64(n)))
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	clear(d.buckets)
+	d.order = d.order[:0]
+	return nil
+}
