@@ -152,9 +152,6 @@ func (e *env) start() {
 		Rand:         rand.New(rand.NewPCG(1, 2)),
 		Logger:       slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		RefreshEvery: 50 * time.Millisecond,
-		// One shard: nothing to pace; a reconnect need not wait out the
-		// 5 s that Discord asks between two IDENTIFYs of one bucket.
-		IdentifyInterval: time.Millisecond,
 	})
 	if err != nil {
 		e.t.Fatal(err)
@@ -732,6 +729,11 @@ func TestGarbledInputAndResume(t *testing.T) {
 	}
 	if e.srv.Resumes() != 1 {
 		t.Errorf("%d resumes, want 1", e.srv.Resumes())
+	}
+	// A RESUME is not an IDENTIFY: it does not wait for an identify turn
+	// (5 s apart by default), although the IDENTIFY was a moment ago.
+	if strings.Contains(e.logs.String(), "gateway identify rate limit: waiting") {
+		t.Error("the resume waited for the identify rate limit")
 	}
 	if p, _ := e.db.Post(post.ID); p.Answers != 1 {
 		t.Errorf("post has %d answers, want only bob's", p.Answers)

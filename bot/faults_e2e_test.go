@@ -28,9 +28,6 @@ func (e *env) launch(token, apiBase string) (context.CancelFunc, <-chan error) {
 		Token: token, APIBase: apiBase, Store: db, Catalogue: e.cat, Clock: e.clk,
 		Rand:   rand.New(rand.NewPCG(1, 2)),
 		Logger: slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		// The reconnect after a fatal close need not wait out the identify
-		// interval (pacing is tested with shards).
-		IdentifyInterval: time.Millisecond,
 	})
 	if err != nil {
 		e.t.Fatal(err)

@@ -71,6 +71,9 @@ type shard struct {
 	closeSent *closeWatch
 	dropped   chan struct{} // a Disconnect happened (buffered, 1)
 	up        atomic.Bool   // connected now
+	// resumable: the session got a READY, so discordgo reconnects it with a
+	// RESUME, which Discord's identify rate limit does not count.
+	resumable atomic.Bool
 }
 
 // newShard makes the session of shard id of count. Its interactions go to
@@ -111,6 +114,7 @@ func (b *Bot) newShard(ctx context.Context, base *url.URL, id, count int) (*shar
 			b.onInteraction(ctx, ic, closing)
 		}()
 	})
+	s.AddHandler(func(*discordgo.Session, *discordgo.Ready) { sh.resumable.Store(true) })
 	s.AddHandler(func(*discordgo.Session, *discordgo.Disconnect) {
 		b.shardDown(sh)
 		select {
@@ -207,11 +211,15 @@ func (p *pacer) take(ctx context.Context, shard int) (release func(), err error)
 
 // connectShard opens sh's gateway connection in its identify turn.
 func (b *Bot) connectShard(ctx context.Context, sh *shard, p *pacer) error {
-	release, err := p.take(ctx, sh.id)
-	if err != nil {
-		return err
+	release := func() {}
+	if !sh.resumable.Load() { // an IDENTIFY takes its turn; a RESUME need not
+		r, err := p.take(ctx, sh.id)
+		if err != nil {
+			return err
+		}
+		release = r
 	}
-	err = b.connect(ctx, sh.s, sh.att)
+	err := b.connect(ctx, sh.s, sh.att)
 	release()
 	if err != nil {
 		return err
