@@ -117,6 +117,17 @@ func (db *DB) checkAnswer(tx *bbolt.Tx, a questions.Answer) (questions.Post, que
 	return p, a, nil
 }
 
+// putAnswer stores a, the answer to post or review id, under the guild's
+// next answer sequence number (which resets and rebuilds count by).
+func putAnswer(g *bbolt.Bucket, id questions.PostID, a questions.Answer) error {
+	answers := g.Bucket(bAnswers)
+	seq, err := answers.NextSequence()
+	if err != nil {
+		return err
+	}
+	return answers.Put(cat(u64(id), u64(a.UserID)), encodeAnswer(seq, a))
+}
+
 // recordAnswer returns the stored answer, a refusal (domain error, nothing
 // written) or a storage error.
 func (db *DB) recordAnswer(tx *bbolt.Tx, d *deltas, a questions.Answer) (questions.Answer, error, error) {
@@ -130,12 +141,7 @@ func (db *DB) recordAnswer(tx *bbolt.Tx, d *deltas, a questions.Answer) (questio
 	if err != nil {
 		return questions.Answer{}, nil, err
 	}
-	answers := g.Bucket(bAnswers)
-	seq, err := answers.NextSequence()
-	if err != nil {
-		return questions.Answer{}, nil, err
-	}
-	if err := answers.Put(cat(u64(p.ID), u64(a.UserID)), encodeAnswer(seq, a)); err != nil {
+	if err := putAnswer(g, p.ID, a); err != nil {
 		return questions.Answer{}, nil, err
 	}
 	for _, l := range a.Choice {

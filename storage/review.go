@@ -185,12 +185,7 @@ func (db *DB) recordReview(tx *bbolt.Tx, d *deltas, a questions.Answer) (questio
 	if err != nil {
 		return questions.Answer{}, nil, err
 	}
-	answers := g.Bucket(bAnswers)
-	seq, err := answers.NextSequence()
-	if err != nil {
-		return questions.Answer{}, nil, err
-	}
-	if err := answers.Put(cat(u64(r.ID), u64(a.UserID)), encodeAnswer(seq, a)); err != nil {
+	if err := putAnswer(g, r.ID, a); err != nil {
 		return questions.Answer{}, nil, err
 	}
 	loc, err := db.guildLocation(tx, a.GuildID)
