@@ -161,6 +161,10 @@ type Settings struct {
 	// LastDaily is the local date of the last daily post, kept while the
 	// daily quiz is off so that turning it on again cannot post that day twice.
 	LastDaily string
+	// LastDailyTime is the local time ("HH:MM") of that post, so that the
+	// date can be carried into another time zone; "" in files written
+	// before it was kept (the date is then taken as it is).
+	LastDailyTime string
 }
 
 // Daily is a guild's daily quiz schedule. Its time is local to the

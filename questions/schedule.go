@@ -138,6 +138,9 @@ func (d Daily) Step(loc *time.Location, now time.Time) (DailyStep, error) {
 // unknown) and its close-after setting, computes the first post, and makes
 // loc the settings' zone. d's own Next and LastPosted are ignored.
 func (s *Settings) SetDaily(d Daily, from, loc *time.Location, now time.Time) error {
+	if s.Daily == nil {
+		s.moveLastDaily(from, loc)
+	}
 	d.LastPosted = s.LastDaily
 	old := s.Daily
 	if old != nil {
@@ -162,6 +165,7 @@ func (s *Settings) SetDaily(d Daily, from, loc *time.Location, now time.Time) er
 func (s *Settings) SetTimeZone(from, to *time.Location, now time.Time) error {
 	s.TimeZone = to.String()
 	if s.Daily == nil {
+		s.moveLastDaily(from, to)
 		return nil
 	}
 	if from != nil {
@@ -183,8 +187,25 @@ func (s *Settings) DailyOff() bool {
 		return false
 	}
 	if s.Daily.LastPosted > s.LastDaily {
-		s.LastDaily = s.Daily.LastPosted
+		s.LastDaily, s.LastDailyTime = s.Daily.LastPosted, s.Daily.Time
 	}
 	s.Daily = nil
 	return true
+}
+
+// moveLastDaily carries the last post kept while the daily quiz is off
+// (LastDaily at LastDailyTime, local to from) into zone to: the date and
+// time it was there. Without a time (an older file) or a from zone, the
+// date stays as it is.
+func (s *Settings) moveLastDaily(from, to *time.Location) {
+	h, m, ok := ParseClock(s.LastDailyTime)
+	if !ok || from == nil {
+		return
+	}
+	day, err := time.ParseInLocation(time.DateOnly, s.LastDaily, from)
+	if err != nil {
+		return
+	}
+	at := dailyAt(day, h, m, from).In(to)
+	s.LastDaily, s.LastDailyTime = LocalDate(at, to), at.Format("15:04")
 }

@@ -215,3 +215,74 @@ func TestSettingsScheduleChanges(t *testing.T) {
 		}
 	})
 }
+
+// TestDailyOffAndOnInAnotherZone: a daily quiz turned off and on again in
+// another time zone never gives a local day a second post, and does not
+// skip the next day either: the last post is carried into the new zone at
+// the time it was made.
+func TestDailyOffAndOnInAnotherZone(t *testing.T) {
+	auckland := mustZone(t, "Pacific/Auckland")
+	posted := func(at string) Settings { // the daily quiz posted on 1 December at `at` UTC, then turned off
+		s := Settings{TimeZone: "UTC", Daily: &Daily{ChannelID: 1, Time: at, Count: 1, LastPosted: "2026-12-01"}}
+		if !s.DailyOff() {
+			t.Fatal("DailyOff: the daily quiz was on")
+		}
+		return s
+	}
+	tests := []struct {
+		name     string
+		postedAt string
+		now      time.Time
+		time     string
+		want     time.Time
+	}{
+		// 23:00 UTC on 1 December is 12:00 on 2 December in Auckland: 2
+		// December had its post there, 12:30 that day would be a second.
+		{"west to east past midnight", "23:00", time.Date(2026, 12, 1, 23, 20, 0, 0, time.UTC), "12:30",
+			time.Date(2026, 12, 3, 12, 30, 0, 0, auckland)},
+		// 08:00 UTC on 1 December is 21:00 on 1 December in Auckland: 2
+		// December at 20:00 is a new day there.
+		{"east, the same date", "08:00", time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), "20:00",
+			time.Date(2026, 12, 2, 20, 0, 0, 0, auckland)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := posted(tt.postedAt)
+			if s.LastDaily != "2026-12-01" || s.LastDailyTime != tt.postedAt {
+				t.Fatalf("after DailyOff: last daily %q at %q, want 2026-12-01 at %s", s.LastDaily, s.LastDailyTime, tt.postedAt)
+			}
+			if err := s.SetDaily(Daily{ChannelID: 1, Time: tt.time, Count: 1}, time.UTC, auckland, tt.now); err != nil {
+				t.Fatal(err)
+			}
+			if !s.Daily.Next.Equal(tt.want) {
+				t.Errorf("next post %v, want %v", s.Daily.Next.In(auckland), tt.want)
+			}
+		})
+	}
+
+	t.Run("the zone changes while off, then on again", func(t *testing.T) {
+		s := posted("23:00")
+		if err := s.SetTimeZone(time.UTC, auckland, time.Date(2026, 12, 1, 23, 10, 0, 0, time.UTC)); err != nil {
+			t.Fatal(err)
+		}
+		if s.LastDaily != "2026-12-02" || s.LastDailyTime != "12:00" {
+			t.Fatalf("kept last post after the zone change: %q at %q, want 2026-12-02 at 12:00", s.LastDaily, s.LastDailyTime)
+		}
+		if err := s.SetDaily(Daily{Time: "12:30", Count: 1}, auckland, auckland, time.Date(2026, 12, 1, 23, 20, 0, 0, time.UTC)); err != nil {
+			t.Fatal(err)
+		}
+		if want := time.Date(2026, 12, 3, 12, 30, 0, 0, auckland); !s.Daily.Next.Equal(want) {
+			t.Errorf("next post %v, want %v", s.Daily.Next.In(auckland), want)
+		}
+	})
+
+	t.Run("a file from before the time was kept: the date as it is", func(t *testing.T) {
+		s := Settings{TimeZone: "UTC", LastDaily: "2026-12-01"}
+		if err := s.SetDaily(Daily{Time: "12:30", Count: 1}, time.UTC, auckland, time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)); err != nil {
+			t.Fatal(err)
+		}
+		if want := time.Date(2026, 12, 2, 12, 30, 0, 0, auckland); !s.Daily.Next.Equal(want) {
+			t.Errorf("next post %v, want %v", s.Daily.Next.In(auckland), want)
+		}
+	})
+}

@@ -21,6 +21,7 @@ type settingsRec struct {
 	Banks          []string  `json:"banks,omitempty"`
 	Daily          *dailyRec `json:"daily,omitempty"`
 	LastDaily      string    `json:"lastDaily,omitempty"`
+	LastDailyTime  string    `json:"lastDailyTime,omitempty"`
 }
 
 // dailyRec is the stored daily schedule. Files written before the guild
@@ -38,7 +39,7 @@ type dailyRec struct {
 
 func encodeSettings(s questions.Settings) ([]byte, error) {
 	r := settingsRec{TimeZone: s.TimeZone, RevealOnAnswer: s.RevealOnAnswer, AskMinutes: s.AskMinutes, Banks: s.Banks,
-		LastDaily: s.LastDaily}
+		LastDaily: s.LastDaily, LastDailyTime: s.LastDailyTime}
 	if d := s.Daily; d != nil {
 		r.Daily = &dailyRec{ChannelID: d.ChannelID, Time: d.Time, Bank: d.Bank, Count: d.Count,
 			CloseAfterHours: d.CloseAfterHours, Next: utc(d.Next), LastPosted: d.LastPosted, LastError: d.LastError}
@@ -52,7 +53,7 @@ func decodeSettings(guildID questions.GuildID, v []byte) (questions.Settings, er
 		return questions.Settings{}, fmt.Errorf("settings of guild %d: %w", guildID, err)
 	}
 	s := questions.Settings{GuildID: guildID, TimeZone: r.TimeZone, RevealOnAnswer: r.RevealOnAnswer,
-		AskMinutes: r.AskMinutes, Banks: r.Banks, LastDaily: r.LastDaily}
+		AskMinutes: r.AskMinutes, Banks: r.Banks, LastDaily: r.LastDaily, LastDailyTime: r.LastDailyTime}
 	if d := r.Daily; d != nil {
 		s.Daily = &questions.Daily{ChannelID: d.ChannelID, Time: d.Time, Bank: d.Bank, Count: d.Count,
 			CloseAfterHours: d.CloseAfterHours, Next: utc(d.Next), LastPosted: d.LastPosted, LastError: d.LastError}

@@ -21,7 +21,7 @@ func TestSettings(t *testing.T) {
 	want := questions.Settings{GuildID: 5, TimeZone: "America/New_York", RevealOnAnswer: false, AskMinutes: 3,
 		Banks: []string{"A", "B"}, Daily: &questions.Daily{ChannelID: 8, Time: "07:30",
 			Bank: "A", Count: 2, CloseAfterHours: 6, Next: t0.Add(19 * time.Hour), LastPosted: "2025-03-13",
-			LastError: "missing access"}, LastDaily: "2025-03-12"}
+			LastError: "missing access"}, LastDaily: "2025-03-12", LastDailyTime: "07:30"}
 	if err := db.SaveSettings(t.Context(), want); err != nil {
 		t.Fatal(err)
 	}
