@@ -121,3 +121,37 @@ func TestOpenWaitsForTheLockWithinContext(t *testing.T) {
 		t.Errorf("Open = %v after %v, want context.DeadlineExceeded soon after 150 ms", err, time.Since(start))
 	}
 }
+
+// TestRecordAnswerWaitsForItsTurnWithinContext: an answer that would lead
+// a group commit while another write holds the turn gives up when its
+// context ends, having written nothing, and the next answer still commits.
+func TestRecordAnswerWaitsForItsTurnWithinContext(t *testing.T) {
+	db, _ := newDB(t)
+	p := mustPost(t, db, questions.Post{})
+	db.gate <- struct{}{} // another write's turn (a long rebuild, say)
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := db.RecordAnswer(ctx, questions.Answer{PostID: p.ID, GuildID: guild, UserID: 1, InteractionID: 1, Choice: []string{"B"}})
+		done <- err
+	}()
+	var err error
+	select {
+	case err = <-done:
+		<-db.gate
+	case <-time.After(10 * time.Second):
+		<-db.gate // let it through, to see what it does
+		err = <-done
+		t.Errorf("RecordAnswer still waited for the turn 10 s after its 50 ms context ended (then returned %v)", err)
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("RecordAnswer = %v, want context.DeadlineExceeded", err)
+	}
+	if _, err := db.Answer(p.ID, 1); !errors.Is(err, questions.ErrNotFound) {
+		t.Errorf("abandoned answer: %v, want ErrNotFound", err)
+	}
+	if _, err := db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, GuildID: guild, UserID: 2, InteractionID: 2, Choice: []string{"B"}}); err != nil {
+		t.Errorf("RecordAnswer once the turn is free: %v", err)
+	}
+}

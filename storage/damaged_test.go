@@ -173,3 +173,33 @@ func TestDamageWhileOpenIsAnError(t *testing.T) {
 		})
 	}
 }
+
+// TestBrokenDBFailsEveryRead: once a transaction met damage (a bbolt
+// panic), every read fails with ErrDamaged without touching bbolt, whose
+// locks the panic may have left held.
+func TestBrokenDBFailsEveryRead(t *testing.T) {
+	db, _ := newDB(t)
+	t.Cleanup(func() { db.broken.err.Store(nil) }) // the file is fine: let newDB's cleanup close it
+	if err := db.broken.run(func() error { panic("damaged page") }); !errors.Is(err, ErrDamaged) {
+		t.Fatalf("the tripping transaction: got %v, want ErrDamaged", err)
+	}
+	for _, tc := range []struct {
+		name string
+		read func() error
+	}{
+		{"Review", func() error { _, err := db.Review(guild, 1); return err }},
+		{"Draft", func() error { _, err := db.Draft(guild, 1); return err }},
+		{"Suggestions", func() error { _, err := db.Suggestions(guild); return err }},
+		{"Memories", func() error { _, err := db.Memories(guild, 1); return err }},
+		{"GroupMemories", func() error { _, err := db.GroupMemories(guild, []questions.UserID{1}, nil); return err }},
+		{"Players", func() error { _, err := db.Players(guild, t0); return err }},
+		{"OpenQuestions", func() error { _, err := db.OpenQuestions(guild); return err }},
+		{"ReviewQueue", func() error { _, err := db.ReviewQueue(guild, 1, t0, nil); return err }},
+		{"ExamDate", func() error { _, err := db.ExamDate(guild, 1); return err }},
+		{"Post", func() error { _, err := db.Post(1); return err }},
+	} {
+		if err := tc.read(); !errors.Is(err, ErrDamaged) {
+			t.Errorf("%s on a broken DB: got %v, want ErrDamaged", tc.name, err)
+		}
+	}
+}

@@ -85,7 +85,7 @@ func (db *DB) SaveDraft(ctx context.Context, d questions.Draft) (questions.Draft
 // concurrent use.
 func (db *DB) Draft(guildID questions.GuildID, id uint64) (questions.Draft, error) {
 	var d questions.Draft
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		r, err := getDraft(sub(guildRO(tx, guildID), bDrafts), id, db.now())
 		d = r.draft(guildID, id)
 		return err
@@ -117,7 +117,7 @@ func (db *DB) DeleteDraft(ctx context.Context, guildID questions.GuildID, id uin
 func (db *DB) Suggestions(guildID questions.GuildID) ([]questions.Draft, error) {
 	var out []questions.Draft
 	now := db.now()
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		b := sub(guildRO(tx, guildID), bDrafts)
 		if b == nil {
 			return nil

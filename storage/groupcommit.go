@@ -49,10 +49,10 @@ type groupResult struct {
 }
 
 // do runs fn in a shared write transaction and returns once that
-// transaction has committed (or failed). While fn waits in the queue,
-// ctx ending withdraws it (ctx.Err() is returned, nothing was written);
-// once a transaction has taken it, its outcome is returned whatever ctx
-// does.
+// transaction has committed (or failed). While fn waits in the queue, or
+// its leader for the write turn (DB.gate), ctx ending withdraws it
+// (ctx.Err() is returned, nothing was written); once a transaction has
+// taken it, its outcome is returned whatever ctx does.
 func (g *groupCommit) do(ctx context.Context, fn func(*bbolt.Tx, *deltas) error) error {
 	c := &groupCall{fn: fn, done: make(chan groupResult, 1)}
 	g.mu.Lock()
@@ -74,25 +74,45 @@ func (g *groupCommit) do(ctx context.Context, fn func(*bbolt.Tx, *deltas) error)
 		if !r.lead {
 			return r.err
 		}
-		g.mu.Lock()
+	} else {
+		g.running = true
+		g.mu.Unlock()
 	}
-	// This goroutine leads: take what is queued (c included) and commit it.
-	g.running = true
+	// This goroutine leads: wait for the write turn while ctx lasts (still
+	// in the queue, first), then take what is queued (c included) and
+	// commit it.
+	select {
+	case g.gate <- struct{}{}:
+	case <-ctx.Done():
+		g.mu.Lock()
+		g.queue = slices.DeleteFunc(g.queue, func(q *groupCall) bool { return q == c })
+		g.handOver()
+		g.mu.Unlock()
+		return ctx.Err()
+	}
+	g.mu.Lock()
 	n := min(len(g.queue), g.max)
 	calls := g.queue[:n:n]
 	g.queue = append([]*groupCall(nil), g.queue[n:]...)
 	g.mu.Unlock()
 
 	g.run(calls)
+	<-g.gate
 
 	g.mu.Lock()
+	g.handOver()
+	g.mu.Unlock()
+	return (<-c.done).err
+}
+
+// handOver passes the lead to the first queued call, or ends the run when
+// none is queued. g.mu must be held.
+func (g *groupCommit) handOver() {
 	if len(g.queue) > 0 {
-		g.queue[0].done <- groupResult{lead: true} // hand over
+		g.queue[0].done <- groupResult{lead: true}
 	} else {
 		g.running = false
 	}
-	g.mu.Unlock()
-	return (<-c.done).err
 }
 
 // withdraw takes c out of the queue and reports whether it was still
@@ -108,28 +128,19 @@ func (g *groupCommit) withdraw(c *groupCall) bool {
 	g.queue = slices.Delete(g.queue, i, i+1)
 	select {
 	case <-c.done: // a queued call can only have been handed the lead
-		if len(g.queue) > 0 {
-			g.queue[0].done <- groupResult{lead: true}
-		} else {
-			g.running = false
-		}
+		g.handOver()
 	default:
 	}
 	return true
 }
 
-// update runs fn in one write transaction when the gate admits it.
-func (g *groupCommit) update(fn func(*bbolt.Tx) error) error {
-	g.gate <- struct{}{}
-	defer func() { <-g.gate }()
-	return g.db.Update(fn)
-}
-
+// run commits calls, retrying without a failing one; its leader holds the
+// write turn (DB.gate) throughout.
 func (g *groupCommit) run(calls []*groupCall) {
 	for len(calls) > 0 {
 		failed := -1
 		err := g.broken.run(func() error {
-			return g.update(func(tx *bbolt.Tx) error {
+			return g.db.Update(func(tx *bbolt.Tx) error {
 				d := newDeltas()
 				for i, c := range calls {
 					if err := safeCall(func() error { return c.fn(tx, d) }); err != nil {
@@ -144,7 +155,7 @@ func (g *groupCommit) run(calls []*groupCall) {
 			c := calls[failed]
 			calls = append(calls[:failed:failed], calls[failed+1:]...)
 			err := g.broken.run(func() error {
-				return g.update(func(tx *bbolt.Tx) error {
+				return g.db.Update(func(tx *bbolt.Tx) error {
 					d := newDeltas()
 					if err := safeCall(func() error { return c.fn(tx, d) }); err != nil {
 						return err

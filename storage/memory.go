@@ -342,7 +342,7 @@ func (db *DB) RebuildMemory(ctx context.Context, guildID questions.GuildID, ques
 // slice is the caller's. Safe for concurrent use.
 func (db *DB) Memories(guildID questions.GuildID, userID questions.UserID) ([]questions.Memory, error) {
 	var out []questions.Memory
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		var err error
 		out, err = memoriesOf(sub(guildRO(tx, guildID), bMemory), userID, nil, out)
 		return err
@@ -389,7 +389,7 @@ func (db *DB) GroupMemories(guildID questions.GuildID, users []questions.UserID,
 		}
 	}
 	var out []questions.Memory
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		b := sub(guildRO(tx, guildID), bMemory)
 		out = out[:0]
 		for _, u := range users {
@@ -413,7 +413,7 @@ func (db *DB) GroupMemories(guildID questions.GuildID, users []questions.UserID,
 // time zone, today included). Safe for concurrent use.
 func (db *DB) Players(guildID questions.GuildID, now time.Time) ([]questions.UserID, error) {
 	var out []questions.UserID
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		out = nil
 		loc, err := db.guildLocation(tx, guildID)
 		if err != nil {
@@ -478,7 +478,7 @@ func openQuestions(tx *bbolt.Tx, guildID questions.GuildID) (map[string]bool, er
 // close. Safe for concurrent use.
 func (db *DB) OpenQuestions(guildID questions.GuildID) (map[string]bool, error) {
 	var out map[string]bool
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		var err error
 		out, err = openQuestions(tx, guildID)
 		return err
@@ -497,7 +497,7 @@ func (db *DB) OpenQuestions(guildID questions.GuildID) (map[string]bool, error) 
 // deleted question is never offered). Safe for concurrent use.
 func (db *DB) ReviewQueue(guildID questions.GuildID, userID questions.UserID, now time.Time, inBank func(questionID string) bool) (questions.ReviewQueue, error) {
 	var q questions.ReviewQueue
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		mems, err := memoriesOf(sub(guildRO(tx, guildID), bMemory), userID, nil, nil)
 		if err != nil {
 			return err
@@ -563,7 +563,7 @@ func (db *DB) SetExamDate(ctx context.Context, e questions.ExamDate) error {
 // questions.ErrNotFound when they have set none. Safe for concurrent use.
 func (db *DB) ExamDate(guildID questions.GuildID, userID questions.UserID) (questions.ExamDate, error) {
 	e := questions.ExamDate{GuildID: guildID, UserID: userID}
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		var v []byte
 		if b := sub(guildRO(tx, guildID), bExams); b != nil {
 			v = b.Get(u64(userID))

@@ -21,10 +21,12 @@ type PruneResult struct {
 // PruneScores deletes the day, week and month score periods (their rows
 // and rankings, guilds/<g>/periods/d…, w… and m…) of every guild that
 // ended more than keep before now, in each guild's time zone; keep < 0 is
-// taken as 0. The all-time period, the current periods and every answer
-// stay, so every leaderboard, standing, member's stats and streak reads
-// exactly as before: readers only ever read the period that contains the
-// time they are given, and at that time the period has not ended.
+// taken as 0. Day periods stay at least questions.PlayerWindow after they
+// end, whatever keep: Players reads who played from them. The all-time
+// period, the current periods and every answer stay, so every
+// leaderboard, standing, member's stats, streak and Players reads exactly
+// as before: the other readers only ever read the period that contains
+// the time they are given, and at that time the period has not ended.
 //
 // A pruned period comes back when RebuildScores (or a change of the
 // guild's time zone) recounts the answers, and goes again at the next
@@ -64,8 +66,9 @@ func (db *DB) PruneScores(ctx context.Context, now time.Time, keep time.Duration
 	return res, nil
 }
 
-// pruneGuild deletes the guild's periods that ended keep or more before
-// now and returns how many.
+// pruneGuild deletes the guild's periods that ended keep (day periods:
+// at least questions.PlayerWindow) or more before now and returns how
+// many.
 func (db *DB) pruneGuild(tx *bbolt.Tx, guildID questions.GuildID, now time.Time, keep time.Duration) (int, error) {
 	periods := sub(guildRO(tx, guildID), bPeriods)
 	if periods == nil {
@@ -77,7 +80,11 @@ func (db *DB) pruneGuild(tx *bbolt.Tx, guildID questions.GuildID, now time.Time,
 	}
 	var old [][]byte
 	err = periods.ForEachBucket(func(k []byte) error {
-		if end, ok := periodEnd(string(k), loc); ok && !now.Before(end.Add(keep)) {
+		k2 := keep
+		if k[0] == 'd' {
+			k2 = max(keep, questions.PlayerWindow) // Players reads the days of its window
+		}
+		if end, ok := periodEnd(string(k), loc); ok && !now.Before(end.Add(k2)) {
 			old = append(old, append([]byte(nil), k...))
 		}
 		return nil

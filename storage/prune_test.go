@@ -94,11 +94,12 @@ func TestPruneScores(t *testing.T) {
 		keep time.Duration
 		want []string
 	}{
-		{"as soon as a period ends", 0, []string{"all", "d2025-03-14", "m2025-03", "w2025-03-10"}},
-		{"negative is zero", -time.Hour, []string{"all", "d2025-03-14", "m2025-03", "w2025-03-10"}},
-		{"three days", 72 * time.Hour, append(append([]string{"all"}, days("2025-03-11", "2025-03-14")...),
+		// Day periods stay questions.PlayerWindow (30 days) whatever the keep:
+		// t0 - 30 days is 12 February 07:00 EST, 11 February ended before.
+		{"as soon as a period ends", 0, append(append([]string{"all"}, days("2025-02-12", "2025-03-14")...), "m2025-03", "w2025-03-10")},
+		{"negative is zero", -time.Hour, append(append([]string{"all"}, days("2025-02-12", "2025-03-14")...), "m2025-03", "w2025-03-10")},
+		{"three days", 72 * time.Hour, append(append([]string{"all"}, days("2025-02-12", "2025-03-14")...),
 			"m2025-03", "w2025-03-10")},
-		// t0 - 30 days is 12 February 07:00 EST: 11 February ended before.
 		{"thirty days", 30 * 24 * time.Hour, append(append([]string{"all"}, days("2025-02-12", "2025-03-14")...),
 			"m2025-02", "m2025-03", "w2025-02-10", "w2025-02-17", "w2025-02-24", "w2025-03-03", "w2025-03-10")},
 	}
@@ -265,10 +266,47 @@ func TestPruneBoundsGrowth(t *testing.T) {
 	t.Logf("%d days of daily quizzes, %d members: periods take %d KB in %d buckets unpruned (file %d KB); "+
 		"%d KB in %d buckets pruned daily keeping 7 days (file %d KB)",
 		days, members, keptBytes/1024, keptN, keptFile/1024, prunedBytes/1024, prunedN, prunedFile/1024)
-	if prunedN > 1+8+2+2 {
-		t.Errorf("pruned daily keeping 7 days: got %d period buckets, want at most 13", prunedN)
+	// Day periods stay questions.PlayerWindow (31 of them), weeks and months 7 days.
+	if prunedN > 1+31+2+2 {
+		t.Errorf("pruned daily keeping 7 days: got %d period buckets, want at most 36", prunedN)
 	}
-	if prunedBytes*4 > keptBytes {
-		t.Errorf("periods take %d bytes pruned, %d unpruned: want pruning to save at least three quarters", prunedBytes, keptBytes)
+	if prunedBytes*5 > keptBytes {
+		t.Errorf("periods take %d bytes pruned, %d unpruned: want pruning to save at least four fifths", prunedBytes, keptBytes)
+	}
+}
+
+// TestPruneKeepsWhoPlays: pruning, however short the keep, leaves Players
+// (the members who answered a posted question within
+// questions.PlayerWindow, read from the day periods) as it was.
+func TestPruneKeepsWhoPlays(t *testing.T) {
+	for _, keep := range []time.Duration{0, 7 * 24 * time.Hour} {
+		t.Run(keep.String(), func(t *testing.T) {
+			db, _ := newDB(t)
+			p := mustPost(t, db, questions.Post{})
+			answer(t, db, p, 1, t0, "B")
+			answer(t, db, p, 2, t0.Add(10*24*time.Hour), "A")
+			answer(t, db, p, 3, t0.Add(20*24*time.Hour), "B")
+			now := t0.Add(25 * 24 * time.Hour)
+			want := []questions.UserID{1, 2, 3}
+			if got, err := db.Players(guild, now); err != nil || !slices.Equal(got, want) {
+				t.Fatalf("Players before the prune: got %v, %v; want %v", got, err, want)
+			}
+			if _, err := db.PruneScores(t.Context(), now, keep); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := db.Players(guild, now); err != nil || !slices.Equal(got, want) {
+				t.Errorf("Players after a prune keeping %v: got %v, %v; want %v", keep, got, err, want)
+			}
+			// Day periods older than the window still go.
+			later := t0.Add(questions.PlayerWindow + 30*24*time.Hour)
+			if _, err := db.PruneScores(t.Context(), later, keep); err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range periodNames(t, db, guild) {
+				if n[0] == 'd' {
+					t.Errorf("day period %s kept at %v, past the player window", n, later)
+				}
+			}
+		})
 	}
 }

@@ -15,8 +15,10 @@ import (
 // Regrade grades every stored answer to one question of the guild (to its
 // posts and to its reviews, whatever the resets) again against correct,
 // the question's current key, for a question with optionCount options. In
-// one transaction it sets the key of the posts and reviews that have
-// answers (Correct, SelectCount, and each post's count of right answers),
+// one transaction it sets the key of the posts that have answers and of
+// the question's reviews, answered or still waiting for their answer, of
+// optionCount options (Correct, SelectCount, and each post's count of
+// right answers),
 // re-grades the stored answers (right, right picks, points; a review
 // answer still earns no points), then recounts the guild's scores,
 // streaks, topic stats and leaderboards from every counted answer (as
@@ -132,6 +134,27 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 		for _, p := range posts {
 			p.Correct, p.SelectCount = key, len(key)
 			if err := putPost(tx, *p); err != nil {
+				return err
+			}
+		}
+		// Reviews shown but not answered yet are graded, when answered,
+		// against the key they hold: give them the new one (those of
+		// another option count show other options and keep theirs).
+		if rb := g.Bucket(bReviews); rb != nil {
+			if err := rb.ForEach(func(k, v []byte) error {
+				id := getID[questions.PostID](k)
+				if reviews[id] != nil {
+					return nil
+				}
+				r, err := decodeReview(guildID, id, v)
+				if err != nil {
+					return err
+				}
+				if r.QuestionID == questionID && r.OptionCount == optionCount {
+					reviews[id] = &r
+				}
+				return nil
+			}); err != nil {
 				return err
 			}
 		}

@@ -164,3 +164,28 @@ func TestReports(t *testing.T) {
 		t.Error("a report without text was stored")
 	}
 }
+
+// TestRegradeReachesPendingReviews: a review shown before the regrade and
+// answered after it is graded against the corrected key.
+func TestRegradeReachesPendingReviews(t *testing.T) {
+	db, _ := newDB(t)
+	history(t, db, []string{"B"})
+	at := t0.AddDate(0, 0, 2)
+	r, err := db.StartReview(t.Context(), questions.Review{GuildID: guild, UserID: 1, QuestionID: "q#1", Correct: []string{"B"}, OptionCount: 4, SelectCount: 1, OpenedAt: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Regrade(t.Context(), guild, "q#1", []string{"C"}, 4); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.Review(guild, r.ID); err != nil || len(got.Correct) != 1 || got.Correct[0] != "C" {
+		t.Errorf("pending review's key after the regrade: got %v, %v; want [C]", got.Correct, err)
+	}
+	a, err := db.RecordReview(t.Context(), questions.Answer{PostID: r.ID, GuildID: guild, UserID: 1, InteractionID: 500, Choice: []string{"C"}, At: at.Add(time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.Right {
+		t.Errorf("review answered C after the regrade to C: got right %v, want true", a.Right)
+	}
+}

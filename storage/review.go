@@ -111,7 +111,7 @@ func (db *DB) StartReview(ctx context.Context, r questions.Review) (questions.Re
 // questions.ErrNotFound if there is none. Safe for concurrent use.
 func (db *DB) Review(guildID questions.GuildID, reviewID questions.PostID) (questions.Review, error) {
 	var r questions.Review
-	err := db.bolt.View(func(tx *bbolt.Tx) error {
+	err := db.view(func(tx *bbolt.Tx) error {
 		var err error
 		r, err = getReview(tx, guildID, reviewID)
 		return err
