@@ -199,10 +199,14 @@ func addedText(results []bankResult) string {
 	return s
 }
 
-// guildName is the server's name as the gateway told it, or "the server".
+// guildName is the server's name as the gateway told it (the State of the
+// shards' sessions: b.sess only sends REST requests), or "the server".
 func (b *Bot) guildName(guild questions.GuildID) string {
-	if b.sess != nil && b.sess.State != nil {
-		if g, err := b.sess.State.Guild(formatID(guild)); err == nil && g.Name != "" {
+	for _, sh := range b.gateways {
+		if sh.s.State == nil {
+			continue
+		}
+		if g, err := sh.s.State.Guild(formatID(guild)); err == nil && g.Name != "" {
 			return g.Name
 		}
 	}
