@@ -128,7 +128,17 @@ func (b *Bot) reviewButton(c *call, id componentID) (response, error) {
 	names := bankNames(parts, d.Bank)
 	var note, dm string
 	if id.action == "reject" {
-		if err := b.store.DeleteDraft(c.ctx, c.guild, d.ID); err != nil && !errors.Is(err, questions.ErrNotFound) {
+		err := b.store.DeleteDraft(c.ctx, c.guild, d.ID)
+		if errors.Is(err, questions.ErrNotFound) {
+			// Another admin approved or rejected it since it was read: it
+			// was not this rejection, and the member is not told so.
+			m, err := b.reviewPage(c.guild, d.ID, "That suggestion was handled already.")
+			if err != nil {
+				return response{}, err
+			}
+			return asUpdate(m), nil
+		}
+		if err != nil {
 			return response{}, fmt.Errorf("reject suggestion: %w", err)
 		}
 		b.log.Info("suggestion rejected", "guild", c.guild, "user", c.user, "draft", d.ID)
