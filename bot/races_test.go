@@ -95,3 +95,33 @@ func TestRejectAfterAnotherAdminHandledIt(t *testing.T) {
 		t.Errorf("review page says %q, want that the suggestion was handled already", got)
 	}
 }
+
+// TestBankRemoveWaitsForBankEdits: /quizadmin bank remove is one of the
+// changes to imported banks that go one at a time (editMu): an import
+// planned from the bank as it was must not store it again after the
+// remove.
+func TestBankRemoveWaitsForBankEdits(t *testing.T) {
+	b, st := raceBot(t)
+	bk := questions.Bank{Name: "Mine", Questions: []questions.Question{{ID: "Mine#1", Bank: "Mine", Number: 1, Stem: "A?",
+		Options: []questions.Option{{Letter: "A", Text: "x", Correct: true}, {Letter: "B", Text: "y"}}}}}
+	data, err := questions.MarshalYAML(bk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SaveBanks(t.Context(), raceGuild, []questions.BankFile{{Name: "Mine", Format: questions.FormatYAML, Data: data}}, 0); err != nil {
+		t.Fatal(err)
+	}
+	st.beforeDelete = func() {
+		if b.editMu.TryLock() {
+			b.editMu.Unlock()
+			t.Error("the bank is deleted while another bank edit may be between its plan and its save (editMu not held)")
+		}
+	}
+	c := adminCall(t)
+	if _, err := b.bankRemove(c, options{{Name: "name", Type: discordgo.ApplicationCommandOptionString, Value: "Mine"}}); err != nil {
+		t.Fatalf("bank remove: %v", err)
+	}
+	if files, err := st.Banks(raceGuild); err != nil || len(files) != 0 {
+		t.Errorf("after remove: %d banks (err %v), want 0", len(files), err)
+	}
+}
