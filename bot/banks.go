@@ -124,6 +124,8 @@ func parseBankFile(f questions.BankFile) (*questions.Bank, error) {
 
 // bankRemove removes an imported bank (/quizadmin bank remove name:<bank>).
 func (b *Bot) bankRemove(c *call, opts options) (response, error) {
+	b.editMu.Lock() // an edit planned from the bank as it is must not store it again
+	defer b.editMu.Unlock()
 	name, _ := opts.str("name")
 	f, err := b.importedFile(c.guild, name)
 	if err != nil {

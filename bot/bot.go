@@ -225,6 +225,7 @@ type Bot struct {
 
 	sess       *discordgo.Session // REST (every shard's session only receives)
 	shards     Shards             // the shards run, resolved by Run before any connects
+	gateways   []*shard           // their sessions (set by Run before any connects): their State knows the servers
 	reached    atomic.Bool        // a shard connected once
 	running    atomic.Bool        // Run got past its first connect and is not shutting down
 	shardsUp   atomic.Int32       // shards connected now
@@ -367,6 +368,7 @@ func (b *Bot) Run(ctx context.Context) error {
 		}
 		shards = append(shards, sh)
 	}
+	b.gateways = shards
 	b.shardsWant.Store(int32(len(shards)))
 	pace := newPacer(concurrency, b.cfg.IdentifyInterval, func(shard int, wait time.Duration) {
 		b.log.Debug("gateway identify rate limit: waiting", "shard", shard, "wait", wait)

@@ -92,14 +92,42 @@ type env struct {
 }
 
 type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu      sync.Mutex
+	b       bytes.Buffer
+	written chan struct{} // closed and replaced at each Write
 }
 
 func (l *lockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.written != nil {
+		close(l.written)
+		l.written = nil
+	}
 	return l.b.Write(p)
+}
+
+// waitFor waits (up to timeout) until the log holds s, and reports whether
+// it does.
+func (l *lockedBuffer) waitFor(s string, timeout time.Duration) bool {
+	give := time.After(timeout)
+	for {
+		l.mu.Lock()
+		if strings.Contains(l.b.String(), s) {
+			l.mu.Unlock()
+			return true
+		}
+		if l.written == nil {
+			l.written = make(chan struct{})
+		}
+		written := l.written
+		l.mu.Unlock()
+		select {
+		case <-written:
+		case <-give:
+			return false
+		}
+	}
 }
 
 func (l *lockedBuffer) String() string {

@@ -191,3 +191,34 @@ func TestCloseRepliesDespiteRateLimit(t *testing.T) {
 	}
 	e.checkWire()
 }
+
+// TestLiveCountGivesUpOnForbidden: a live-count edit Discord refuses for
+// good (403: the bot may no longer see the channel; 404: the message is
+// gone) is not retried every tick until the question closes; the next
+// answer tries again.
+func TestLiveCountGivesUpOnForbidden(t *testing.T) {
+	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
+	e.start()
+	post, _ := e.ask(alice)
+	route := fmt.Sprintf("/channels/%s/messages/%d", channelID, post.MessageID)
+	for range 50 { // every retry would be refused too
+		e.srv.FailNext("PATCH", route, 403, `{"message":"Missing Access","code":50001}`)
+	}
+	edits := func() int {
+		n := 0
+		for _, r := range e.srv.Requests() {
+			if r.Method == "PATCH" && r.Route == route {
+				n++
+			}
+		}
+		return n
+	}
+	e.choose(bob, post, post.Correct...)
+	if !e.logs.waitFor("live answer count given up", wait) {
+		t.Fatalf("the refused live-count edit was not given up within %v (%d edits sent)", wait, edits())
+	}
+	if n := edits(); n != 1 {
+		t.Errorf("%d live-count edits sent, want 1", n)
+	}
+	e.checkWireExcept(1)
+}

@@ -247,7 +247,8 @@ func TestSuggestions(t *testing.T) {
 		t.Errorf("after Approve:\n%s", review.Content)
 	}
 	dm := e.srv.WaitDMs(t, bob.ID, 1, wait)
-	if !strings.Contains(dm[0].Content, "approved") || !strings.Contains(dm[0].Content, "1 question added") {
+	if !strings.Contains(dm[0].Content, "approved") || !strings.Contains(dm[0].Content, "1 question added") ||
+		!strings.Contains(dm[0].Content, "on **Study Group**") { // the server's name, from the gateway
 		t.Errorf("DM to Bob: %q", dm[0].Content)
 	}
 	if got := e.bankQuestions(bank); got != 2 {

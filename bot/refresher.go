@@ -38,7 +38,12 @@ func (b *Bot) refresher(ctx context.Context) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					if err := b.refreshCount(ctx, id); err != nil && ctx.Err() == nil {
+					err := b.refreshCount(ctx, id)
+					switch {
+					case err == nil || ctx.Err() != nil:
+					case permanent(err): // 403 or 404: retrying would hit it again each tick
+						b.log.Warn("live answer count given up: the question's message can't be edited", "post", id, "err", err)
+					default:
 						b.log.Warn("refresh answer count", "post", id, "err", err)
 						b.queueRefresh(id) // try again next tick (a 429, say)
 					}

@@ -114,6 +114,15 @@ func (b *Bot) studyAnswer(c *call, reviewID questions.PostID, values []string) (
 	if err != nil {
 		return response{}, fmt.Errorf("review answer: %w", err)
 	}
+	// Posted in the server since it was shown: its grading would give
+	// away the answer of an open question.
+	open, err := b.store.OpenQuestions(c.guild)
+	if err != nil {
+		return response{}, fmt.Errorf("review answer: %w", err)
+	}
+	if open[r.QuestionID] {
+		return response{}, userErr("This question is open in the server right now: answer it there. Once it closes, this review question takes your answer (each stays open an hour).")
+	}
 	a, err := b.store.RecordReview(c.ctx, questions.Answer{
 		PostID: reviewID, GuildID: c.guild, UserID: c.user, InteractionID: mustID(c.i.ID),
 		Choice: values, At: b.clock.Now(),

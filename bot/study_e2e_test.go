@@ -286,6 +286,52 @@ func TestReviewSkipsOpenQuestions(t *testing.T) {
 	e.checkWire()
 }
 
+// TestReviewAnswerWhileOpenInServer: a question shown in a review that is
+// posted in the server before the member answers it there is not graded
+// (the grading would show the answer of an open question) and nothing is
+// recorded; once it closes, the same review question takes the answer.
+func TestReviewAnswerWhileOpenInServer(t *testing.T) {
+	start := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	e := studyEnv(t, start)
+	e.played("s1", []string{"net"}, start.Add(-time.Hour), map[questions.UserID]string{7002: "B"})
+	r, msg := e.startReview(bob)
+	if !strings.Contains(embedsText(r.Embeds), "port does HTTPS") {
+		t.Fatalf("review: %q %s, want s1", r.Content, embedsText(r.Embeds))
+	}
+	sel := reviewSelect(t, r)
+	before := e.memory(7002, "s1")
+	// s1 is posted in the channel meanwhile.
+	var open questions.Post
+	e.settled(func() {
+		var err error
+		open, err = e.db.CreatePost(t.Context(), questions.Post{GuildID: 8001, ChannelID: 6001, QuestionID: "s1", Bank: "Study",
+			Correct: []string{"A"}, OptionCount: 3, SelectCount: 1, ClosesAt: start.Add(time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.admin(alice, sub("settings", discordtest.Option{Name: "ask_minutes", Type: discordgo.ApplicationCommandOptionInteger, Value: 10})) // pokes the scheduler
+	})
+	got := e.srv.Component(guildID, channelID, bob, msg.ID, sel.CustomID, "A").WaitResponse(t, wait)
+	text := got.Content + "\n" + embedsText(got.Embeds)
+	if strings.Contains(text, "Right") || strings.Contains(text, "HTTPS is HTTP over TLS") || !strings.Contains(text, "open in the server") {
+		t.Errorf("review answer while s1 is open in the server: %q, want a refusal that gives nothing away", text)
+	}
+	if after := e.memory(7002, "s1"); after.Reps != before.Reps || !after.Due.Equal(before.Due) {
+		t.Errorf("refused review answer changed the memory: %+v, want %+v", after, before)
+	}
+	if got := e.admin(alice, sub("close")); !strings.Contains(got, "Closed 1 question") {
+		t.Fatalf("close: %q", got)
+	}
+	if p := e.revealed(open.ID); !p.Closed {
+		t.Fatal("s1 is still open")
+	}
+	got = e.srv.Component(guildID, channelID, bob, msg.ID, sel.CustomID, "A").WaitResponse(t, wait)
+	if !strings.Contains(got.Content, "Right") {
+		t.Errorf("review answer after the close: %q, want it graded", got.Content)
+	}
+	e.checkWire()
+}
+
 // TestReadinessAndChart: for a constructed history, /quiz stats shows the
 // readiness for the exam date overall and per topic, as FSRS predicts
 // from the stored memories, and attaches the chart.

@@ -128,7 +128,17 @@ func (b *Bot) reviewButton(c *call, id componentID) (response, error) {
 	names := bankNames(parts, d.Bank)
 	var note, dm string
 	if id.action == "reject" {
-		if err := b.store.DeleteDraft(c.ctx, c.guild, d.ID); err != nil && !errors.Is(err, questions.ErrNotFound) {
+		err := b.store.DeleteDraft(c.ctx, c.guild, d.ID)
+		if errors.Is(err, questions.ErrNotFound) {
+			// Another admin approved or rejected it since it was read: it
+			// was not this rejection, and the member is not told so.
+			m, err := b.reviewPage(c.guild, d.ID, "That suggestion was handled already.")
+			if err != nil {
+				return response{}, err
+			}
+			return asUpdate(m), nil
+		}
+		if err != nil {
 			return response{}, fmt.Errorf("reject suggestion: %w", err)
 		}
 		b.log.Info("suggestion rejected", "guild", c.guild, "user", c.user, "draft", d.ID)
@@ -199,10 +209,14 @@ func addedText(results []bankResult) string {
 	return s
 }
 
-// guildName is the server's name as the gateway told it, or "the server".
+// guildName is the server's name as the gateway told it (the State of the
+// shards' sessions: b.sess only sends REST requests), or "the server".
 func (b *Bot) guildName(guild questions.GuildID) string {
-	if b.sess != nil && b.sess.State != nil {
-		if g, err := b.sess.State.Guild(formatID(guild)); err == nil && g.Name != "" {
+	for _, sh := range b.gateways {
+		if sh.s.State == nil {
+			continue
+		}
+		if g, err := sh.s.State.Guild(formatID(guild)); err == nil && g.Name != "" {
 			return g.Name
 		}
 	}
