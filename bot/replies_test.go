@@ -249,3 +249,29 @@ func TestStudyReplies(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) { checkMessage(t, tt.m, true, tt.want) })
 	}
 }
+
+func TestChartTitle(t *testing.T) {
+	command := func(users map[string]*discordgo.User) *call {
+		return &call{user: 7001, i: &discordgo.Interaction{Type: discordgo.InteractionApplicationCommand,
+			Data: discordgo.ApplicationCommandInteractionData{Name: "quiz",
+				Resolved: &discordgo.ApplicationCommandInteractionDataResolved{Users: users}}}}
+	}
+	tests := []struct {
+		name string
+		c    *call
+		who  questions.UserID
+		want string
+	}{
+		{"one's own", command(nil), 7001, "Your study"},
+		{"another member, by display name", command(map[string]*discordgo.User{"7002": {ID: "7002", Username: "bob", GlobalName: "Bob B."}}), 7002, "Bob B.'s study"},
+		{"another member, by user name", command(map[string]*discordgo.User{"7002": {ID: "7002", Username: "bob"}}), 7002, "bob's study"},
+		{"another member, not resolved", command(nil), 7002, "A member's study"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := chartTitle(tt.c, tt.who); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -41,7 +41,7 @@ func (b *Bot) stats(c *call, opts options) (response, error) {
 	}
 	resp := asReply(m)
 	resp.after = func() {
-		f := b.statsChart(c.guild, who, set, now)
+		f := b.statsChart(c.guild, who, chartTitle(c, who), set, now)
 		if f == nil {
 			return
 		}

@@ -212,10 +212,33 @@ func chartTopics(banks []*questions.Bank, mems map[string]questions.Memory, now 
 	return perBank
 }
 
+// chartTitle names whose study a stats chart shows: "Your study" for the
+// member who asked, else the member's name as the command resolved it (a
+// picture cannot show a mention).
+func chartTitle(c *call, who questions.UserID) string {
+	if who == c.user {
+		return "Your study"
+	}
+	if c.i.Type == discordgo.InteractionApplicationCommand {
+		if res := c.i.ApplicationCommandData().Resolved; res != nil {
+			if u := res.Users[who.String()]; u != nil {
+				name := u.GlobalName
+				if name == "" {
+					name = u.Username
+				}
+				if name != "" {
+					return truncate(name, 40) + "'s study"
+				}
+			}
+		}
+	}
+	return "A member's study"
+}
+
 // statsChart renders the member's chart as an attachment; nil when they
 // have no answers (nothing to draw) or drawing fails (logged: the stats
 // go out without it).
-func (b *Bot) statsChart(guild questions.GuildID, who questions.UserID, set questions.Settings, now time.Time) *discordgo.File {
+func (b *Bot) statsChart(guild questions.GuildID, who questions.UserID, title string, set questions.Settings, now time.Time) *discordgo.File {
 	mems, err := b.store.Memories(guild, who)
 	if err != nil {
 		b.log.Error("stats chart", "guild", guild, "err", err)
@@ -230,7 +253,7 @@ func (b *Bot) statsChart(guild questions.GuildID, who questions.UserID, set ques
 		return nil
 	}
 	png, err := chart.Render(chart.Data{
-		Title:  "Your study",
+		Title:  title,
 		Topics: chartTopics(banks, memoryMap(mems), now),
 		Days:   questions.AnswersPerDay(mems, guildZone(set), now, chartDays),
 	})

@@ -185,8 +185,8 @@ func (s *Server) Handler() http.Handler {
 // authorized compares the request's bearer token with the configured one
 // in constant time (of their SHA-256 sums, so not even the length leaks).
 func (s *Server) authorized(r *http.Request) bool {
-	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if !ok {
+	scheme, got, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") { // the scheme is case-insensitive (RFC 7235)
 		return false
 	}
 	a, b := sha256.Sum256([]byte(got)), sha256.Sum256([]byte(s.cfg.Token))

@@ -133,6 +133,25 @@ func TestToken(t *testing.T) {
 	if resp, _ := get(t, base+"/nothing", token); resp.StatusCode != 404 {
 		t.Errorf("GET /nothing with the token: got %d, want 404", resp.StatusCode)
 	}
+	// The scheme's letter case does not matter (RFC 7235); the token's does.
+	for _, tc := range []struct {
+		header string
+		want   int
+	}{
+		{"bearer " + token, 200}, {"BEARER " + token, 200}, {"Bearer " + strings.ToUpper(token), 401},
+		{"Basic " + token, 401}, {"Bearer", 401}, {token, 401},
+	} {
+		req, _ := http.NewRequest("GET", base+"/healthz", nil)
+		req.Header.Set("Authorization", tc.header)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("GET /healthz with Authorization %q: got %d, want %d", tc.header, resp.StatusCode, tc.want)
+		}
+	}
 }
 
 func TestHealthz(t *testing.T) {
