@@ -254,16 +254,7 @@ func TestReviewSkipsOpenQuestions(t *testing.T) {
 	e.played("s1", []string{"net"}, start.Add(-time.Hour), map[questions.UserID]string{7002: "B"})
 	e.played("s2", []string{"net", "sec"}, start.Add(-time.Hour), map[questions.UserID]string{7002: "C"})
 	// s1 is posted again and open.
-	var open questions.Post
-	e.settled(func() {
-		var err error
-		open, err = e.db.CreatePost(t.Context(), questions.Post{GuildID: 8001, ChannelID: 6001, QuestionID: "s1", Bank: "Study",
-			Correct: []string{"A"}, OptionCount: 3, SelectCount: 1, ClosesAt: start.Add(time.Hour)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		e.admin(alice, sub("settings", discordtest.Option{Name: "ask_minutes", Type: discordgo.ApplicationCommandOptionInteger, Value: 10})) // pokes the scheduler
-	})
+	open := e.openInServer("s1", start.Add(time.Hour))
 	r, msg := e.startReview(bob)
 	if !strings.Contains(r.Content, "1 question due") || !strings.Contains(embedsText(r.Embeds), "encrypts HTTPS") {
 		t.Fatalf("review with s1 open: %q %s, want only s2", r.Content, embedsText(r.Embeds))
@@ -273,12 +264,7 @@ func TestReviewSkipsOpenQuestions(t *testing.T) {
 	if got.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(got.Content, "Review stopped") || !strings.Contains(got.Content, "1 question is still due") {
 		t.Errorf("stop: type %d %q", got.Type, got.Content)
 	}
-	if got := e.admin(alice, sub("close")); !strings.Contains(got, "Closed 1 question") {
-		t.Fatalf("close: %q", got)
-	}
-	if p := e.revealed(open.ID); !p.Closed {
-		t.Fatal("s1 is still open")
-	}
+	e.closeInServer(open)
 	r, _ = e.startReview(bob)
 	if !strings.Contains(r.Content, "2 questions due") {
 		t.Errorf("review after the close: %q, want both due", r.Content)
@@ -301,16 +287,7 @@ func TestReviewAnswerWhileOpenInServer(t *testing.T) {
 	sel := reviewSelect(t, r)
 	before := e.memory(7002, "s1")
 	// s1 is posted in the channel meanwhile.
-	var open questions.Post
-	e.settled(func() {
-		var err error
-		open, err = e.db.CreatePost(t.Context(), questions.Post{GuildID: 8001, ChannelID: 6001, QuestionID: "s1", Bank: "Study",
-			Correct: []string{"A"}, OptionCount: 3, SelectCount: 1, ClosesAt: start.Add(time.Hour)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		e.admin(alice, sub("settings", discordtest.Option{Name: "ask_minutes", Type: discordgo.ApplicationCommandOptionInteger, Value: 10})) // pokes the scheduler
-	})
+	open := e.openInServer("s1", start.Add(time.Hour))
 	got := e.srv.Component(guildID, channelID, bob, msg.ID, sel.CustomID, "A").WaitResponse(t, wait)
 	text := got.Content + "\n" + embedsText(got.Embeds)
 	if strings.Contains(text, "Right") || strings.Contains(text, "HTTPS is HTTP over TLS") || !strings.Contains(text, "open in the server") {
@@ -319,12 +296,7 @@ func TestReviewAnswerWhileOpenInServer(t *testing.T) {
 	if after := e.memory(7002, "s1"); after.Reps != before.Reps || !after.Due.Equal(before.Due) {
 		t.Errorf("refused review answer changed the memory: %+v, want %+v", after, before)
 	}
-	if got := e.admin(alice, sub("close")); !strings.Contains(got, "Closed 1 question") {
-		t.Fatalf("close: %q", got)
-	}
-	if p := e.revealed(open.ID); !p.Closed {
-		t.Fatal("s1 is still open")
-	}
+	e.closeInServer(open)
 	got = e.srv.Component(guildID, channelID, bob, msg.ID, sel.CustomID, "A").WaitResponse(t, wait)
 	if !strings.Contains(got.Content, "Right") {
 		t.Errorf("review answer after the close: %q, want it graded", got.Content)
@@ -623,4 +595,34 @@ func (e *env) chartOf(p *discordtest.Pending) statsChart {
 	}
 	msg := p.WaitOriginal(e.t, wait, func(m discordtest.Message) bool { return len(m.Attachments) == 1 })
 	return statsChart{file: f, msg: msg}
+}
+
+// openInServer posts question qid of the Study bank in the channel, open
+// until closes, as if asked there, and waits for the scheduler to take it
+// in.
+func (e *env) openInServer(qid string, closes time.Time) questions.Post {
+	e.t.Helper()
+	var open questions.Post
+	e.settled(func() {
+		var err error
+		open, err = e.db.CreatePost(e.t.Context(), questions.Post{GuildID: 8001, ChannelID: 6001, QuestionID: qid, Bank: "Study",
+			Correct: []string{"A"}, OptionCount: 3, SelectCount: 1, ClosesAt: closes})
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		e.admin(alice, sub("settings", discordtest.Option{Name: "ask_minutes", Type: discordgo.ApplicationCommandOptionInteger, Value: 10})) // pokes the scheduler
+	})
+	return open
+}
+
+// closeInServer closes the channel's open question with /quizadmin close
+// and checks it is closed.
+func (e *env) closeInServer(open questions.Post) {
+	e.t.Helper()
+	if got := e.admin(alice, sub("close")); !strings.Contains(got, "Closed 1 question") {
+		e.t.Fatalf("close: %q", got)
+	}
+	if p := e.revealed(open.ID); !p.Closed {
+		e.t.Fatalf("%s is still open", open.QuestionID)
+	}
 }
