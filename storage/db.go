@@ -130,7 +130,8 @@ func open(ctx context.Context, path string, opts Options, migs []migration) (*DB
 	}
 	db := &DB{bolt: b, path: path, now: opts.Now, broken: &breaker{}, gate: make(chan struct{}, 1),
 		posts: memo[questions.PostID, questions.Post]{clone: clonePost}, settingsMemo: memo[questions.GuildID, questions.Settings]{clone: cloneSettings}}
-	db.group = groupCommit{db: b, max: 1000, broken: db.broken, gate: db.gate, onCommit: opts.OnCommit}
+	db.group = groupCommit{db: b, max: 1000, delay: commitDelay, broken: db.broken, gate: db.gate,
+		onCommit: opts.OnCommit, joined: make(chan struct{}, 1)}
 	db.write = db.group.do
 	return db, nil
 }

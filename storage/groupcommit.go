@@ -7,16 +7,31 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"go.etcd.io/bbolt"
 )
+
+// commitDelay is how long a leader lingers under load (see groupCommit).
+// Measured with bench/answers (2,000 answers, 64 in flight): a millisecond
+// takes commits from about 10 answers each to about 20 and the bot's CPU
+// per answer down by about a tenth; p99 stays where it was.
+const commitDelay = time.Millisecond
 
 // groupCommit merges concurrent write functions into shared transactions,
 // like bbolt's DB.Batch but without its fixed delay: the first caller
 // commits at once (leader); callers that arrive while a commit runs queue
 // up and the next leader commits them all in one transaction, one fsync
-// pair. A lone caller never waits for a timer, and under load every commit
-// carries everything that arrived during the previous one.
+// pair. A lone caller never waits for a timer.
+//
+// Under load a leader lingers (like PostgreSQL's commit_delay, which also
+// waits only when other transactions are active): a leader that was
+// handed the lead, having queued behind a running commit, waits up to
+// delay for more calls to join before it takes its turn, so a burst shares
+// fewer, larger commits. Each commit costs the same fsyncs and much of the
+// same page writes whatever it carries, so fewer commits is less CPU per
+// answer. A caller that finds no commit running (a quiet server) commits
+// at once.
 //
 // As with DB.Batch a function may run more than once (when another
 // function of its group fails, the group is retried without it and the
@@ -28,11 +43,13 @@ type groupCommit struct {
 	db       *bbolt.DB
 	onCommit func(answers int) // nil: nothing
 	max      int               // most functions per transaction
+	delay    time.Duration     // longest linger under load; 0: none
 	broken   *breaker
 	gate     chan struct{} // DB.gate: one write transaction at a time
 	mu       sync.Mutex
 	running  bool
 	queue    []*groupCall
+	joined   chan struct{} // buffered 1: a call joined the queue (wakes a lingering leader)
 	// queued, when set (by tests), is told the queue's length each time a
 	// call joins it while a commit runs.
 	queued func(n int)
@@ -57,9 +74,14 @@ func (g *groupCommit) do(ctx context.Context, fn func(*bbolt.Tx, *deltas) error)
 	c := &groupCall{fn: fn, done: make(chan groupResult, 1)}
 	g.mu.Lock()
 	g.queue = append(g.queue, c)
-	if g.running {
+	handed := g.running
+	if handed {
 		if g.queued != nil {
 			g.queued(len(g.queue))
+		}
+		select {
+		case g.joined <- struct{}{}:
+		default:
 		}
 		g.mu.Unlock()
 		var r groupResult
@@ -78,12 +100,10 @@ func (g *groupCommit) do(ctx context.Context, fn func(*bbolt.Tx, *deltas) error)
 		g.running = true
 		g.mu.Unlock()
 	}
-	// This goroutine leads: wait for the write turn while ctx lasts (still
-	// in the queue, first), then take what is queued (c included) and
-	// commit it.
-	select {
-	case g.gate <- struct{}{}:
-	case <-ctx.Done():
+	// This goroutine leads: linger if it queued behind a commit, then wait
+	// for the write turn, while ctx lasts (still in the queue, first); then
+	// take what is queued (c included) and commit it.
+	if handed && !g.linger(ctx) || !g.turn(ctx) {
 		g.mu.Lock()
 		g.queue = slices.DeleteFunc(g.queue, func(q *groupCall) bool { return q == c })
 		g.handOver()
@@ -103,6 +123,41 @@ func (g *groupCommit) do(ctx context.Context, fn func(*bbolt.Tx, *deltas) error)
 	g.handOver()
 	g.mu.Unlock()
 	return (<-c.done).err
+}
+
+// linger waits until delay has passed or the queue is full, whichever
+// comes first. It reports false if ctx ended first.
+func (g *groupCommit) linger(ctx context.Context) bool {
+	if g.delay <= 0 {
+		return true
+	}
+	t := time.NewTimer(g.delay)
+	defer t.Stop()
+	for {
+		g.mu.Lock()
+		full := len(g.queue) >= g.max
+		g.mu.Unlock()
+		if full {
+			return true
+		}
+		select {
+		case <-g.joined:
+		case <-t.C:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+// turn waits for the write turn (DB.gate) while ctx lasts.
+func (g *groupCommit) turn(ctx context.Context) bool {
+	select {
+	case g.gate <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // handOver passes the lead to the first queued call, or ends the run when
