@@ -171,3 +171,34 @@ func (c *Child) Memory() (Memory, error) {
 	}
 	return m, nil
 }
+
+// MachineCPU is the whole machine's CPU time since boot, from /proc/stat:
+// busy (every state but idle and iowait) and total, summed over its cores.
+// Two readings around a run give how busy the machine was: a run that
+// kept every core busy was bound by CPU, not by waiting.
+func MachineCPU() (busy, total time.Duration, err error) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, 0, fmt.Errorf("machine cpu: %w", err)
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	if len(f) < 6 || f[0] != "cpu" {
+		return 0, 0, errors.New("machine cpu: /proc/stat has no cpu line")
+	}
+	const ticksPerSecond = 100 // USER_HZ
+	for i, s := range f[1:] {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return 0, 0, errors.New("machine cpu: /proc/stat fields are not numbers")
+		}
+		d := time.Duration(n) * time.Second / ticksPerSecond
+		if i < 8 { // user nice system idle iowait irq softirq steal; guest time is already in user
+			total += d
+			if i != 3 && i != 4 {
+				busy += d
+			}
+		}
+	}
+	return busy, total, nil
+}

@@ -82,8 +82,16 @@ func TestChildCPUAndMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.cmd = &exec.Cmd{Process: p}
+	busy0, total0, err := MachineCPU()
+	if err != nil {
+		t.Fatal(err)
+	}
 	deadline := time.Now().Add(50 * time.Millisecond)
 	for time.Now().Before(deadline) { // burn some CPU
+	}
+	busy1, total1, err := MachineCPU()
+	if err != nil || busy1 <= busy0 || total1-total0 < busy1-busy0 {
+		t.Errorf("MachineCPU: busy %v → %v of total %v → %v, %v; want busy to grow, by no more than total", busy0, busy1, total0, total1, err)
 	}
 	cpu, err := c.CPU()
 	if err != nil || cpu <= 0 {
