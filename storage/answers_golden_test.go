@@ -99,7 +99,7 @@ func TestAnswersStoredUnchanged(t *testing.T) {
 		if i%4 == 0 {
 			add(false, questions.Answer{PostID: otherPost.ID, GuildID: other, UserID: questions.UserID(i + 1), Choice: []string{"A"}, At: at})
 			add(false, questions.Answer{PostID: otherPost.ID, GuildID: guild, UserID: 99, Choice: []string{"A"}, At: at}) // refused: wrong guild
-			add(false, questions.Answer{PostID: 999, GuildID: guild, UserID: 1, Choice: []string{"A"}, At: at})            // refused: unknown
+			add(false, questions.Answer{PostID: 999, GuildID: guild, UserID: 1, Choice: []string{"A"}, At: at})           // refused: unknown
 		}
 		if i%3 == 1 {
 			u := questions.UserID(i%members + 1)
