@@ -39,7 +39,7 @@ import (
 func (db *DB) RecordAnswer(ctx context.Context, a questions.Answer) (questions.Answer, error) {
 	return db.record(ctx, "record answer", a,
 		func(tx *bbolt.Tx, a questions.Answer) (questions.Answer, error) {
-			_, out, refused := db.checkAnswer(tx, a)
+			_, out, refused := db.checkAnswer(tx, nil, a)
 			return out, refused
 		},
 		db.recordAnswer)
@@ -90,10 +90,11 @@ func (db *DB) record(ctx context.Context, op string, a questions.Answer,
 }
 
 // checkAnswer decides, reading only, whether a may be recorded. It returns
-// the post and a graded with its choice normalised; or a refusal (a domain
-// error), with the stored answer when the refusal is ErrAlreadyAnswered.
-func (db *DB) checkAnswer(tx *bbolt.Tx, a questions.Answer) (questions.Post, questions.Answer, error) {
-	p, err := db.post(tx, a.PostID)
+// the post (as the transaction of d leaves it: see postIn) and a graded
+// with its choice normalised; or a refusal (a domain error), with the
+// stored answer when the refusal is ErrAlreadyAnswered.
+func (db *DB) checkAnswer(tx *bbolt.Tx, d *deltas, a questions.Answer) (questions.Post, questions.Answer, error) {
+	p, err := db.postIn(tx, d, a.PostID)
 	if err != nil {
 		return questions.Post{}, questions.Answer{}, err
 	}
@@ -131,7 +132,7 @@ func putAnswer(g *bbolt.Bucket, id questions.PostID, a questions.Answer) error {
 // recordAnswer returns the stored answer, a refusal (domain error, nothing
 // written) or a storage error.
 func (db *DB) recordAnswer(tx *bbolt.Tx, d *deltas, a questions.Answer) (questions.Answer, error, error) {
-	p, a, refused := db.checkAnswer(tx, a)
+	p, a, refused := db.checkAnswer(tx, d, a)
 	if refused != nil {
 		return a, refused, nil
 	}
@@ -144,27 +145,57 @@ func (db *DB) recordAnswer(tx *bbolt.Tx, d *deltas, a questions.Answer) (questio
 	if err := putAnswer(g, p.ID, a); err != nil {
 		return questions.Answer{}, nil, err
 	}
-	for _, l := range a.Choice {
-		p.Tallies[questions.LetterIndex(l)]++
-	}
-	p.Answers++
-	if a.Right {
-		p.Right++
-	}
-	if err := db.putPost(tx, p); err != nil {
+	topics, err := db.tally(tx, d, p, a)
+	if err != nil {
 		return questions.Answer{}, nil, err
 	}
 	loc, err := db.guildLocation(tx, p.GuildID)
 	if err != nil {
 		return questions.Answer{}, nil, err
 	}
-	if err := countAnswer(g, d, a.UserID, a.Grade, a.At, loc, topicsOf(p)); err != nil {
+	if err := countAnswer(g, d, a.UserID, a.Grade, a.At, loc, topics); err != nil {
 		return questions.Answer{}, nil, err
 	}
 	if err := rememberAnswer(g, a.UserID, p.QuestionID, questions.Attempt{At: a.At, Right: a.Right}, p.ClosesAt); err != nil {
 		return questions.Answer{}, nil, err
 	}
 	return a, nil, nil
+}
+
+// postIn returns post id as the transaction of d leaves it: with the
+// tallies of its answers so far (pending in d) if any; as stored else.
+// The post's slices may be d's: the caller must not change them (tally
+// does).
+func (db *DB) postIn(tx *bbolt.Tx, d *deltas, id questions.PostID) (questions.Post, error) {
+	if pp := d.post(id); pp != nil {
+		return pp.p, nil
+	}
+	return db.post(tx, id)
+}
+
+// tally counts a's choice into the tallies of p (as postIn returned it)
+// and returns the topic keys an answer to p counts toward. With d the
+// post is written once, when d flushes; with nil at once.
+func (db *DB) tally(tx *bbolt.Tx, d *deltas, p questions.Post, a questions.Answer) ([]string, error) {
+	pp := d.post(p.ID)
+	if pp == nil {
+		if d == nil {
+			pp = &pendingPost{p: p, topics: topicsOf(p)}
+		} else {
+			pp = d.addPost(tx.Bucket(bPosts), &db.posts, p)
+		}
+	}
+	for _, l := range a.Choice {
+		pp.p.Tallies[questions.LetterIndex(l)]++
+	}
+	pp.p.Answers++
+	if a.Right {
+		pp.p.Right++
+	}
+	if d == nil {
+		return pp.topics, db.putPost(tx, pp.p)
+	}
+	return pp.topics, nil
 }
 
 // Answer returns a member's answer to a post. It returns an error wrapping
