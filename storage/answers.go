@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"time"
@@ -101,8 +102,9 @@ func (db *DB) checkAnswer(tx *bbolt.Tx, d *deltas, a questions.Answer) (question
 	if p.GuildID != a.GuildID {
 		return questions.Post{}, questions.Answer{}, fmt.Errorf("post %d: %w", p.ID, questions.ErrWrongGuild)
 	}
-	key := cat(u64(p.ID), u64(a.UserID))
-	if v := sub(guildRO(tx, p.GuildID), bAnswers).Get(key); v != nil {
+	var kb [16]byte
+	key := answerKey(&kb, p.ID, a.UserID)
+	if v := d.get(sub(guildRO(tx, p.GuildID), bAnswers), key); v != nil {
 		stored, _ := decodeAnswer(p.GuildID, key, v)
 		return questions.Post{}, stored, fmt.Errorf("post %d, member %d: %w", p.ID, a.UserID, questions.ErrAlreadyAnswered)
 	}
@@ -120,13 +122,22 @@ func (db *DB) checkAnswer(tx *bbolt.Tx, d *deltas, a questions.Answer) (question
 
 // putAnswer stores a, the answer to post or review id, under the guild's
 // next answer sequence number (which resets and rebuilds count by).
-func putAnswer(g *bbolt.Bucket, id questions.PostID, a questions.Answer) error {
+func putAnswer(g *bbolt.Bucket, d *deltas, id questions.PostID, a questions.Answer) error {
 	answers := g.Bucket(bAnswers)
 	seq, err := answers.NextSequence()
 	if err != nil {
 		return err
 	}
-	return answers.Put(cat(u64(id), u64(a.UserID)), encodeAnswer(seq, a))
+	var kb [16]byte
+	return d.put(answers, answerKey(&kb, id, a.UserID), encodeAnswer(seq, a))
+}
+
+// answerKey writes the key of user's answer to post (or review) id into
+// kb and returns it: <id><user>.
+func answerKey(kb *[16]byte, id questions.PostID, user questions.UserID) []byte {
+	binary.BigEndian.PutUint64(kb[:8], uint64(id))
+	binary.BigEndian.PutUint64(kb[8:], uint64(user))
+	return kb[:]
 }
 
 // recordAnswer returns the stored answer, a refusal (domain error, nothing
@@ -142,21 +153,21 @@ func (db *DB) recordAnswer(tx *bbolt.Tx, d *deltas, a questions.Answer) (questio
 	if err != nil {
 		return questions.Answer{}, nil, err
 	}
-	if err := putAnswer(g, p.ID, a); err != nil {
+	if err := putAnswer(g, d, p.ID, a); err != nil {
 		return questions.Answer{}, nil, err
 	}
 	topics, err := db.tally(tx, d, p, a)
 	if err != nil {
 		return questions.Answer{}, nil, err
 	}
-	loc, err := db.guildLocation(tx, p.GuildID)
+	loc, err := db.locationIn(tx, d, p.GuildID)
 	if err != nil {
 		return questions.Answer{}, nil, err
 	}
 	if err := countAnswer(g, d, a.UserID, a.Grade, a.At, loc, topics); err != nil {
 		return questions.Answer{}, nil, err
 	}
-	if err := rememberAnswer(g, a.UserID, p.QuestionID, questions.Attempt{At: a.At, Right: a.Right}, p.ClosesAt); err != nil {
+	if err := rememberAnswer(g, d, a.UserID, p.QuestionID, questions.Attempt{At: a.At, Right: a.Right}, p.ClosesAt); err != nil {
 		return questions.Answer{}, nil, err
 	}
 	return a, nil, nil
@@ -209,7 +220,7 @@ func (db *DB) Answer(postID questions.PostID, userID questions.UserID) (question
 			return err
 		}
 		key := cat(u64(postID), u64(userID))
-		v := sub(guildRO(tx, p.GuildID), bAnswers).Get(key)
+		v := getIn(sub(guildRO(tx, p.GuildID), bAnswers), key)
 		if v == nil {
 			return fmt.Errorf("answer of member %d to post %d: %w", userID, postID, questions.ErrNotFound)
 		}

@@ -1,9 +1,11 @@
 package storage
 
-// This file is the counter buffer of the group commit.
+// This file is the group commit's buffer of one transaction: the counter
+// changes and post tallies its answers make, and the lookups they share.
 
 import (
 	"bytes"
+	"time"
 
 	"go.etcd.io/bbolt"
 
@@ -25,6 +27,14 @@ import (
 // period's n and na read through count see what is pending, and so does
 // a post read through DB.postIn (the only reader of posts in the
 // transactions that have a deltas: RecordAnswer's and RecordReview's).
+//
+// A deltas also spares the answers of its transaction repeated lookups:
+// one cursor per bucket for get, has and del (bbolt's Get and Delete
+// make a new cursor, and so a new search stack, each time), scratch for
+// the keys of put, the periods of each guild and local date (periodsAt)
+// and the guilds' time zones. What it caches (bucket handles, periods)
+// stays valid for its transaction: the functions that run with a deltas
+// create buckets but never delete one.
 type deltas struct {
 	buckets map[*bbolt.Bucket]*bucketDeltas
 	order   []*bucketDeltas // first touched first: flush writes in a fixed order
@@ -33,7 +43,16 @@ type deltas struct {
 	posts    []*pendingPost
 	postsB   *bbolt.Bucket
 	postMemo *memo[questions.PostID, questions.Post]
+
+	cursors map[*bbolt.Bucket]*bbolt.Cursor
+	key     []byte      // scratch for put's keys
+	spans   []periodSet // periodsAt's cache
+	locs    map[questions.GuildID]*time.Location
 }
+
+// maxSpans bounds the periods a deltas remembers: the answers of one
+// transaction mostly fall on one or two dates of a few guilds.
+const maxSpans = 8
 
 // pendingPost is a post with the tallies of the transaction's answers.
 type pendingPost struct {
@@ -71,6 +90,75 @@ func (d *deltas) of(b *bbolt.Bucket) *bucketDeltas {
 		d.order = append(d.order, bd)
 	}
 	return bd
+}
+
+// cursor returns the transaction's cursor on b, made on first use.
+func (d *deltas) cursor(b *bbolt.Bucket) *bbolt.Cursor {
+	c := d.cursors[b]
+	if c == nil {
+		if d.cursors == nil {
+			d.cursors = make(map[*bbolt.Bucket]*bbolt.Cursor)
+		}
+		c = b.Cursor()
+		d.cursors[b] = c
+	}
+	return c
+}
+
+// get is b.Get(key) (nil when b is nil) through the transaction's cursor
+// on b: a Seek reuses the cursor's search stack. key may be the caller's
+// scratch.
+func (d *deltas) get(b *bbolt.Bucket, key []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	if d == nil {
+		return b.Get(key)
+	}
+	k, v := d.cursor(b).Seek(key)
+	if !bytes.Equal(k, key) {
+		return nil
+	}
+	return v
+}
+
+// has reports whether b holds key (with any value, an empty one too,
+// which bbolt's Get reports as nil).
+func (d *deltas) has(b *bbolt.Bucket, key []byte) bool {
+	var c *bbolt.Cursor
+	if d == nil {
+		c = b.Cursor()
+	} else {
+		c = d.cursor(b)
+	}
+	k, _ := c.Seek(key)
+	return bytes.Equal(k, key)
+}
+
+// del is b.Delete(key) through the transaction's cursor on b (bbolt's
+// Delete lets key escape; a cursor does not).
+func (d *deltas) del(b *bbolt.Bucket, key []byte) error {
+	var c *bbolt.Cursor
+	if d == nil {
+		c = b.Cursor()
+	} else {
+		c = d.cursor(b)
+	}
+	if k, _ := c.Seek(key); !bytes.Equal(k, key) {
+		return nil
+	}
+	return c.Delete()
+}
+
+// put is b.Put(key, value), key copied first (bbolt stores a copy of the
+// key but lets it escape): the caller's key may live on its stack. value
+// is kept by bbolt until the commit, as always.
+func (d *deltas) put(b *bbolt.Bucket, key, value []byte) error {
+	if d == nil {
+		return b.Put(bytes.Clone(key), value)
+	}
+	d.key = append(d.key[:0], key...)
+	return b.Put(d.key, value)
 }
 
 // add adds n to the counter key (copied if new).
@@ -142,7 +230,7 @@ func (d *deltas) flush() error {
 	clear(d.posts)
 	d.posts = d.posts[:0]
 	for _, bd := range d.order {
-		c := bd.b.Cursor() // one search stack for every lookup in the bucket
+		c := d.cursor(bd.b) // one search stack for every lookup in the bucket
 		for _, cd := range bd.list {
 			if cd.n == 0 {
 				continue
@@ -164,5 +252,7 @@ func (d *deltas) flush() error {
 	}
 	clear(d.buckets)
 	d.order = d.order[:0]
+	clear(d.spans) // their periods point at the counter changes just cleared
+	d.spans = d.spans[:0]
 	return nil
 }
