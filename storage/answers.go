@@ -129,7 +129,7 @@ func putAnswer(g *bbolt.Bucket, d *deltas, id questions.PostID, a questions.Answ
 		return err
 	}
 	var kb [16]byte
-	return d.put(answers, answerKey(&kb, id, a.UserID), encodeAnswer(seq, a))
+	return d.put(answers, answerKey(&kb, id, a.UserID), appendAnswer(d.value(answerLen(a)), seq, a))
 }
 
 // answerKey writes the key of user's answer to post (or review) id into

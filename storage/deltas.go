@@ -5,6 +5,7 @@ package storage
 
 import (
 	"bytes"
+	"encoding/binary"
 	"time"
 
 	"go.etcd.io/bbolt"
@@ -46,9 +47,14 @@ type deltas struct {
 
 	cursors map[*bbolt.Bucket]*bbolt.Cursor
 	key     []byte      // scratch for put's keys
+	slab    []byte      // the chunk value hands out from
 	spans   []periodSet // periodsAt's cache
 	locs    map[questions.GuildID]*time.Location
 }
+
+// slabSize is the size of the chunks value carves values from: an answer
+// stores about 400 bytes of values.
+const slabSize = 4096
 
 // maxSpans bounds the periods a deltas remembers: the answers of one
 // transaction mostly fall on one or two dates of a few guilds.
@@ -68,7 +74,7 @@ type bucketDeltas struct {
 }
 
 type counterDelta struct {
-	key []byte
+	key string
 	n   int64
 }
 
@@ -161,14 +167,30 @@ func (d *deltas) put(b *bbolt.Bucket, key, value []byte) error {
 	return b.Put(d.key, value)
 }
 
+// value returns n bytes, empty with capacity n, to encode a value for put
+// into: bbolt keeps a value until the commit, and d never hands the
+// same bytes out twice. Values are carved from shared chunks, so an
+// answer's several values cost an allocation now and then, not one each.
+func (d *deltas) value(n int) []byte {
+	if d == nil || n > slabSize/8 {
+		return make([]byte, 0, n)
+	}
+	if len(d.slab)+n > cap(d.slab) {
+		d.slab = make([]byte, 0, slabSize)
+	}
+	at := len(d.slab)
+	d.slab = d.slab[:at+n]
+	return d.slab[at:at:at+n]
+}
+
 // add adds n to the counter key (copied if new).
 func (bd *bucketDeltas) add(key []byte, n int64) {
 	if i, ok := bd.index[string(key)]; ok {
 		bd.list[i].n += n
 		return
 	}
-	k := bytes.Clone(key)
-	bd.index[string(k)] = len(bd.list)
+	k := string(key)
+	bd.index[k] = len(bd.list)
 	bd.list = append(bd.list, counterDelta{key: k, n: n})
 }
 
@@ -235,15 +257,18 @@ func (d *deltas) flush() error {
 			if cd.n == 0 {
 				continue
 			}
-			n := cd.n
-			if k, v := c.Seek(cd.key); bytes.Equal(k, cd.key) {
+			d.key = append(d.key[:0], cd.key...)
+			n, found := cd.n, false
+			if k, v := c.Seek(d.key); bytes.Equal(k, d.key) {
 				n += int64(getU64(v))
+				found = true
 			}
 			var err error
-			if n <= 0 {
-				err = bd.b.Delete(cd.key)
-			} else {
-				err = bd.b.Put(cd.key, u64(uint64(n)))
+			switch {
+			case n > 0:
+				err = bd.b.Put(d.key, binary.BigEndian.AppendUint64(d.value(8), uint64(n)))
+			case found:
+				err = c.Delete()
 			}
 			if err != nil {
 				return err

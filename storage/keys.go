@@ -169,13 +169,21 @@ func appendStreakKey(dst []byte, s questions.Score) []byte {
 const scoreFixed = 48
 
 func encodeScore(s questions.Score) []byte {
-	b := make([]byte, scoreFixed, scoreFixed+len(s.LastStudyDay))
-	binary.BigEndian.PutUint64(b[0:], uint64(s.Points))
-	binary.BigEndian.PutUint64(b[8:], uint64(s.Answered))
-	binary.BigEndian.PutUint64(b[16:], uint64(s.Correct))
-	binary.BigEndian.PutUint64(b[24:], timeKey(s.ReachedAt))
-	binary.BigEndian.PutUint64(b[32:], uint64(s.CurrentStreak))
-	binary.BigEndian.PutUint64(b[40:], uint64(s.BestStreak))
+	return appendScore(make([]byte, 0, scoreLen(s)), s)
+}
+
+func scoreLen(s questions.Score) int { return scoreFixed + len(s.LastStudyDay) }
+
+// appendScore appends encodeScore(s) to b.
+func appendScore(b []byte, s questions.Score) []byte {
+	at := len(b)
+	b = append(b, make([]byte, scoreFixed)...)
+	binary.BigEndian.PutUint64(b[at+0:], uint64(s.Points))
+	binary.BigEndian.PutUint64(b[at+8:], uint64(s.Answered))
+	binary.BigEndian.PutUint64(b[at+16:], uint64(s.Correct))
+	binary.BigEndian.PutUint64(b[at+24:], timeKey(s.ReachedAt))
+	binary.BigEndian.PutUint64(b[at+32:], uint64(s.CurrentStreak))
+	binary.BigEndian.PutUint64(b[at+40:], uint64(s.BestStreak))
 	return append(b, s.LastStudyDay...)
 }
 
@@ -200,7 +208,13 @@ func decodeScore(user questions.UserID, b []byte) questions.Score {
 // right picks (1), points (2), number of letters (1), the letters. The
 // guild, post and member are in the bucket and key.
 func encodeAnswer(seq uint64, a questions.Answer) []byte {
-	b := make([]byte, 0, 29+len(a.Choice))
+	return appendAnswer(make([]byte, 0, answerLen(a)), seq, a)
+}
+
+func answerLen(a questions.Answer) int { return 29 + len(a.Choice) }
+
+// appendAnswer appends encodeAnswer(seq, a) to b.
+func appendAnswer(b []byte, seq uint64, a questions.Answer) []byte {
 	b = binary.BigEndian.AppendUint64(b, seq)
 	b = binary.BigEndian.AppendUint64(b, a.InteractionID)
 	b = binary.BigEndian.AppendUint64(b, timeKey(a.At))

@@ -40,7 +40,13 @@ func memoryKey(user questions.UserID, questionID string) []byte {
 }
 
 func encodeMemory(m questions.Memory) []byte {
-	b := make([]byte, 0, memoryFixed+attemptLen*len(m.History))
+	return appendMemory(make([]byte, 0, memoryLen(m)), m)
+}
+
+func memoryLen(m questions.Memory) int { return memoryFixed + attemptLen*len(m.History) }
+
+// appendMemory appends encodeMemory(m) to b.
+func appendMemory(b []byte, m questions.Memory) []byte {
 	b = append(b, memoryFormat)
 	for _, v := range []uint64{timeKey(m.Due), timeKey(m.LastReview), math.Float64bits(m.Stability),
 		math.Float64bits(m.Difficulty), m.ElapsedDays, m.ScheduledDays, m.Reps, m.Lapses} {
@@ -117,7 +123,8 @@ func rememberAnswer(g *bbolt.Bucket, d *deltas, user questions.UserID, questionI
 			return fmt.Errorf("%w (RebuildMemory recomputes it)", err)
 		}
 	}
-	return d.put(b, k, encodeMemory(questions.Remember(m, a, closesAt)))
+	m = questions.Remember(m, a, closesAt)
+	return d.put(b, k, appendMemory(d.value(memoryLen(m)), m))
 }
 
 // answerSource is what a stored answer (guilds/<g>/answers/<id><user>)

@@ -137,7 +137,7 @@ func onAccuracyBoard(s questions.Score) bool { return s.Answered >= questions.Mi
 // set stores s as the member's row, replacing old (had: there was one),
 // and moves the member's keys in both rankings.
 func (p period) set(old questions.Score, had bool, s questions.Score) error {
-	if err := p.d.put(p.rows, u64(s.UserID), encodeScore(s)); err != nil {
+	if err := p.d.put(p.rows, u64(s.UserID), appendScore(p.d.value(scoreLen(s)), s)); err != nil {
 		return err
 	}
 	var oldPts, oldAcc, newAcc []byte
@@ -365,9 +365,7 @@ func countAnswer(g *bbolt.Bucket, d *deltas, user questions.UserID, gr questions
 		if gr.Right {
 			correct++
 		}
-		nv := make([]byte, 16)
-		binary.BigEndian.PutUint64(nv, answered)
-		binary.BigEndian.PutUint64(nv[8:], correct)
+		nv := binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(d.value(16), answered), correct)
 		if err := d.put(tb, k, nv); err != nil {
 			return err
 		}
