@@ -180,7 +180,7 @@ func (d *deltas) value(n int) []byte {
 	}
 	at := len(d.slab)
 	d.slab = d.slab[:at+n]
-	return d.slab[at:at:at+n]
+	return d.slab[at : at : at+n]
 }
 
 // add adds n to the counter key (copied if new).
