@@ -6,6 +6,7 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"time"
 
 	"go.etcd.io/bbolt"
@@ -69,14 +70,37 @@ type pendingPost struct {
 // bucketDeltas are the pending counter changes of one bucket.
 type bucketDeltas struct {
 	b     *bbolt.Bucket
-	index map[string]int // counter key → its place in list
+	index map[counterKey]int // counter key → its place in list
 	list  []counterDelta
 }
 
 type counterDelta struct {
-	key string
+	key counterKey
 	n   int64
 }
+
+// counterKey holds a counter's key by value, so that buffering a change
+// allocates nothing: the keys are short (n, na, or a histogram's level
+// byte and key prefix).
+type counterKey struct {
+	n uint8
+	b [counterKeyMax]byte
+}
+
+// counterKeyMax is the longest counter key: a histogram's level byte and
+// the longest prefix in rankLevels.
+const counterKeyMax = 1 + 20
+
+func counterKeyOf(key []byte) counterKey {
+	if len(key) > counterKeyMax {
+		panic(fmt.Sprintf("counter key of %d bytes, longer than %d", len(key), counterKeyMax)) // a programming error
+	}
+	ck := counterKey{n: uint8(len(key))}
+	copy(ck.b[:], key)
+	return ck
+}
+
+func (ck *counterKey) bytes() []byte { return ck.b[:ck.n] }
 
 func newDeltas() *deltas {
 	return &deltas{buckets: make(map[*bbolt.Bucket]*bucketDeltas)}
@@ -91,7 +115,7 @@ func (d *deltas) of(b *bbolt.Bucket) *bucketDeltas {
 	}
 	bd := d.buckets[b]
 	if bd == nil {
-		bd = &bucketDeltas{b: b, index: make(map[string]int)}
+		bd = &bucketDeltas{b: b, index: make(map[counterKey]int)}
 		d.buckets[b] = bd
 		d.order = append(d.order, bd)
 	}
@@ -185,13 +209,13 @@ func (d *deltas) value(n int) []byte {
 
 // add adds n to the counter key (copied if new).
 func (bd *bucketDeltas) add(key []byte, n int64) {
-	if i, ok := bd.index[string(key)]; ok {
+	ck := counterKeyOf(key)
+	if i, ok := bd.index[ck]; ok {
 		bd.list[i].n += n
 		return
 	}
-	k := string(key)
-	bd.index[k] = len(bd.list)
-	bd.list = append(bd.list, counterDelta{key: k, n: n})
+	bd.index[ck] = len(bd.list)
+	bd.list = append(bd.list, counterDelta{key: ck, n: n})
 }
 
 // pending returns the change waiting for the counter key (0 when bd is nil).
@@ -199,7 +223,7 @@ func (bd *bucketDeltas) pending(key []byte) int64 {
 	if bd == nil {
 		return 0
 	}
-	if i, ok := bd.index[string(key)]; ok {
+	if i, ok := bd.index[counterKeyOf(key)]; ok {
 		return bd.list[i].n
 	}
 	return 0
@@ -257,7 +281,7 @@ func (d *deltas) flush() error {
 			if cd.n == 0 {
 				continue
 			}
-			d.key = append(d.key[:0], cd.key...)
+			d.key = append(d.key[:0], cd.key.bytes()...)
 			n, found := cd.n, false
 			if k, v := c.Seek(d.key); bytes.Equal(k, d.key) {
 				n += int64(getU64(v))

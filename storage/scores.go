@@ -14,11 +14,10 @@ import (
 // guildRW returns guilds/<guildID>, creating it and its sub-buckets.
 func guildRW(tx *bbolt.Tx, guildID questions.GuildID) (*bbolt.Bucket, error) {
 	guilds := tx.Bucket(bGuilds)
-	key := u64(guildID)
-	if g := guilds.Bucket(key); g != nil {
+	if g := guilds.Bucket(u64(guildID)); g != nil { // the key on the stack
 		return g, nil
 	}
-	g, err := guilds.CreateBucket(key)
+	g, err := guilds.CreateBucket(u64(guildID))
 	if err != nil {
 		return nil, err
 	}
