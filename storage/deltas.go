@@ -191,9 +191,9 @@ func (d *deltas) put(b *bbolt.Bucket, key, value []byte) error {
 	return b.Put(d.key, value)
 }
 
-// value returns n bytes, empty with capacity n, to encode a value for put
-// into: bbolt keeps a value until the commit, and d never hands the
-// same bytes out twice. Values are carved from shared chunks, so an
+// value returns an empty slice of capacity n to encode a value for put
+// into: bbolt keeps a value until the commit, and d never hands the same
+// bytes out twice. Values are carved from shared chunks, so an
 // answer's several values cost an allocation now and then, not one each.
 func (d *deltas) value(n int) []byte {
 	if d == nil || n > slabSize/8 {
