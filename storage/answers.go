@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"time"
@@ -39,7 +40,7 @@ import (
 func (db *DB) RecordAnswer(ctx context.Context, a questions.Answer) (questions.Answer, error) {
 	return db.record(ctx, "record answer", a,
 		func(tx *bbolt.Tx, a questions.Answer) (questions.Answer, error) {
-			_, out, refused := db.checkAnswer(tx, a)
+			_, out, refused := db.checkAnswer(tx, nil, a)
 			return out, refused
 		},
 		db.recordAnswer)
@@ -90,18 +91,20 @@ func (db *DB) record(ctx context.Context, op string, a questions.Answer,
 }
 
 // checkAnswer decides, reading only, whether a may be recorded. It returns
-// the post and a graded with its choice normalised; or a refusal (a domain
-// error), with the stored answer when the refusal is ErrAlreadyAnswered.
-func (db *DB) checkAnswer(tx *bbolt.Tx, a questions.Answer) (questions.Post, questions.Answer, error) {
-	p, err := db.post(tx, a.PostID)
+// the post (as the transaction of d leaves it: see postIn) and a graded
+// with its choice normalised; or a refusal (a domain error), with the
+// stored answer when the refusal is ErrAlreadyAnswered.
+func (db *DB) checkAnswer(tx *bbolt.Tx, d *deltas, a questions.Answer) (questions.Post, questions.Answer, error) {
+	p, err := db.postIn(tx, d, a.PostID)
 	if err != nil {
 		return questions.Post{}, questions.Answer{}, err
 	}
 	if p.GuildID != a.GuildID {
 		return questions.Post{}, questions.Answer{}, fmt.Errorf("post %d: %w", p.ID, questions.ErrWrongGuild)
 	}
-	key := cat(u64(p.ID), u64(a.UserID))
-	if v := sub(guildRO(tx, p.GuildID), bAnswers).Get(key); v != nil {
+	var kb [16]byte
+	key := answerKey(&kb, p.ID, a.UserID)
+	if v := d.get(sub(guildRO(tx, p.GuildID), bAnswers), key); v != nil {
 		stored, _ := decodeAnswer(p.GuildID, key, v)
 		return questions.Post{}, stored, fmt.Errorf("post %d, member %d: %w", p.ID, a.UserID, questions.ErrAlreadyAnswered)
 	}
@@ -119,19 +122,28 @@ func (db *DB) checkAnswer(tx *bbolt.Tx, a questions.Answer) (questions.Post, que
 
 // putAnswer stores a, the answer to post or review id, under the guild's
 // next answer sequence number (which resets and rebuilds count by).
-func putAnswer(g *bbolt.Bucket, id questions.PostID, a questions.Answer) error {
+func putAnswer(g *bbolt.Bucket, d *deltas, id questions.PostID, a questions.Answer) error {
 	answers := g.Bucket(bAnswers)
 	seq, err := answers.NextSequence()
 	if err != nil {
 		return err
 	}
-	return answers.Put(cat(u64(id), u64(a.UserID)), encodeAnswer(seq, a))
+	var kb [16]byte
+	return d.put(answers, answerKey(&kb, id, a.UserID), appendAnswer(d.value(answerLen(a)), seq, a))
+}
+
+// answerKey writes the key of user's answer to post (or review) id into
+// kb and returns it: <id><user>.
+func answerKey(kb *[16]byte, id questions.PostID, user questions.UserID) []byte {
+	binary.BigEndian.PutUint64(kb[:8], uint64(id))
+	binary.BigEndian.PutUint64(kb[8:], uint64(user))
+	return kb[:]
 }
 
 // recordAnswer returns the stored answer, a refusal (domain error, nothing
 // written) or a storage error.
 func (db *DB) recordAnswer(tx *bbolt.Tx, d *deltas, a questions.Answer) (questions.Answer, error, error) {
-	p, a, refused := db.checkAnswer(tx, a)
+	p, a, refused := db.checkAnswer(tx, d, a)
 	if refused != nil {
 		return a, refused, nil
 	}
@@ -141,30 +153,60 @@ func (db *DB) recordAnswer(tx *bbolt.Tx, d *deltas, a questions.Answer) (questio
 	if err != nil {
 		return questions.Answer{}, nil, err
 	}
-	if err := putAnswer(g, p.ID, a); err != nil {
+	if err := putAnswer(g, d, p.ID, a); err != nil {
 		return questions.Answer{}, nil, err
 	}
-	for _, l := range a.Choice {
-		p.Tallies[questions.LetterIndex(l)]++
-	}
-	p.Answers++
-	if a.Right {
-		p.Right++
-	}
-	if err := db.putPost(tx, p); err != nil {
-		return questions.Answer{}, nil, err
-	}
-	loc, err := db.guildLocation(tx, p.GuildID)
+	topics, err := db.tally(tx, d, p, a)
 	if err != nil {
 		return questions.Answer{}, nil, err
 	}
-	if err := countAnswer(g, d, a.UserID, a.Grade, a.At, loc, topicsOf(p)); err != nil {
+	loc, err := db.locationIn(tx, d, p.GuildID)
+	if err != nil {
 		return questions.Answer{}, nil, err
 	}
-	if err := rememberAnswer(g, a.UserID, p.QuestionID, questions.Attempt{At: a.At, Right: a.Right}, p.ClosesAt); err != nil {
+	if err := countAnswer(g, d, a.UserID, a.Grade, a.At, loc, topics); err != nil {
+		return questions.Answer{}, nil, err
+	}
+	if err := rememberAnswer(g, d, a.UserID, p.QuestionID, questions.Attempt{At: a.At, Right: a.Right}, p.ClosesAt); err != nil {
 		return questions.Answer{}, nil, err
 	}
 	return a, nil, nil
+}
+
+// postIn returns post id as the transaction of d leaves it: with the
+// tallies of its answers so far (pending in d) if any; as stored else.
+// The post's slices may be d's: the caller must not change them (tally
+// does).
+func (db *DB) postIn(tx *bbolt.Tx, d *deltas, id questions.PostID) (questions.Post, error) {
+	if pp := d.post(id); pp != nil {
+		return pp.p, nil
+	}
+	return db.post(tx, id)
+}
+
+// tally counts a's choice into the tallies of p (as postIn returned it)
+// and returns the topic keys an answer to p counts toward. With d the
+// post is written once, when d flushes; with nil at once.
+func (db *DB) tally(tx *bbolt.Tx, d *deltas, p questions.Post, a questions.Answer) ([]string, error) {
+	pp := d.post(p.ID)
+	if pp == nil {
+		if d == nil {
+			pp = &pendingPost{p: p, topics: topicsOf(p)}
+		} else {
+			pp = d.addPost(tx.Bucket(bPosts), &db.posts, p)
+		}
+	}
+	for _, l := range a.Choice {
+		pp.p.Tallies[questions.LetterIndex(l)]++
+	}
+	pp.p.Answers++
+	if a.Right {
+		pp.p.Right++
+	}
+	if d == nil {
+		return pp.topics, db.putPost(tx, pp.p)
+	}
+	return pp.topics, nil
 }
 
 // Answer returns a member's answer to a post. It returns an error wrapping
@@ -178,7 +220,7 @@ func (db *DB) Answer(postID questions.PostID, userID questions.UserID) (question
 			return err
 		}
 		key := cat(u64(postID), u64(userID))
-		v := sub(guildRO(tx, p.GuildID), bAnswers).Get(key)
+		v := getIn(sub(guildRO(tx, p.GuildID), bAnswers), key)
 		if v == nil {
 			return fmt.Errorf("answer of member %d to post %d: %w", userID, postID, questions.ErrNotFound)
 		}

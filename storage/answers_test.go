@@ -290,3 +290,36 @@ func TestOnCommitCountsEveryAnswer(t *testing.T) {
 		t.Errorf("OnCommit heard %d answers in %d commits, want 50 answers in 1 to 50 commits", answers, commits)
 	}
 }
+
+// TestAnswerInGuildWithoutData: a post without a question ID is the only
+// thing of its guild in the file (CreatePost makes the guild's bucket only
+// to mark a question asked). Reading and recording answers to it must work
+// (it used to dereference the missing bucket, which marked the file
+// damaged), and the first answer creates the guild's data.
+func TestAnswerInGuildWithoutData(t *testing.T) {
+	const g questions.GuildID = 5
+	db, _ := newDB(t)
+	p, err := db.CreatePost(t.Context(), questions.Post{GuildID: g, ChannelID: 1, Correct: []string{"A"}, OptionCount: 2, SelectCount: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Answer(p.ID, 1); !errors.Is(err, questions.ErrNotFound) {
+		t.Fatalf("Answer before any: got %v, want ErrNotFound", err)
+	}
+	a, err := db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, GuildID: g, UserID: 1, InteractionID: 9, Choice: []string{"A"}, At: t0})
+	if err != nil {
+		t.Fatalf("RecordAnswer: %v", err)
+	}
+	if !a.Right || a.Points != 1 {
+		t.Errorf("got right %v, %d points; want true, 1", a.Right, a.Points)
+	}
+	if got, err := db.Answer(p.ID, 1); err != nil || got.InteractionID != 9 {
+		t.Errorf("Answer: got interaction %d, %v; want 9", got.InteractionID, err)
+	}
+	if got, err := db.Post(p.ID); err != nil || got.Answers != 1 || got.Tallies[0] != 1 {
+		t.Errorf("Post: got %d answers, tallies %v, %v; want 1, [1 0]", got.Answers, got.Tallies, err)
+	}
+	if st, err := db.Standing(g, 1, questions.PeriodAll, questions.ByPoints, t0); err != nil || st.Rank != 1 {
+		t.Errorf("Standing: got rank %d, %v; want 1", st.Rank, err)
+	}
+}

@@ -1,40 +1,106 @@
 package storage
 
-// This file is the counter buffer of the group commit.
+// This file is the group commit's buffer of one transaction: the counter
+// changes and post tallies its answers make, and the lookups they share.
 
 import (
 	"bytes"
+	"encoding/binary"
+	"fmt"
+	"time"
 
 	"go.etcd.io/bbolt"
+
+	"github.com/quizhost/quizhost/questions"
 )
 
 // deltas holds the changes to counters (the rank histograms ph and ah, a
-// period's n and na) that the functions of one write transaction make,
-// and flush writes each touched counter once, before the commit. The
-// answers of a group commit mostly move the same counters (few point
-// values, few time slices), so the transaction reads and writes each of
-// them once rather than once per answer. A nil *deltas writes through.
+// period's n and na) and to posts' tallies (Tallies, Answers, Right) that
+// the functions of one write transaction make, and flush writes each
+// touched counter and post once, before the commit. The answers of a
+// group commit mostly move the same counters (few point values, few time
+// slices) and answer the same few posts, so the transaction reads and
+// writes each of them once rather than once per answer (a post is JSON:
+// encoding it is the dear part). A nil *deltas writes through.
 //
 // A deltas belongs to one transaction attempt: a retried attempt starts
 // from a new one. Nothing in that transaction may read a histogram
 // counter before flush (rank and nth run in read transactions only); a
-// period's n and na read through count see what is pending.
+// period's n and na read through count see what is pending, and so does
+// a post read through DB.postIn (the only reader of posts in the
+// transactions that have a deltas: RecordAnswer's and RecordReview's).
+//
+// A deltas also spares the answers of its transaction repeated lookups:
+// one cursor per bucket for get, has and del (bbolt's Get and Delete
+// make a new cursor, and so a new search stack, each time), scratch for
+// the keys of put, the periods of each guild and local date (periodsAt)
+// and the guilds' time zones. What it caches (bucket handles, periods)
+// stays valid for its transaction: the functions that run with a deltas
+// create buckets but never delete one.
 type deltas struct {
 	buckets map[*bbolt.Bucket]*bucketDeltas
 	order   []*bucketDeltas // first touched first: flush writes in a fixed order
+	// posts are the posts whose tallies changed, as they will be stored,
+	// first touched first; flush writes them to postsB and tells postMemo.
+	posts    []*pendingPost
+	postsB   *bbolt.Bucket
+	postMemo *memo[questions.PostID, questions.Post]
+
+	cursors map[*bbolt.Bucket]*bbolt.Cursor
+	key     []byte      // scratch for put's keys
+	slab    []byte      // the chunk value hands out from
+	spans   []periodSet // periodsAt's cache
+	locs    map[questions.GuildID]*time.Location
+}
+
+// slabSize is the size of the chunks value carves values from: an answer
+// stores about 400 bytes of values.
+const slabSize = 4096
+
+// maxSpans bounds the periods a deltas remembers: the answers of one
+// transaction mostly fall on one or two dates of a few guilds.
+const maxSpans = 8
+
+// pendingPost is a post with the tallies of the transaction's answers.
+type pendingPost struct {
+	p      questions.Post // its slices belong to the deltas until flush
+	topics []string       // topicsOf(p), worked out once
 }
 
 // bucketDeltas are the pending counter changes of one bucket.
 type bucketDeltas struct {
 	b     *bbolt.Bucket
-	index map[string]int // counter key → its place in list
+	index map[counterKey]int // counter key → its place in list
 	list  []counterDelta
 }
 
 type counterDelta struct {
-	key []byte
+	key counterKey
 	n   int64
 }
+
+// counterKey holds a counter's key by value, so that buffering a change
+// allocates nothing: the keys are short (n, na, or a histogram's level
+// byte and key prefix).
+type counterKey struct {
+	n uint8
+	b [counterKeyMax]byte
+}
+
+// counterKeyMax is the longest counter key: a histogram's level byte and
+// the longest prefix in rankLevels.
+const counterKeyMax = 1 + 20
+
+func counterKeyOf(key []byte) counterKey {
+	if len(key) > counterKeyMax {
+		panic(fmt.Sprintf("counter key of %d bytes, longer than %d", len(key), counterKeyMax)) // a programming error
+	}
+	ck := counterKey{n: uint8(len(key))}
+	copy(ck.b[:], key)
+	return ck
+}
+
+func (ck *counterKey) bytes() []byte { return ck.b[:ck.n] }
 
 func newDeltas() *deltas {
 	return &deltas{buckets: make(map[*bbolt.Bucket]*bucketDeltas)}
@@ -49,22 +115,107 @@ func (d *deltas) of(b *bbolt.Bucket) *bucketDeltas {
 	}
 	bd := d.buckets[b]
 	if bd == nil {
-		bd = &bucketDeltas{b: b, index: make(map[string]int)}
+		bd = &bucketDeltas{b: b, index: make(map[counterKey]int)}
 		d.buckets[b] = bd
 		d.order = append(d.order, bd)
 	}
 	return bd
 }
 
+// cursor returns the transaction's cursor on b, made on first use.
+func (d *deltas) cursor(b *bbolt.Bucket) *bbolt.Cursor {
+	c := d.cursors[b]
+	if c == nil {
+		if d.cursors == nil {
+			d.cursors = make(map[*bbolt.Bucket]*bbolt.Cursor)
+		}
+		c = b.Cursor()
+		d.cursors[b] = c
+	}
+	return c
+}
+
+// get is b.Get(key) (nil when b is nil) through the transaction's cursor
+// on b: a Seek reuses the cursor's search stack. key may be the caller's
+// scratch.
+func (d *deltas) get(b *bbolt.Bucket, key []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	if d == nil {
+		return b.Get(key)
+	}
+	k, v := d.cursor(b).Seek(key)
+	if !bytes.Equal(k, key) {
+		return nil
+	}
+	return v
+}
+
+// has reports whether b holds key (with any value, an empty one too,
+// which bbolt's Get reports as nil).
+func (d *deltas) has(b *bbolt.Bucket, key []byte) bool {
+	var c *bbolt.Cursor
+	if d == nil {
+		c = b.Cursor()
+	} else {
+		c = d.cursor(b)
+	}
+	k, _ := c.Seek(key)
+	return bytes.Equal(k, key)
+}
+
+// del is b.Delete(key) through the transaction's cursor on b (bbolt's
+// Delete lets key escape; a cursor does not).
+func (d *deltas) del(b *bbolt.Bucket, key []byte) error {
+	var c *bbolt.Cursor
+	if d == nil {
+		c = b.Cursor()
+	} else {
+		c = d.cursor(b)
+	}
+	if k, _ := c.Seek(key); !bytes.Equal(k, key) {
+		return nil
+	}
+	return c.Delete()
+}
+
+// put is b.Put(key, value), key copied first (bbolt stores a copy of the
+// key but lets it escape): the caller's key may live on its stack. value
+// is kept by bbolt until the commit, as always.
+func (d *deltas) put(b *bbolt.Bucket, key, value []byte) error {
+	if d == nil {
+		return b.Put(bytes.Clone(key), value)
+	}
+	d.key = append(d.key[:0], key...)
+	return b.Put(d.key, value)
+}
+
+// value returns an empty slice of capacity n to encode a value for put
+// into: bbolt keeps a value until the commit, and d never hands the same
+// bytes out twice. Values are carved from shared chunks, so an
+// answer's several values cost an allocation now and then, not one each.
+func (d *deltas) value(n int) []byte {
+	if d == nil || n > slabSize/8 {
+		return make([]byte, 0, n)
+	}
+	if len(d.slab)+n > cap(d.slab) {
+		d.slab = make([]byte, 0, slabSize)
+	}
+	at := len(d.slab)
+	d.slab = d.slab[:at+n]
+	return d.slab[at : at : at+n]
+}
+
 // add adds n to the counter key (copied if new).
 func (bd *bucketDeltas) add(key []byte, n int64) {
-	if i, ok := bd.index[string(key)]; ok {
+	ck := counterKeyOf(key)
+	if i, ok := bd.index[ck]; ok {
 		bd.list[i].n += n
 		return
 	}
-	k := bytes.Clone(key)
-	bd.index[string(k)] = len(bd.list)
-	bd.list = append(bd.list, counterDelta{key: k, n: n})
+	bd.index[ck] = len(bd.list)
+	bd.list = append(bd.list, counterDelta{key: ck, n: n})
 }
 
 // pending returns the change waiting for the counter key (0 when bd is nil).
@@ -72,36 +223,76 @@ func (bd *bucketDeltas) pending(key []byte) int64 {
 	if bd == nil {
 		return 0
 	}
-	if i, ok := bd.index[string(key)]; ok {
+	if i, ok := bd.index[counterKeyOf(key)]; ok {
 		return bd.list[i].n
 	}
 	return 0
 }
 
-// flush writes every counter whose net change is not 0: its stored value
-// plus the change, deleted when that is 0 or less. That is what adding
-// the changes one at a time writes, since a count (of keys under a
-// prefix, of members in a ranking) never falls below 0 on the way; a
-// counter that went to 0 and back is left as it was. d is empty after.
+// post returns the pending post id; nil when no answer of the
+// transaction has changed it (or d is nil). A transaction answers few
+// posts: a list beats a map.
+func (d *deltas) post(id questions.PostID) *pendingPost {
+	if d == nil {
+		return nil
+	}
+	for _, pp := range d.posts {
+		if pp.p.ID == id {
+			return pp
+		}
+	}
+	return nil
+}
+
+// addPost makes p (the caller's: d keeps its slices) pending in the
+// posts bucket b, and returns it; flush tells m what it writes.
+func (d *deltas) addPost(b *bbolt.Bucket, m *memo[questions.PostID, questions.Post], p questions.Post) *pendingPost {
+	pp := &pendingPost{p: p, topics: topicsOf(p)}
+	d.posts = append(d.posts, pp)
+	d.postsB, d.postMemo = b, m
+	return pp
+}
+
+// flush writes every pending post once, and every counter whose net
+// change is not 0: its stored value plus the change, deleted when that
+// is 0 or less. That is what adding the changes one at a time writes,
+// since a count (of keys under a prefix, of members in a ranking) never
+// falls below 0 on the way; a counter that went to 0 and back is left as
+// it was. d is empty after.
 func (d *deltas) flush() error {
 	if d == nil {
 		return nil
 	}
+	for _, pp := range d.posts {
+		v, err := encodePost(pp.p)
+		if err != nil {
+			return err
+		}
+		if err := d.postsB.Put(u64(pp.p.ID), v); err != nil {
+			return err
+		}
+		d.postMemo.put(pp.p.ID, v, pp.p) // the memo keeps pp.p's slices: d lets go of them
+	}
+	clear(d.posts)
+	d.posts = d.posts[:0]
 	for _, bd := range d.order {
-		c := bd.b.Cursor() // one search stack for every lookup in the bucket
+		c := d.cursor(bd.b) // one search stack for every lookup in the bucket
 		for _, cd := range bd.list {
 			if cd.n == 0 {
 				continue
 			}
-			n := cd.n
-			if k, v := c.Seek(cd.key); bytes.Equal(k, cd.key) {
+			d.key = append(d.key[:0], cd.key.bytes()...)
+			n, found := cd.n, false
+			if k, v := c.Seek(d.key); bytes.Equal(k, d.key) {
 				n += int64(getU64(v))
+				found = true
 			}
 			var err error
-			if n <= 0 {
-				err = bd.b.Delete(cd.key)
-			} else {
-				err = bd.b.Put(cd.key, u64(uint64(n)))
+			switch {
+			case n > 0:
+				err = bd.b.Put(d.key, binary.BigEndian.AppendUint64(d.value(8), uint64(n)))
+			case found:
+				err = c.Delete()
 			}
 			if err != nil {
 				return err
@@ -110,5 +301,7 @@ func (d *deltas) flush() error {
 	}
 	clear(d.buckets)
 	d.order = d.order[:0]
+	clear(d.spans) // their periods point at the counter changes just cleared
+	d.spans = d.spans[:0]
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -145,4 +146,152 @@ func TestGroupCommitRetryDropsCounterChanges(t *testing.T) {
 		}
 	}
 	assertRebuildEqual(t, db, guild)
+}
+
+// TestPostTalliesPendingInTransaction: the answers of one transaction
+// count into their post's tallies in the deltas, written once at flush.
+// Each case records answers to one post (correct letter B) and checks the
+// tallies read back, through the DB (its memo) and from the file reopened.
+func TestPostTalliesPendingInTransaction(t *testing.T) {
+	boom := errors.New("boom")
+	rec := func(db *DB, tx *bbolt.Tx, d *deltas, p questions.Post, user questions.UserID, choice string) (error, error) {
+		_, refused, err := db.recordAnswer(tx, d, questions.Answer{PostID: p.ID, GuildID: guild, UserID: user,
+			InteractionID: uint64(user), Choice: []string{choice}, At: t0})
+		return refused, err
+	}
+	tests := []struct {
+		name        string
+		run         func(t *testing.T, db *DB, p questions.Post)
+		tallies     []int
+		answers     int
+		right       int
+		wantMembers int // on the all-time leaderboard
+	}{
+		{"members of one transaction", func(t *testing.T, db *DB, p questions.Post) {
+			err := db.write(t.Context(), func(tx *bbolt.Tx, d *deltas) error {
+				accepted := 0
+				for _, a := range []struct {
+					user   questions.UserID
+					choice string
+					want   error
+				}{{1, "A", nil}, {2, "B", nil}, {3, "B", nil}, {1, "B", questions.ErrAlreadyAnswered}, {4, "E", questions.ErrBadChoice}} {
+					refused, err := rec(db, tx, d, p, a.user, a.choice)
+					if err != nil {
+						return err
+					}
+					if !errors.Is(refused, a.want) || (a.want == nil) != (refused == nil) {
+						t.Errorf("member %d: got refusal %v, want %v", a.user, refused, a.want)
+					}
+					if refused == nil {
+						accepted++
+					}
+					// Read in the transaction, the post counts the answers so far.
+					got, err := db.postIn(tx, d, p.ID)
+					if err != nil {
+						return err
+					}
+					if got.Answers != accepted {
+						t.Errorf("after member %d: post read in the transaction got %d answers, want %d", a.user, got.Answers, accepted)
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}, []int{1, 2, 0, 0}, 3, 2, 3},
+		{"transactions one after another", func(t *testing.T, db *DB, p questions.Post) {
+			for _, u := range []questions.UserID{1, 2} {
+				answer(t, db, p, u, t0, "B")
+			}
+			answer(t, db, p, 3, t0, "C")
+		}, []int{0, 2, 1, 0}, 3, 2, 3},
+		{"a group retried without its failing call", func(t *testing.T, db *DB, p questions.Post) {
+			joined := make(chan int, 4)
+			db.group.queued = func(n int) { joined <- n }
+			inTx, release := make(chan struct{}), make(chan struct{})
+			leader := make(chan error, 1)
+			go func() {
+				leader <- db.group.do(t.Context(), func(*bbolt.Tx, *deltas) error {
+					close(inTx)
+					<-release
+					return nil
+				})
+			}()
+			<-inTx
+			results := make(chan error, 2)
+			for i, users := range [][]questions.UserID{{1, 2}, {3}} {
+				go func() {
+					results <- db.group.do(t.Context(), func(tx *bbolt.Tx, d *deltas) error {
+						for _, u := range users {
+							if refused, err := rec(db, tx, d, p, u, "B"); err != nil || refused != nil {
+								return fmt.Errorf("member %d: %v, %v", u, err, refused)
+							}
+						}
+						if i == 1 {
+							return boom // after its answer's tally
+						}
+						return nil
+					})
+				}()
+				<-joined
+			}
+			close(release)
+			if err := <-leader; err != nil {
+				t.Fatal(err)
+			}
+			for range 2 {
+				if err := <-results; err != nil && !errors.Is(err, boom) {
+					t.Fatal(err)
+				}
+			}
+		}, []int{0, 2, 0, 0}, 2, 2, 2},
+		{"a transaction rolled back after its flush", func(t *testing.T, db *DB, p questions.Post) {
+			answer(t, db, p, 1, t0, "A")
+			err := db.bolt.Update(func(tx *bbolt.Tx) error {
+				d := newDeltas()
+				for _, u := range []questions.UserID{2, 3} {
+					if refused, err := rec(db, tx, d, p, u, "B"); err != nil || refused != nil {
+						return fmt.Errorf("member %d: %v, %v", u, err, refused)
+					}
+				}
+				if err := d.flush(); err != nil { // the memo is told of bytes the file will not keep
+					return err
+				}
+				return boom
+			})
+			if !errors.Is(err, boom) {
+				t.Fatalf("got %v, want boom", err)
+			}
+		}, []int{1, 0, 0, 0}, 1, 0, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			db, path := newDB(t)
+			p := mustPost(t, db, questions.Post{QuestionID: "q#1"})
+			tc.run(t, db, p)
+			check := func(from string, db *DB) {
+				got, err := db.Post(p.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(got.Tallies, tc.tallies) || got.Answers != tc.answers || got.Right != tc.right {
+					t.Errorf("%s: got tallies %v, %d answers, %d right; want %v, %d, %d", from, got.Tallies, got.Answers, got.Right,
+						tc.tallies, tc.answers, tc.right)
+				}
+				lb, err := db.Leaderboard(guild, questions.PeriodAll, questions.ByPoints, t0, 0, 10)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if lb.Total != tc.wantMembers {
+					t.Errorf("%s: got %d members on the leaderboard, want %d", from, lb.Total, tc.wantMembers)
+				}
+			}
+			check("read through the DB", db)
+			if err := db.Close(); err != nil {
+				t.Fatal(err)
+			}
+			check("read from the file reopened", openPath(t, path))
+		})
+	}
 }

@@ -107,7 +107,10 @@
 // counter changes per ranking and period. The answers of one group commit
 // sum their changes to ph, ah, n and na in memory (deltas) and write each
 // touched counter once before the commit, skipping those whose changes
-// cancel out; their rows and keys are written answer by answer.
+// cancel out; their rows and keys are written answer by answer. So do the
+// tallies of their posts: each post answered is encoded and written once
+// per group commit, and an answer read in the same transaction sees the
+// tallies of the answers before it.
 //
 // Streaks live in the all-time row only (the streak fields of day, week
 // and month rows stay zero; files written before kept a copy there, which

@@ -117,8 +117,11 @@ func accBits(s questions.Score) uint64 { return math.Float64bits(s.Accuracy()) }
 // pointsKey is a member's key in a period's points ranking:
 // ^points | ^accuracy | reachedAt | user (32 bytes), so a forward cursor
 // walks best first and every member has exactly one key.
-func pointsKey(s questions.Score) []byte {
-	k := make([]byte, 32)
+func pointsKey(s questions.Score) []byte { return putPointsKey(make([]byte, 32), s) }
+
+// putPointsKey writes pointsKey(s) into k (32 bytes) and returns k.
+func putPointsKey(k []byte, s questions.Score) []byte {
+	k = k[:32]
 	binary.BigEndian.PutUint64(k[0:], ^uint64(s.Points))
 	binary.BigEndian.PutUint64(k[8:], ^accBits(s))
 	binary.BigEndian.PutUint64(k[16:], timeKey(s.ReachedAt))
@@ -128,8 +131,11 @@ func pointsKey(s questions.Score) []byte {
 
 // accKey is a member's key in a period's accuracy ranking:
 // ^accuracy | ^answered | reachedAt | user (32 bytes).
-func accKey(s questions.Score) []byte {
-	k := make([]byte, 32)
+func accKey(s questions.Score) []byte { return putAccKey(make([]byte, 32), s) }
+
+// putAccKey writes accKey(s) into k (32 bytes) and returns k.
+func putAccKey(k []byte, s questions.Score) []byte {
+	k = k[:32]
 	binary.BigEndian.PutUint64(k[0:], ^accBits(s))
 	binary.BigEndian.PutUint64(k[8:], ^uint64(s.Answered))
 	binary.BigEndian.PutUint64(k[16:], timeKey(s.ReachedAt))
@@ -143,15 +149,19 @@ func rankKeyUser(k []byte) questions.UserID { return getID[questions.UserID](k[2
 // streakKey is a member's key in guilds/<g>/streaks:
 // lastStudyDay (10 bytes) | ^currentStreak | user, so the members who last
 // studied on one day come out longest streak first.
-func streakKey(s questions.Score) []byte {
+func streakKey(s questions.Score) []byte { return appendStreakKey(make([]byte, 0, streakKeyLen), s) }
+
+const streakKeyLen = len(dateLayout) + 16
+
+// appendStreakKey appends streakKey(s) to dst and returns it; nil (dst
+// unchanged) when s has no last study day.
+func appendStreakKey(dst []byte, s questions.Score) []byte {
 	if len(s.LastStudyDay) != len(dateLayout) {
 		return nil
 	}
-	k := make([]byte, 0, 26)
-	k = append(k, s.LastStudyDay...)
+	k := append(dst, s.LastStudyDay...)
 	k = binary.BigEndian.AppendUint64(k, ^uint64(s.CurrentStreak))
-	k = binary.BigEndian.AppendUint64(k, uint64(s.UserID))
-	return k
+	return binary.BigEndian.AppendUint64(k, uint64(s.UserID))
 }
 
 // Score rows: points, answered, correct, reachedAt, current streak, best
@@ -159,13 +169,21 @@ func streakKey(s questions.Score) []byte {
 const scoreFixed = 48
 
 func encodeScore(s questions.Score) []byte {
-	b := make([]byte, scoreFixed, scoreFixed+len(s.LastStudyDay))
-	binary.BigEndian.PutUint64(b[0:], uint64(s.Points))
-	binary.BigEndian.PutUint64(b[8:], uint64(s.Answered))
-	binary.BigEndian.PutUint64(b[16:], uint64(s.Correct))
-	binary.BigEndian.PutUint64(b[24:], timeKey(s.ReachedAt))
-	binary.BigEndian.PutUint64(b[32:], uint64(s.CurrentStreak))
-	binary.BigEndian.PutUint64(b[40:], uint64(s.BestStreak))
+	return appendScore(make([]byte, 0, scoreLen(s)), s)
+}
+
+func scoreLen(s questions.Score) int { return scoreFixed + len(s.LastStudyDay) }
+
+// appendScore appends encodeScore(s) to b.
+func appendScore(b []byte, s questions.Score) []byte {
+	at := len(b)
+	b = append(b, make([]byte, scoreFixed)...)
+	binary.BigEndian.PutUint64(b[at+0:], uint64(s.Points))
+	binary.BigEndian.PutUint64(b[at+8:], uint64(s.Answered))
+	binary.BigEndian.PutUint64(b[at+16:], uint64(s.Correct))
+	binary.BigEndian.PutUint64(b[at+24:], timeKey(s.ReachedAt))
+	binary.BigEndian.PutUint64(b[at+32:], uint64(s.CurrentStreak))
+	binary.BigEndian.PutUint64(b[at+40:], uint64(s.BestStreak))
 	return append(b, s.LastStudyDay...)
 }
 
@@ -190,7 +208,13 @@ func decodeScore(user questions.UserID, b []byte) questions.Score {
 // right picks (1), points (2), number of letters (1), the letters. The
 // guild, post and member are in the bucket and key.
 func encodeAnswer(seq uint64, a questions.Answer) []byte {
-	b := make([]byte, 0, 29+len(a.Choice))
+	return appendAnswer(make([]byte, 0, answerLen(a)), seq, a)
+}
+
+func answerLen(a questions.Answer) int { return 29 + len(a.Choice) }
+
+// appendAnswer appends encodeAnswer(seq, a) to b.
+func appendAnswer(b []byte, seq uint64, a questions.Answer) []byte {
 	b = binary.BigEndian.AppendUint64(b, seq)
 	b = binary.BigEndian.AppendUint64(b, a.InteractionID)
 	b = binary.BigEndian.AppendUint64(b, timeKey(a.At))

@@ -40,7 +40,13 @@ func memoryKey(user questions.UserID, questionID string) []byte {
 }
 
 func encodeMemory(m questions.Memory) []byte {
-	b := make([]byte, 0, memoryFixed+attemptLen*len(m.History))
+	return appendMemory(make([]byte, 0, memoryLen(m)), m)
+}
+
+func memoryLen(m questions.Memory) int { return memoryFixed + attemptLen*len(m.History) }
+
+// appendMemory appends encodeMemory(m) to b.
+func appendMemory(b []byte, m questions.Memory) []byte {
 	b = append(b, memoryFormat)
 	for _, v := range []uint64{timeKey(m.Due), timeKey(m.LastReview), math.Float64bits(m.Stability),
 		math.Float64bits(m.Difficulty), m.ElapsedDays, m.ScheduledDays, m.Reps, m.Lapses} {
@@ -68,18 +74,27 @@ func decodeMemory(k, v []byte) (questions.Memory, error) {
 		return questions.Memory{}, fmt.Errorf("memory key %x: too short", k)
 	}
 	m := questions.Memory{UserID: getID[questions.UserID](k), QuestionID: string(k[8:])}
+	return m, decodeMemoryValue(&m, v)
+}
+
+// decodeMemoryValue copies the record v into m, whose UserID and
+// QuestionID are set; it refuses a record of another format or length.
+func decodeMemoryValue(m *questions.Memory, v []byte) error {
 	if len(v) < memoryFixed || v[0] != memoryFormat || (len(v)-memoryFixed)%attemptLen != 0 {
-		return m, fmt.Errorf("memory of member %d, question %q: damaged record (%d bytes)", m.UserID, m.QuestionID, len(v))
+		return fmt.Errorf("memory of member %d, question %q: damaged record (%d bytes)", m.UserID, m.QuestionID, len(v))
 	}
 	f := func(i int) uint64 { return getU64(v[1+8*i:]) }
 	m.Due, m.LastReview = keyTime(f(0)), keyTime(f(1))
 	m.Stability, m.Difficulty = math.Float64frombits(f(2)), math.Float64frombits(f(3))
 	m.ElapsedDays, m.ScheduledDays, m.Reps, m.Lapses = f(4), f(5), f(6), f(7)
 	m.State = questions.MemoryState(v[memoryFixed-1])
+	if n := (len(v) - memoryFixed) / attemptLen; n > 0 {
+		m.History = make([]questions.Attempt, 0, n)
+	}
 	for i := memoryFixed; i < len(v); i += attemptLen {
 		m.History = append(m.History, questions.Attempt{At: keyTime(getU64(v[i:])), Right: v[i+8]&1 != 0, Review: v[i+8]&2 != 0})
 	}
-	return m, nil
+	return nil
 }
 
 // rememberAnswer counts one graded answer into the member's memory of the
@@ -87,24 +102,29 @@ func decodeMemory(k, v []byte) (questions.Memory, error) {
 // transactions: RecordAnswer calls it for every accepted answer to a post,
 // with the post's ClosesAt (so a miss comes due after the close);
 // RecordReview for every review answer, with closesAt zero. g is the
-// guild's bucket from guildRW. An answer to a post without a question ID
-// changes nothing.
-func rememberAnswer(g *bbolt.Bucket, user questions.UserID, questionID string, a questions.Attempt, closesAt time.Time) error {
+// guild's bucket from guildRW; d the transaction's lookups (nil: bbolt's
+// own). An answer to a post without a question ID changes nothing.
+func rememberAnswer(g *bbolt.Bucket, d *deltas, user questions.UserID, questionID string, a questions.Attempt, closesAt time.Time) error {
 	if questionID == "" {
 		return nil
 	}
-	b, err := g.CreateBucketIfNotExists(bMemory)
-	if err != nil {
-		return err
+	b := g.Bucket(bMemory)
+	if b == nil {
+		var err error
+		if b, err = g.CreateBucketIfNotExists(bMemory); err != nil {
+			return err
+		}
 	}
-	k := memoryKey(user, questionID)
+	var kb [64]byte
+	k := append(binary.BigEndian.AppendUint64(kb[:0], uint64(user)), questionID...) // memoryKey
 	m := questions.Memory{UserID: user, QuestionID: questionID}
-	if v := b.Get(k); v != nil {
-		if m, err = decodeMemory(k, v); err != nil {
+	if v := d.get(b, k); v != nil {
+		if err := decodeMemoryValue(&m, v); err != nil {
 			return fmt.Errorf("%w (RebuildMemory recomputes it)", err)
 		}
 	}
-	return b.Put(k, encodeMemory(questions.Remember(m, a, closesAt)))
+	m = questions.Remember(m, a, closesAt)
+	return d.put(b, k, appendMemory(d.value(memoryLen(m)), m))
 }
 
 // answerSource is what a stored answer (guilds/<g>/answers/<id><user>)
@@ -179,15 +199,7 @@ func countReview(g *bbolt.Bucket, d *deltas, user questions.UserID, at time.Time
 	if err := all.set(old, had, s); err != nil {
 		return err
 	}
-	streaks := g.Bucket(bStreaks)
-	if had {
-		if k := streakKey(old); k != nil {
-			if err := streaks.Delete(k); err != nil {
-				return err
-			}
-		}
-	}
-	return streaks.Put(streakKey(s), nil)
+	return moveStreak(g.Bucket(bStreaks), d, old, had, s)
 }
 
 // rebuildMemory recomputes memories of the guild from every stored answer

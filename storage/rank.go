@@ -26,6 +26,7 @@ type rankIndex struct {
 	// pend, when set, takes move's counter changes until the transaction
 	// flushes them (see deltas); nil: move writes them at once.
 	pend *bucketDeltas
+	d    *deltas // the transaction's lookups for the keys; nil: bbolt's own
 }
 
 func histKey(level int, key []byte) []byte {
@@ -46,25 +47,26 @@ func (ri rankIndex) bump(c *bbolt.Cursor, buf []byte, level int, key []byte, del
 	if k, v := c.Seek(hk); bytes.Equal(k, hk) {
 		n += int64(getU64(v))
 	}
+	owned := bytes.Clone(hk) // bbolt lets its key escape: keep buf on the caller's stack
 	if n <= 0 {
-		return ri.hist.Delete(hk)
+		return ri.hist.Delete(owned)
 	}
-	return ri.hist.Put(hk, u64(uint64(n)))
+	return ri.hist.Put(owned, u64(uint64(n)))
 }
 
 // move replaces old (nil: none) by new (nil: none) and adjusts only the
-// histogram levels whose prefix changed.
+// histogram levels whose prefix changed. It keeps neither key.
 func (ri rankIndex) move(old, new []byte) error {
 	if old != nil && new != nil && bytes.Equal(old, new) {
 		return nil
 	}
 	if old != nil {
-		if err := ri.keys.Delete(old); err != nil {
+		if err := ri.d.del(ri.keys, old); err != nil {
 			return err
 		}
 	}
 	if new != nil {
-		if err := ri.keys.Put(new, nil); err != nil {
+		if err := ri.d.put(ri.keys, new, nil); err != nil {
 			return err
 		}
 	}

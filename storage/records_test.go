@@ -15,7 +15,7 @@ import (
 	"github.com/quizhost/quizhost/questions"
 )
 
-var updateGolden = flag.Bool("update", false, "rewrite storage/testdata/records.golden")
+var updateGolden = flag.Bool("update", false, "rewrite the golden files in storage/testdata")
 
 // TestRecordsUnchanged writes one of every record through the public API
 // and compares every key and value in the file with a dump written by the

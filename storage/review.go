@@ -185,17 +185,17 @@ func (db *DB) recordReview(tx *bbolt.Tx, d *deltas, a questions.Answer) (questio
 	if err != nil {
 		return questions.Answer{}, nil, err
 	}
-	if err := putAnswer(g, r.ID, a); err != nil {
+	if err := putAnswer(g, d, r.ID, a); err != nil {
 		return questions.Answer{}, nil, err
 	}
-	loc, err := db.guildLocation(tx, a.GuildID)
+	loc, err := db.locationIn(tx, d, a.GuildID)
 	if err != nil {
 		return questions.Answer{}, nil, err
 	}
 	if err := countReview(g, d, a.UserID, a.At, loc); err != nil {
 		return questions.Answer{}, nil, err
 	}
-	if err := rememberAnswer(g, a.UserID, r.QuestionID, questions.Attempt{At: a.At, Right: a.Right, Review: true}, time.Time{}); err != nil {
+	if err := rememberAnswer(g, d, a.UserID, r.QuestionID, questions.Attempt{At: a.At, Right: a.Right, Review: true}, time.Time{}); err != nil {
 		return questions.Answer{}, nil, err
 	}
 	return a, nil, nil

@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"bytes"
+	"encoding/binary"
 	"slices"
 	"time"
 
@@ -12,11 +14,10 @@ import (
 // guildRW returns guilds/<guildID>, creating it and its sub-buckets.
 func guildRW(tx *bbolt.Tx, guildID questions.GuildID) (*bbolt.Bucket, error) {
 	guilds := tx.Bucket(bGuilds)
-	key := u64(guildID)
-	if g := guilds.Bucket(key); g != nil {
+	if g := guilds.Bucket(u64(guildID)); g != nil { // the key on the stack
 		return g, nil
 	}
-	g, err := guilds.CreateBucket(key)
+	g, err := guilds.CreateBucket(u64(guildID))
 	if err != nil {
 		return nil, err
 	}
@@ -48,11 +49,12 @@ type period struct {
 	pts  rankIndex
 	acc  rankIndex
 	pend *bucketDeltas // n and na changes waiting for the flush; nil: written at once
+	d    *deltas       // the transaction's lookups (see deltas); nil: bbolt's own
 }
 
 // periodRW returns the period bucket named key, creating it. With d its
-// counters (n, na, ph, ah) change in d until d is flushed; with nil at
-// once.
+// counters (n, na, ph, ah) change in d until d is flushed, and its rows
+// and keys are read and written through d; with nil at once.
 func periodRW(g *bbolt.Bucket, key []byte, d *deltas) (period, error) {
 	periods := g.Bucket(bPeriods)
 	b := periods.Bucket(key)
@@ -71,6 +73,7 @@ func periodRW(g *bbolt.Bucket, key []byte, d *deltas) (period, error) {
 	p.pend = d.of(p.b)
 	p.pts.pend = d.of(p.pts.hist)
 	p.acc.pend = d.of(p.acc.hist)
+	p.d, p.pts.d, p.acc.d = d, d, d
 	return p, nil
 }
 
@@ -97,7 +100,7 @@ func (p period) row(user questions.UserID) (questions.Score, bool) {
 	if p.rows == nil {
 		return questions.Score{UserID: user}, false
 	}
-	v := p.rows.Get(u64(user))
+	v := p.d.get(p.rows, u64(user))
 	if v == nil {
 		return questions.Score{UserID: user}, false
 	}
@@ -133,23 +136,24 @@ func onAccuracyBoard(s questions.Score) bool { return s.Answered >= questions.Mi
 // set stores s as the member's row, replacing old (had: there was one),
 // and moves the member's keys in both rankings.
 func (p period) set(old questions.Score, had bool, s questions.Score) error {
-	if err := p.rows.Put(u64(s.UserID), encodeScore(s)); err != nil {
+	if err := p.d.put(p.rows, u64(s.UserID), appendScore(p.d.value(scoreLen(s)), s)); err != nil {
 		return err
 	}
 	var oldPts, oldAcc, newAcc []byte
+	var kp, ka, kn [32]byte // the keys on this stack: move keeps none
 	if had {
-		oldPts = pointsKey(old)
+		oldPts = putPointsKey(kp[:], old)
 		if onAccuracyBoard(old) {
-			oldAcc = accKey(old)
+			oldAcc = putAccKey(ka[:], old)
 		}
 	} else if err := p.addCount(kMembers, 1); err != nil {
 		return err
 	}
-	if err := p.pts.move(oldPts, pointsKey(s)); err != nil {
+	if err := p.pts.move(oldPts, putPointsKey(kn[:], s)); err != nil {
 		return err
 	}
 	if onAccuracyBoard(s) {
-		newAcc = accKey(s)
+		newAcc = putAccKey(kn[:], s)
 	}
 	if (oldAcc == nil) != (newAcc == nil) {
 		d := 1
@@ -233,6 +237,49 @@ func showStreak(s *questions.Score, today string) {
 	}
 }
 
+// periodSet is what periodsAt caches: the periods of guild bucket g that
+// contain the local date y-m-dd in loc, and that date.
+type periodSet struct {
+	g     *bbolt.Bucket
+	loc   *time.Location
+	y, dd int
+	m     time.Month
+	ps    [4]period
+	day   string
+}
+
+// periodsAt returns the periods of g that contain `at` in loc, in
+// periodKeys' order (all time, day, week, month), created if need be
+// (periodRW, with d), and the local date. With d it remembers them for
+// the answers of the transaction at the same local date.
+func periodsAt(g *bbolt.Bucket, d *deltas, at time.Time, loc *time.Location) ([4]period, string, error) {
+	y, m, dd := at.In(loc).Date()
+	if d != nil {
+		for i := range d.spans {
+			if s := &d.spans[i]; s.g == g && s.loc == loc && s.y == y && s.m == m && s.dd == dd {
+				return s.ps, s.day, nil
+			}
+		}
+	}
+	keys, day := periodKeys(at, loc)
+	var ps [4]period
+	for i, key := range keys {
+		p, err := periodRW(g, key, d)
+		if err != nil {
+			return ps, "", err
+		}
+		ps[i] = p
+	}
+	if d != nil {
+		if len(d.spans) == maxSpans {
+			clear(d.spans)
+			d.spans = d.spans[:0]
+		}
+		d.spans = append(d.spans, periodSet{g: g, loc: loc, y: y, m: m, dd: dd, ps: ps, day: day})
+	}
+	return ps, day, nil
+}
+
 // periodKeys returns the bucket names of the periods that contain `at` in
 // loc: all time, its day, its week (by Monday's date) and its month; and
 // the local date.
@@ -279,11 +326,11 @@ func periodOfAt(p questions.Period, at time.Time, loc *time.Location) ([]byte, t
 // rebuild reproduces what live recording wrote. The ranking counters
 // change in d (nil: written at once).
 func countAnswer(g *bbolt.Bucket, d *deltas, user questions.UserID, gr questions.Grade, at time.Time, loc *time.Location, topics []string) error {
-	keys, day := periodKeys(at, loc)
-	all, err := periodRW(g, keys[0], d)
+	ps, day, err := periodsAt(g, d, at, loc)
 	if err != nil {
 		return err
 	}
+	all := ps[0]
 	old, had := all.row(user)
 	s := old
 	addGrade(&s, gr, at)
@@ -291,22 +338,10 @@ func countAnswer(g *bbolt.Bucket, d *deltas, user questions.UserID, gr questions
 	if err := all.set(old, had, s); err != nil {
 		return err
 	}
-	streaks := g.Bucket(bStreaks)
-	if had {
-		if k := streakKey(old); k != nil {
-			if err := streaks.Delete(k); err != nil {
-				return err
-			}
-		}
-	}
-	if err := streaks.Put(streakKey(s), nil); err != nil {
+	if err := moveStreak(g.Bucket(bStreaks), d, old, had, s); err != nil {
 		return err
 	}
-	for _, key := range keys[1:] {
-		p, err := periodRW(g, key, d)
-		if err != nil {
-			return err
-		}
+	for _, p := range ps[1:] {
 		old, had := p.row(user)
 		ps := old
 		addGrade(&ps, gr, at)
@@ -318,9 +353,10 @@ func countAnswer(g *bbolt.Bucket, d *deltas, user questions.UserID, gr questions
 		}
 	}
 	tb := g.Bucket(bTopics)
+	var kb [64]byte
 	for _, topic := range topics {
-		k := cat(u64(user), []byte(topic))
-		v := tb.Get(k)
+		k := append(binary.BigEndian.AppendUint64(kb[:0], uint64(user)), topic...)
+		v := d.get(tb, k)
 		answered, correct := getU64(v)+1, uint64(0)
 		if len(v) == 16 {
 			correct = getU64(v[8:])
@@ -328,11 +364,30 @@ func countAnswer(g *bbolt.Bucket, d *deltas, user questions.UserID, gr questions
 		if gr.Right {
 			correct++
 		}
-		if err := tb.Put(k, cat(u64(answered), u64(correct))); err != nil {
+		nv := binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(d.value(16), answered), correct)
+		if err := d.put(tb, k, nv); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// moveStreak moves the member's key in the streaks bucket b from old's
+// (had: there was an old row) to s's.
+func moveStreak(b *bbolt.Bucket, d *deltas, old questions.Score, had bool, s questions.Score) error {
+	var ko, kn [streakKeyLen]byte
+	nk := appendStreakKey(kn[:0], s)
+	if had {
+		if ok := appendStreakKey(ko[:0], old); ok != nil {
+			if bytes.Equal(ok, nk) && d.has(b, nk) {
+				return nil // the same day, the same streak: the key stays
+			}
+			if err := d.del(b, ok); err != nil {
+				return err
+			}
+		}
+	}
+	return d.put(b, nk, nil)
 }
 
 // topicsOf lists the topic keys an answer to p counts toward.

@@ -87,6 +87,23 @@ func (db *DB) guildLocation(tx *bbolt.Tx, guildID questions.GuildID) (*time.Loca
 	return db.location(s.TimeZone), nil
 }
 
+// locationIn is guildLocation remembered in d for the rest of its
+// transaction (where no settings change: see deltas).
+func (db *DB) locationIn(tx *bbolt.Tx, d *deltas, guildID questions.GuildID) (*time.Location, error) {
+	if d != nil && d.locs[guildID] != nil {
+		return d.locs[guildID], nil
+	}
+	loc, err := db.guildLocation(tx, guildID)
+	if err != nil || d == nil {
+		return loc, err
+	}
+	if d.locs == nil {
+		d.locs = make(map[questions.GuildID]*time.Location)
+	}
+	d.locs[guildID] = loc
+	return loc, nil
+}
+
 // Settings returns a guild's settings, or questions.DefaultSettings(guildID)
 // when it has saved none. Safe for concurrent use.
 func (db *DB) Settings(guildID questions.GuildID) (questions.Settings, error) {

@@ -1,0 +1,179 @@
+package storage
+
+import (
+	"bytes"
+	"encoding/hex"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// TestAnswersStoredUnchanged records a mixed set of answers the way the
+// group commit shares transactions (groups of 1 to 40 calls), and compares
+// every key and value in the file with a dump written by the code before
+// the answer path was made cheaper (testdata/answers.golden, written by
+// commit f3fe3ab's recordAnswer): the hot path's shortcuts must not change
+// one stored byte. The mix: two guilds (one in Europe/Paris, across the
+// change to summer time, weeks and a month end), posts with and without
+// bank, tags (repeated, empty), several correct letters, a close time, no
+// question ID; reviews among the answers; members reaching the accuracy
+// board; refusals in the middle of groups (a second answer in the same
+// group, a bad choice, a closed post, another guild's post, an unknown
+// post); answers delivered late (before the member's last study day).
+func TestAnswersStoredUnchanged(t *testing.T) {
+	db, _ := newDB(t)
+	const other questions.GuildID = 2000
+	if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: guild, TimeZone: "Europe/Paris"}); err != nil {
+		t.Fatal(err)
+	}
+	var posts []questions.Post
+	for i := range 15 {
+		p := questions.Post{GuildID: guild, ChannelID: 7, QuestionID: fmt.Sprint("b#", i), Bank: []string{"b", "c", ""}[i%3],
+			Tags: [][]string{nil, {"t"}, {"t", "u", "t", ""}}[i%3], Correct: []string{"B"}, OptionCount: 4, SelectCount: 1, OpenedAt: t0}
+		switch i % 4 {
+		case 1:
+			p.Correct, p.OptionCount, p.SelectCount = []string{"A", "C"}, 5, 2
+		case 2:
+			p.ClosesAt = t0.Add(time.Duration(10+i) * 24 * time.Hour)
+		case 3:
+			if i == 11 {
+				p.QuestionID = ""
+			}
+		}
+		var err error
+		if p, err = db.CreatePost(t.Context(), p); err != nil {
+			t.Fatal(err)
+		}
+		posts = append(posts, p)
+	}
+	otherPost, err := db.CreatePost(t.Context(), questions.Post{GuildID: other, ChannelID: 8, QuestionID: "o#1", Bank: "o",
+		Tags: []string{"t"}, Correct: []string{"A"}, OptionCount: 3, SelectCount: 1, OpenedAt: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	type call struct {
+		review bool
+		a      questions.Answer
+	}
+	r := rand.New(rand.NewPCG(3, 5))
+	var calls []call
+	at := t0
+	seq := uint64(0)
+	add := func(review bool, a questions.Answer) {
+		seq++
+		a.InteractionID = seq
+		calls = append(calls, call{review, a})
+	}
+	const members = 7
+	for i, p := range posts {
+		for _, u := range r.Perm(members) {
+			if r.IntN(10) == 0 {
+				continue
+			}
+			at = at.Add(time.Duration(r.IntN(20)) * time.Hour)
+			when := at
+			if r.IntN(10) == 0 {
+				when = at.Add(-50 * time.Hour) // delivered late
+			}
+			user := questions.UserID(u + 1)
+			choice := []string{questions.Letter(r.IntN(p.OptionCount))}
+			if p.SelectCount == 2 {
+				choice = append(choice, questions.Letter((r.IntN(p.OptionCount-1)+1+questions.LetterIndex(choice[0]))%p.OptionCount))
+			}
+			if r.IntN(15) == 0 {
+				choice = []string{"Z"} // refused: bad choice
+			}
+			add(false, questions.Answer{PostID: p.ID, GuildID: guild, UserID: user, Choice: choice, At: when})
+			if r.IntN(12) == 0 {
+				add(false, questions.Answer{PostID: p.ID, GuildID: guild, UserID: user, Choice: choice, At: when}) // refused: answered
+			}
+		}
+		if i%4 == 0 {
+			add(false, questions.Answer{PostID: otherPost.ID, GuildID: other, UserID: questions.UserID(i + 1), Choice: []string{"A"}, At: at})
+			add(false, questions.Answer{PostID: otherPost.ID, GuildID: guild, UserID: 99, Choice: []string{"A"}, At: at}) // refused: wrong guild
+			add(false, questions.Answer{PostID: 999, GuildID: guild, UserID: 1, Choice: []string{"A"}, At: at})           // refused: unknown
+		}
+		if i%3 == 1 {
+			u := questions.UserID(i%members + 1)
+			rv, err := db.StartReview(t.Context(), questions.Review{GuildID: guild, UserID: u, QuestionID: posts[i-1].QuestionID,
+				Correct: []string{"B"}, OptionCount: 4, SelectCount: 1, OpenedAt: at})
+			if err != nil {
+				t.Fatal(err)
+			}
+			add(true, questions.Answer{PostID: rv.ID, GuildID: guild, UserID: u, Choice: []string{questions.Letter(i % 2)}, At: at.Add(time.Minute)})
+		}
+	}
+	accepted := 0
+	for start, n := 0, 0; start < len(calls); start, n = start+[]int{1, 3, 16, 40, 7}[n%5], n+1 {
+		group := calls[start:min(start+[]int{1, 3, 16, 40, 7}[n%5], len(calls))]
+		if n == 3 {
+			// The close lands between groups: the answers after it are refused.
+			if _, _, err := db.ClosePost(t.Context(), posts[0].ID, t0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		err := db.write(t.Context(), func(tx *bbolt.Tx, d *deltas) error {
+			for _, c := range group {
+				write := db.recordAnswer
+				if c.review {
+					write = db.recordReview
+				}
+				_, refused, err := write(tx, d, c.a)
+				if err != nil {
+					return err
+				}
+				if refused == nil {
+					accepted++
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("group at %d: %v", start, err)
+		}
+	}
+	if accepted < 60 || accepted == len(calls) {
+		t.Fatalf("got %d of %d answers accepted, want at least 60 and some refused", accepted, len(calls))
+	}
+
+	var dump bytes.Buffer
+	if err := db.bolt.View(func(tx *bbolt.Tx) error {
+		return tx.ForEach(func(name []byte, b *bbolt.Bucket) error { return dumpBucket(&dump, hex.EncodeToString(name), b) })
+	}); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "answers.golden")
+	if *updateGolden {
+		if err := os.WriteFile(golden, dump.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := dump.Bytes(); !bytes.Equal(got, want) {
+		gl, wl := bytes.Split(got, []byte("\n")), bytes.Split(want, []byte("\n"))
+		for i := range max(len(gl), len(wl)) {
+			if i >= len(gl) || i >= len(wl) || !bytes.Equal(gl[i], wl[i]) {
+				var g, w []byte
+				if i < len(gl) {
+					g = gl[i]
+				}
+				if i < len(wl) {
+					w = wl[i]
+				}
+				t.Fatalf("file contents changed; first difference at line %d:\ngot:  %s\nwant: %s", i+1, g, w)
+			}
+		}
+	}
+	assertRebuildEqual(t, db, guild)
+}
