@@ -190,13 +190,16 @@ func (b *Bot) answer(c *call, postID questions.PostID, values []string) (respons
 		return response{}, userErr("That answer doesn't match the options offered. Pick %s from the menu.", plural(post.SelectCount, "option", "options"))
 	}
 
-	// Everything the reply needs is read before the commit, so that once
-	// the answer is stored only the reply itself is left to do.
+	// Everything the reply needs is read (and rendered) before the commit,
+	// so that once the answer is stored only the reply itself is left to do.
 	set, err := b.store.Settings(c.guild)
 	if err != nil {
 		return response{}, fmt.Errorf("answer: %w", err)
 	}
-	q := b.questionFor(post)
+	var reveal []*discordgo.MessageEmbed
+	if q := b.questionFor(post); set.RevealOnAnswer && q != nil {
+		reveal = b.reveals.get(post, q)
+	}
 
 	// Commit first; acknowledge only after. A commit still running near
 	// Discord's 3 s deadline (counted from the interaction's arrival) gets
@@ -232,7 +235,7 @@ func (b *Bot) answer(c *call, postID questions.PostID, values []string) (respons
 	if r.err == nil {
 		b.cfg.Metrics.AnswerRecorded(time.Since(c.start))
 	}
-	return asReply(gradeMessage(r.a, post, q, set.RevealOnAnswer)), nil
+	return asReply(gradeMessage(r.a, post, reveal)), nil
 }
 
 func mustID(s string) uint64 {
