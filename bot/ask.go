@@ -190,49 +190,56 @@ func (b *Bot) answer(c *call, postID questions.PostID, values []string) (respons
 		return response{}, userErr("That answer doesn't match the options offered. Pick %s from the menu.", plural(post.SelectCount, "option", "options"))
 	}
 
-	// Everything the reply needs is read before the commit, so that once
-	// the answer is stored only the reply itself is left to do.
+	// Everything the reply needs is read (and rendered) before the commit,
+	// so that once the answer is stored only the reply itself is left to do.
 	set, err := b.store.Settings(c.guild)
 	if err != nil {
 		return response{}, fmt.Errorf("answer: %w", err)
 	}
-	q := b.questionFor(post)
+	var reveal []*discordgo.MessageEmbed
+	if q := b.questionFor(post); set.RevealOnAnswer && q != nil {
+		reveal = b.reveals.get(post, q)
+	}
 
-	// Commit first; acknowledge only after. A commit still running near
-	// Discord's 3 s deadline (counted from the interaction's arrival) gets
-	// a deferral, which is not an acknowledgement: the graded edit is.
-	type result struct {
-		a   questions.Answer
-		err error
+	a, err := b.commitAnswer(c, questions.Answer{
+		PostID: postID, GuildID: c.guild, UserID: c.user, InteractionID: mustID(c.i.ID),
+		Choice: values, At: b.clock.Now(),
+	})
+	if errors.Is(err, questions.ErrAlreadyAnswered) && a.InteractionID != mustID(c.i.ID) {
+		return response{}, userErr("You already answered **%s**. One answer per member per question.", strings.Join(a.Choice, ", "))
 	}
-	done := make(chan result, 1)
-	go func() {
-		a, err := b.store.RecordAnswer(c.ctx, questions.Answer{
-			PostID: postID, GuildID: c.guild, UserID: c.user, InteractionID: mustID(c.i.ID),
-			Choice: values, At: b.clock.Now(),
-		})
-		done <- result{a, err}
-	}()
-	var r result
-	select {
-	case r = <-done:
-	case <-time.After(answerAckWait - time.Since(c.start)):
-		if err := c.deferReply(true); err != nil {
-			return response{}, err
-		}
-		r = <-done
-	}
-	if errors.Is(r.err, questions.ErrAlreadyAnswered) && r.a.InteractionID != mustID(c.i.ID) {
-		return response{}, userErr("You already answered **%s**. One answer per member per question.", strings.Join(r.a.Choice, ", "))
-	}
-	if r.err != nil && !errors.Is(r.err, questions.ErrAlreadyAnswered) {
-		return response{}, storeErr(r.err)
+	if err != nil && !errors.Is(err, questions.ErrAlreadyAnswered) {
+		return response{}, err
 	}
 	b.queueRefresh(postID)
-	if r.err == nil {
+	if err == nil {
 		b.cfg.Metrics.AnswerRecorded(time.Since(c.start))
 	}
-	return asReply(gradeMessage(r.a, post, q, set.RevealOnAnswer)), nil
+	return asReply(gradeMessage(a, post, reveal)), nil
+}
+
+// commitAnswer records a, and returns what RecordAnswer returns (a store
+// failure as storeErr). The commit runs on the handler's own goroutine; a
+// commit still running near Discord's 3 s deadline (counted from the
+// interaction's arrival) gets a deferral, sent from a timer's goroutine
+// while the commit goes on, which is not an acknowledgement: the graded
+// edit that follows the commit is. A deferral that fails is returned once
+// the commit is done (the answer is stored either way).
+func (b *Bot) commitAnswer(c *call, a questions.Answer) (questions.Answer, error) {
+	deferred := make(chan error, 1)
+	late := time.AfterFunc(answerAckWait-time.Since(c.start), func() { deferred <- c.deferReply(true) })
+	a, err := b.store.RecordAnswer(c.ctx, a)
+	if !late.Stop() {
+		// The deferral started: wait for it, so that c is the handler's
+		// alone again.
+		if derr := <-deferred; derr != nil {
+			return questions.Answer{}, derr
+		}
+	}
+	if err != nil && !errors.Is(err, questions.ErrAlreadyAnswered) {
+		return a, storeErr(err)
+	}
+	return a, err
 }
 
 func mustID(s string) uint64 {

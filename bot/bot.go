@@ -241,6 +241,7 @@ type Bot struct {
 	wake    chan struct{}         // pokes the scheduler after a post or setting changes
 	refresh chan questions.PostID // posts whose live count needs an edit
 	postMu  [64]sync.Mutex        // striped by post id: serialise each post's message edits
+	reveals revealCache           // each answered post's reveal, rendered once for all its replies
 
 	// editMu serialises changes to imported banks (import, paste, approve,
 	// remove): each is planned from the banks as they are and stored whole.

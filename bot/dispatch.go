@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"log/slog"
 	"runtime/debug"
 	"time"
 
@@ -26,10 +27,9 @@ func (b *Bot) onInteraction(ctx context.Context, ic *discordgo.InteractionCreate
 		}
 		return
 	}
-	log := b.log.With("interaction", i.ID, "type", int(i.Type), "guild", i.GuildID)
 	defer func() {
 		if r := recover(); r != nil {
-			log.Error("handler panic", "panic", r, "stack", string(debug.Stack()))
+			b.interactionLog(i).Error("handler panic", "panic", r, "stack", string(debug.Stack()))
 			c.fail("Something went wrong on our side. Try again in a moment.")
 		}
 	}()
@@ -46,8 +46,15 @@ func (b *Bot) onInteraction(ctx context.Context, ic *discordgo.InteractionCreate
 		c.fail(msg)
 		return
 	}
-	log.Error("interaction failed", "err", redact(err))
+	b.interactionLog(i).Error("interaction failed", "err", redact(err))
 	c.fail("Something went wrong on our side. Try again in a moment.")
+}
+
+// interactionLog is the logger for what happened to interaction i. It is
+// made where something is logged, not for every interaction: most log
+// nothing.
+func (b *Bot) interactionLog(i *discordgo.Interaction) *slog.Logger {
+	return b.log.With("interaction", i.ID, "type", int(i.Type), "guild", i.GuildID)
 }
 
 func (b *Bot) dispatch(c *call) (response, error) {

@@ -85,6 +85,9 @@ type env struct {
 	// undecodable is how many interactions the bot is expected to log as
 	// undecodable (garbled on purpose by the test).
 	undecodable int
+	// store, when set, wraps the database into the bot's Store (a fault
+	// injected around it).
+	store func(*storage.DB) bot.Store
 
 	db     *storage.DB
 	cancel context.CancelFunc
@@ -175,8 +178,12 @@ func (e *env) start() {
 		e.t.Fatal(err)
 	}
 	before := len(e.srv.Requests())
+	var st bot.Store = db
+	if e.store != nil {
+		st = e.store(db)
+	}
 	b, err := bot.New(bot.Config{
-		Token: token, APIBase: e.srv.URL(), Store: db, Catalogue: e.cat, Clock: e.clk,
+		Token: token, APIBase: e.srv.URL(), Store: st, Catalogue: e.cat, Clock: e.clk,
 		Rand:         rand.New(rand.NewPCG(1, 2)),
 		Logger:       slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		RefreshEvery: 50 * time.Millisecond,

@@ -225,23 +225,45 @@ func askedMessage(q *questions.Question, p questions.Post) message {
 		q.Number, q.Bank, timestamp(p.ClosesAt, "R"))}
 }
 
-// gradeMessage is the private reply to an answer.
-func gradeMessage(a questions.Answer, p questions.Post, q *questions.Question, reveal bool) message {
+// answerReveal is what the reply to an answer shows of the answer when the
+// guild reveals on answer: the correct letters, the explanation and each
+// option's rationale, without the votes. It is the same for every member
+// who answers the post, so the bot renders it once per post (revealCache)
+// and shares it between replies: it must not be changed once made.
+func answerReveal(q *questions.Question, p questions.Post) []*discordgo.MessageEmbed {
+	return fitEmbeds([]*discordgo.MessageEmbed{revealEmbed(q, p, false)})
+}
+
+// gradeMessage is the private reply to an answer: the member's grade, then
+// reveal (answerReveal), or, when reveal is nil, a line saying when the
+// answer shows.
+func gradeMessage(a questions.Answer, p questions.Post, reveal []*discordgo.MessageEmbed) message {
 	var b strings.Builder
 	if a.Right {
 		b.WriteString("✅ **Right!**")
 	} else {
 		b.WriteString("❌ **Not quite.**")
 	}
-	fmt.Fprintf(&b, " You chose **%s**", strings.Join(a.Choice, ", "))
-	if p.SelectCount > 1 {
-		fmt.Fprintf(&b, ": %d of your %d picks %s right", a.RightPicks, len(a.Choice), map[bool]string{true: "was", false: "were"}[a.RightPicks == 1])
+	b.WriteString(" You chose **")
+	for i, l := range a.Choice {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(l)
 	}
-	fmt.Fprintf(&b, ". **+%s**.", plural(a.Points, "point", "points"))
-	m := message{ephemeral: true}
-	if reveal && q != nil {
-		m.embeds = fitEmbeds([]*discordgo.MessageEmbed{revealEmbed(q, p, false)})
-	} else {
+	b.WriteString("**")
+	if p.SelectCount > 1 {
+		verb := "were"
+		if a.RightPicks == 1 {
+			verb = "was"
+		}
+		fmt.Fprintf(&b, ": %d of your %d picks %s right", a.RightPicks, len(a.Choice), verb)
+	}
+	b.WriteString(". **+")
+	b.WriteString(plural(a.Points, "point", "points"))
+	b.WriteString("**.")
+	m := message{ephemeral: true, embeds: reveal}
+	if reveal == nil {
 		b.WriteString(" The answer and explanation show when the question closes.")
 	}
 	m.content = b.String()

@@ -78,7 +78,7 @@ func TestRenderKeepsDiscordLimits(t *testing.T) {
 			t.Error("closed select is not disabled")
 		}
 		a := questions.Answer{Choice: p.Correct, Grade: questions.Grade{Right: true, RightPicks: len(p.Correct), Points: len(p.Correct)}}
-		checkEmbeds(t, gradeMessage(a, p, q, true).embeds)
+		checkEmbeds(t, gradeMessage(a, p, answerReveal(q, p)).embeds)
 	}
 }
 
@@ -126,5 +126,41 @@ func TestTruncate(t *testing.T) {
 		if got := truncate(tt.in, tt.n); got != tt.want {
 			t.Errorf("truncate(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
 		}
+	}
+}
+
+func TestGradeMessage(t *testing.T) {
+	reveal := []*discordgo.MessageEmbed{{Title: "Answer: A"}}
+	tests := []struct {
+		name   string
+		a      questions.Answer
+		picks  int
+		reveal []*discordgo.MessageEmbed
+		want   string
+	}{
+		{"right, revealed", questions.Answer{Choice: []string{"A"}, Grade: questions.Grade{Right: true, RightPicks: 1, Points: 1}}, 1, reveal,
+			"✅ **Right!** You chose **A**. **+1 point**."},
+		{"wrong, not revealed", questions.Answer{Choice: []string{"B"}}, 1, nil,
+			"❌ **Not quite.** You chose **B**. **+0 points**. The answer and explanation show when the question closes."},
+		{"two picks, one right", questions.Answer{Choice: []string{"A", "B"}, Grade: questions.Grade{RightPicks: 1, Points: 1}}, 2, reveal,
+			"❌ **Not quite.** You chose **A, B**: 1 of your 2 picks was right. **+1 point**."},
+		{"three picks, all right", questions.Answer{Choice: []string{"A", "C", "D"}, Grade: questions.Grade{Right: true, RightPicks: 3, Points: 3}}, 3, nil,
+			"✅ **Right!** You chose **A, C, D**: 3 of your 3 picks were right. **+3 points**. The answer and explanation show when the question closes."},
+		{"two picks, none right", questions.Answer{Choice: []string{"B", "D"}}, 2, reveal,
+			"❌ **Not quite.** You chose **B, D**: 0 of your 2 picks were right. **+0 points**."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := gradeMessage(tt.a, questions.Post{SelectCount: tt.picks}, tt.reveal)
+			if !m.ephemeral {
+				t.Error("got a public reply, want ephemeral")
+			}
+			if m.content != tt.want {
+				t.Errorf("got content %q, want %q", m.content, tt.want)
+			}
+			if len(m.embeds) != len(tt.reveal) || len(tt.reveal) > 0 && m.embeds[0] != tt.reveal[0] {
+				t.Errorf("got embeds %v, want %v", m.embeds, tt.reveal)
+			}
+		})
 	}
 }

@@ -25,6 +25,7 @@ func (b *Bot) closePost(ctx context.Context, postID questions.PostID) error {
 	if err != nil {
 		return fmt.Errorf("close post %d: %w", postID, err)
 	}
+	b.reveals.forget(postID)
 	if post.Revealed {
 		return nil
 	}
