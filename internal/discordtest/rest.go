@@ -90,6 +90,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	msgObj := parseBody(&req, r.Header.Get("Content-Type"))
+	s.hold(r, &req)
 
 	s.mu.Lock()
 	rep := s.handleLocked(&req, msgObj)

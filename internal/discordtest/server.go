@@ -141,6 +141,7 @@ type Server struct {
 	authViolations []Request
 	violations     []string
 	failures       []failure
+	holds          []*Hold // every HoldNext, taken or not (Close releases them)
 	files          map[string]storedFile
 	commands       map[string][]map[string]any // "" = global, else guild id
 
@@ -335,6 +336,7 @@ func (s *Server) Close() {
 		return
 	}
 	s.closed = true
+	s.releaseHoldsLocked()
 	for c := range s.gw.conns {
 		_ = c.ws.Close()
 	}
