@@ -87,7 +87,7 @@ func (c *call) send(r response) error {
 			choices = []*discordgo.ApplicationCommandOptionChoice{}
 		}
 		c.acked = true
-		return c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{
+		return c.respond(&discordgo.InteractionResponse{
 			Type: discordgo.InteractionApplicationCommandAutocompleteResult,
 			Data: &discordgo.InteractionResponseData{Choices: choices},
 		})
@@ -133,7 +133,7 @@ func (c *call) deferReply(ephemeral bool) error {
 	if ephemeral {
 		flags = discordgo.MessageFlagsEphemeral
 	}
-	err := c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{
+	err := c.respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Flags: flags, AllowedMentions: noPings()},
 	}, discordgo.WithContext(c.ctx))
@@ -147,7 +147,7 @@ func (c *call) deferReply(ephemeral bool) error {
 // deferUpdate acknowledges a component now and promises an edit of its
 // message later (type 6); reply then edits that message.
 func (c *call) deferUpdate() error {
-	err := c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{
+	err := c.respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseDeferredMessageUpdate,
 	}, discordgo.WithContext(c.ctx))
 	if err != nil {
@@ -173,7 +173,7 @@ func (c *call) reply(m message) error {
 	if m.ephemeral {
 		flags = discordgo.MessageFlagsEphemeral
 	}
-	err := c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{
+	err := c.respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: content, Embeds: embeds, Components: comps,
 			Files: m.files, Flags: flags, AllowedMentions: noPings()},
@@ -189,7 +189,7 @@ func (c *call) reply(m message) error {
 // reply went out: an after-step adding what took longer to make.
 func (c *call) edit(m message) error {
 	content, embeds, comps := m.payload()
-	_, err := c.s.InteractionResponseEdit(c.i, &discordgo.WebhookEdit{
+	_, err := c.editOriginal(&discordgo.WebhookEdit{
 		Content: &content, Embeds: &embeds, Components: &comps, Files: m.files, AllowedMentions: noPings(),
 	}, discordgo.WithContext(c.ctx))
 	if err != nil {
@@ -201,7 +201,7 @@ func (c *call) edit(m message) error {
 // modal opens a modal (type 9), the initial response of a command or a
 // component.
 func (c *call) modal(d *discordgo.InteractionResponseData) error {
-	err := c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{
+	err := c.respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseModal, Data: d,
 	}, discordgo.WithContext(c.ctx))
 	if err != nil {
@@ -214,7 +214,7 @@ func (c *call) modal(d *discordgo.InteractionResponseData) error {
 // update replaces the message that carries the component (type 7).
 func (c *call) update(m message) error {
 	content, embeds, comps := m.payload()
-	err := c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{
+	err := c.respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseUpdateMessage,
 		Data: &discordgo.InteractionResponseData{Content: content, Embeds: embeds,
 			Components: comps, AllowedMentions: noPings()},
@@ -229,7 +229,7 @@ func (c *call) update(m message) error {
 // fail tells the member something went wrong, in whatever way is still open.
 func (c *call) fail(text string) {
 	if c.i.Type == discordgo.InteractionApplicationCommandAutocomplete {
-		_ = c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{
+		_ = c.respond(&discordgo.InteractionResponse{
 			Type: discordgo.InteractionApplicationCommandAutocompleteResult,
 			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}},
 		})
@@ -237,7 +237,7 @@ func (c *call) fail(text string) {
 	}
 	if c.replied {
 		// The reply is out; a follow-up can still carry the message.
-		_, _ = c.s.FollowupMessageCreate(c.i, true, &discordgo.WebhookParams{
+		_, _ = c.followup(true, &discordgo.WebhookParams{
 			Content: text, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noPings(),
 		})
 		return
