@@ -90,6 +90,7 @@ type env struct {
 	store func(*storage.DB) bot.Store
 
 	db     *storage.DB
+	bot    *bot.Bot // the bot of the last start
 	cancel context.CancelFunc
 	done   chan error
 }
@@ -192,7 +193,7 @@ func (e *env) start() {
 		e.t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	e.db, e.cancel, e.done = db, cancel, make(chan error, 1)
+	e.db, e.bot, e.cancel, e.done = db, b, cancel, make(chan error, 1)
 	armed := e.clk.Armed()
 	go func() { e.done <- b.Run(ctx) }()
 	e.srv.WaitRequest(e.t, func(r discordtest.Request) bool {

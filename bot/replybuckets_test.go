@@ -1,0 +1,168 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// replyServer answers every request with one status and body, and counts
+// them.
+type replyServer struct {
+	status int
+	body   string
+
+	mu    sync.Mutex
+	paths []string
+}
+
+func (r *replyServer) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Body != nil {
+		_, _ = io.Copy(io.Discard, req.Body)
+		req.Body.Close()
+	}
+	r.mu.Lock()
+	r.paths = append(r.paths, req.Method+" "+req.URL.Path)
+	r.mu.Unlock()
+	return &http.Response{StatusCode: r.status, Status: http.StatusText(r.status), Header: http.Header{},
+		Body: io.NopCloser(strings.NewReader(r.body)), Request: req, ProtoMajor: 1, ProtoMinor: 1}, nil
+}
+
+func (r *replyServer) sent() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.paths...)
+}
+
+// replyCall is an interaction's call on a session whose REST requests
+// rt answers.
+func replyCall(t *testing.T, ctx context.Context, rt http.RoundTripper) *call {
+	t.Helper()
+	s, err := discordgo.New("Bot x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Client = &http.Client{Transport: rt}
+	s.LogLevel = discordgoSilent
+	return &call{ctx: ctx, s: s, i: &discordgo.Interaction{ID: "1300000000000000001", AppID: "9001", Token: "tok"}}
+}
+
+// setGlobalLimit makes discordgo's limiter of s hold every request until
+// d from now, as a global 429 would.
+func setGlobalLimit(t *testing.T, s *discordgo.Session, d time.Duration) {
+	t.Helper()
+	b := s.Ratelimiter.GetBucket("test")
+	b.Lock() // Release unlocks
+	h := http.Header{"X-Ratelimit-Global": {"true"}, "X-Ratelimit-Reset-After": {strconv.FormatFloat(d.Seconds(), 'f', 3, 64)}}
+	if err := b.Release(h); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// replyCalls are the three ways a call talks to Discord, by name.
+var replyCalls = []struct {
+	name string
+	send func(c *call) error
+}{
+	{"respond", func(c *call) error {
+		return c.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: "hi", AllowedMentions: noPings()}})
+	}},
+	{"editOriginal", func(c *call) error {
+		content := "hi"
+		_, err := c.editOriginal(&discordgo.WebhookEdit{Content: &content, AllowedMentions: noPings()})
+		return err
+	}},
+	{"followup", func(c *call) error {
+		_, err := c.followup(true, &discordgo.WebhookParams{Content: "hi", AllowedMentions: noPings()})
+		return err
+	}},
+}
+
+// TestReplyHonoursGlobalLimit: a reply waits out a global rate limit in
+// discordgo's limiter (as discordgo would), for as long as the call's
+// context allows: cancelled, it gives up without sending and leaves its
+// slot free.
+func TestReplyHonoursGlobalLimit(t *testing.T) {
+	for _, rc := range replyCalls {
+		t.Run(rc.name+"/waits", func(t *testing.T) {
+			rt := &replyServer{status: http.StatusOK, body: `{"id":"1","channel_id":"6001"}`}
+			c := replyCall(t, context.Background(), rt)
+			start := time.Now()
+			setGlobalLimit(t, c.s, 100*time.Millisecond)
+			if err := rc.send(c); err != nil {
+				t.Fatalf("got %v, want nil", err)
+			}
+			if d := time.Since(start); d < 100*time.Millisecond {
+				t.Errorf("sent after %v, want after the global limit's 100ms", d)
+			}
+			if got := rt.sent(); len(got) != 1 {
+				t.Errorf("got requests %q, want one", got)
+			}
+		})
+		t.Run(rc.name+"/cancelled", func(t *testing.T) {
+			rt := &replyServer{status: http.StatusOK, body: `{"id":"1","channel_id":"6001"}`}
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			c := replyCall(t, ctx, rt)
+			setGlobalLimit(t, c.s, time.Hour)
+			if err := rc.send(c); !errors.Is(err, context.Canceled) {
+				t.Errorf("got %v, want context.Canceled", err)
+			}
+			if got := rt.sent(); len(got) != 0 {
+				t.Errorf("got requests %q, want none", got)
+			}
+			b := c.s.Ratelimiter.GetBucket(slotKey(slotOf(c.i.ID)))
+			if !b.TryLock() {
+				t.Fatal("the reply's slot is still locked after it gave up")
+			}
+			b.Unlock()
+		})
+	}
+}
+
+// TestReplyErrors: a reply Discord refuses returns discordgo's
+// *RESTError, with Discord's error code, as discordgo's own calls do.
+func TestReplyErrors(t *testing.T) {
+	for _, rc := range replyCalls {
+		t.Run(rc.name, func(t *testing.T) {
+			rt := &replyServer{status: http.StatusNotFound, body: `{"message":"Unknown interaction","code":10062}`}
+			err := rc.send(replyCall(t, context.Background(), rt))
+			var re *discordgo.RESTError
+			if !errors.As(err, &re) || re.Message == nil || re.Message.Code != discordgo.ErrCodeUnknownInteraction {
+				t.Errorf("got %v, want a *discordgo.RESTError with code %d", err, discordgo.ErrCodeUnknownInteraction)
+			}
+		})
+	}
+}
+
+// TestReplyTakesAFreeSlot: a reply whose slot carries another request goes
+// through another slot instead of waiting for it.
+func TestReplyTakesAFreeSlot(t *testing.T) {
+	rt := &replyServer{status: http.StatusNoContent}
+	c := replyCall(t, context.Background(), rt)
+	home := c.s.Ratelimiter.GetBucket(slotKey(slotOf(c.i.ID)))
+	home.Lock() // another interaction's request is in flight on it
+	defer home.Unlock()
+	done := make(chan error, 1)
+	go func() { done <- replyCalls[0].send(c) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("got %v, want nil", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the reply waited for its busy slot")
+	}
+	if got := rt.sent(); len(got) != 1 {
+		t.Errorf("got requests %q, want one", got)
+	}
+}
