@@ -179,5 +179,9 @@ func slotOf(id string) int {
 	return int(h % replySlots)
 }
 
-// slotKey is the discordgo bucket key of reply slot n.
-func slotKey(n int) string { return "interaction:" + strconv.Itoa(n) }
+// slotKey is the discordgo bucket key of reply slot n, "interaction:<n>"
+// (made in one allocation: it is made for every reply).
+func slotKey(n int) string {
+	var buf [len("interaction:") + 3]byte
+	return string(strconv.AppendInt(append(buf[:0], "interaction:"...), int64(n), 10))
+}

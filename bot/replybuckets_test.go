@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -164,5 +165,130 @@ func TestReplyTakesAFreeSlot(t *testing.T) {
 	}
 	if got := rt.sent(); len(got) != 1 {
 		t.Errorf("got requests %q, want one", got)
+	}
+}
+
+func TestSlotKey(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, "interaction:0"}, {7, "interaction:7"}, {42, "interaction:42"}, {replySlots - 1, "interaction:255"}} {
+		if got := slotKey(tc.n); got != tc.want {
+			t.Errorf("slotKey(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+	for _, id := range []string{"", "1", "5001", "1300000000000000001", "18446744073709551615"} {
+		if n := slotOf(id); n < 0 || n >= replySlots {
+			t.Errorf("slotOf(%q) = %d, want within [0, %d)", id, n, replySlots)
+		}
+	}
+}
+
+// slowServer answers every request 204 (200 with a message for webhook
+// routes) after a fixed round trip, like a server a few milliseconds away.
+type slowServer struct{ rtt time.Duration }
+
+func (s slowServer) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Body != nil {
+		_, _ = io.Copy(io.Discard, req.Body)
+		req.Body.Close()
+	}
+	time.Sleep(s.rtt) // the network's round trip, simulated
+	status, body := http.StatusNoContent, ""
+	if strings.Contains(req.URL.Path, "/webhooks/") {
+		status, body = http.StatusOK, `{"id":"1","channel_id":"6001"}`
+	}
+	return &http.Response{StatusCode: status, Status: http.StatusText(status), Header: http.Header{},
+		Body: io.NopCloser(strings.NewReader(body)), Request: req, ProtoMajor: 1, ProtoMinor: 1}, nil
+}
+
+// replySenders are the bot's reply calls and discordgo's own, to compare.
+var replySenders = []struct {
+	name    string
+	respond func(c *call) error
+	edit    func(c *call) error
+}{
+	{"discordgo",
+		func(c *call) error {
+			return c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource})
+		},
+		func(c *call) error {
+			content := "hi"
+			_, err := c.s.InteractionResponseEdit(c.i, &discordgo.WebhookEdit{Content: &content, AllowedMentions: noPings()})
+			return err
+		}},
+	{"slots",
+		func(c *call) error {
+			return c.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource})
+		},
+		func(c *call) error {
+			content := "hi"
+			_, err := c.editOriginal(&discordgo.WebhookEdit{Content: &content, AllowedMentions: noPings()})
+			return err
+		}},
+}
+
+// BenchmarkReplyRetained is the memory one reply leaves behind in
+// discordgo's rate limiter, each from a new interaction (retained-B/op,
+// the live heap's growth after a GC) and the buckets it then holds.
+func BenchmarkReplyRetained(b *testing.B) {
+	for _, rs := range replySenders {
+		b.Run(rs.name, func(b *testing.B) {
+			s, err := discordgo.New("Bot x")
+			if err != nil {
+				b.Fatal(err)
+			}
+			s.Client = &http.Client{Transport: slowServer{}}
+			s.LogLevel = discordgoSilent
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			for i := 0; b.Loop(); i++ {
+				id := strconv.Itoa(1300000000000000000 + i)
+				c := &call{ctx: context.Background(), s: s, i: &discordgo.Interaction{ID: id, AppID: "9001",
+					Token: "aW50ZXJhY3Rpb246" + id + strings.Repeat("x", 150)}}
+				if err := rs.respond(c); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(b.N), "retained-B/op")
+			b.ReportMetric(float64(len(RateLimitBuckets(&Bot{sess: s}))), "buckets")
+			runtime.KeepAlive(s)
+		})
+	}
+}
+
+// BenchmarkReplyEdits is 16 interactions' edits of their replies at once,
+// each round trip 5 ms: one op is the 16 edits done.
+func BenchmarkReplyEdits(b *testing.B) {
+	const editors = 16
+	for _, rs := range replySenders {
+		b.Run(rs.name, func(b *testing.B) {
+			s, err := discordgo.New("Bot x")
+			if err != nil {
+				b.Fatal(err)
+			}
+			s.Client = &http.Client{Transport: slowServer{rtt: 5 * time.Millisecond}}
+			s.LogLevel = discordgoSilent
+			calls := make([]*call, editors)
+			for i := range calls {
+				id := strconv.Itoa(1300000000000000000 + i)
+				calls[i] = &call{ctx: context.Background(), s: s, i: &discordgo.Interaction{ID: id, AppID: "9001", Token: "tok" + id}}
+			}
+			for b.Loop() {
+				var wg sync.WaitGroup
+				for _, c := range calls {
+					wg.Go(func() {
+						if err := rs.edit(c); err != nil {
+							b.Error(err)
+						}
+					})
+				}
+				wg.Wait()
+			}
+		})
 	}
 }
