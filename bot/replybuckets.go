@@ -16,8 +16,7 @@ import (
 //   - discordgo keys a bucket by route and keeps every bucket it ever made.
 //     A callback's route holds the interaction's id and token, so each
 //     interaction would leave a bucket behind (some 420 bytes, see
-//     BenchmarkReplyRetained), for as
-//     long as the bot runs.
+//     BenchmarkReplyRetained) for as long as the bot runs.
 //   - Edits and deletes of @original and of follow-ups all share one key
 //     (…/webhooks//), and discordgo holds a bucket's lock for the whole
 //     round trip: every reply edit, across all interactions, would wait
