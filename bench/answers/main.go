@@ -7,7 +7,7 @@
 // the interaction reaching the bot to its reply (p50, p99, max), the bot
 // process's CPU time per 1,000 answers, and the ratios of the two.
 //
-//	go run ./bench/answers [-answers 2000] [-inflight 64] [-rounds 3] [-profile]
+//	go run ./bench/answers [-answers 2000] [-inflight 64] [-rounds 3] [-profile] [-same-reply]
 //
 // Each run posts a question with /quiz ask through the bot under test
 // (quizhost on a new database), so both decode the same interactions;
@@ -16,7 +16,10 @@
 // /proc before and after the burst (start-up excluded). Any request the
 // server refused as Discord would (late or double callbacks, bad payloads)
 // fails the run. -profile adds one more run of each with `perf record` on
-// the bot and prints where its CPU time went.
+// the bot and prints where its CPU time went. -same-reply adds a third
+// bot to each round: the ceiling replying as quizhost does by default (the
+// grade with the reveal embed), which splits the gap between what storing
+// costs and what the richer reply costs.
 package main
 
 import (
@@ -61,7 +64,18 @@ func main() {
 
 type config struct {
 	answers, inflight, rounds int
-	profile, keep             bool
+	profile, keep, sameReply  bool
+}
+
+// sameReply is the kind of the third bot of -same-reply.
+const sameReply = "same-reply"
+
+// kinds are the bots each round runs, in order.
+func (c config) kinds() []string {
+	if c.sameReply {
+		return []string{"quizhost", "ceiling", sameReply}
+	}
+	return []string{"quizhost", "ceiling"}
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -71,6 +85,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&cfg.inflight, "inflight", 64, "answers in flight at once")
 	fs.IntVar(&cfg.rounds, "rounds", 3, "rounds; each runs quizhost, then the ceiling")
 	fs.BoolVar(&cfg.profile, "profile", false, "add one run of each under `perf record` and print where the CPU went")
+	fs.BoolVar(&cfg.sameReply, "same-reply", false, "add a third bot to each round: the ceiling with quizhost's default reply (the reveal embed)")
 	fs.BoolVar(&cfg.keep, "keep", false, "keep the temporary directory (binaries, databases, logs, profiles)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -100,7 +115,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	var results []result
 	var failed []error
 	for round := 1; round <= cfg.rounds; round++ {
-		for _, kind := range []string{"quizhost", "ceiling"} {
+		for _, kind := range cfg.kinds() {
 			fmt.Fprintf(os.Stderr, "%s round %d…\n", kind, round)
 			r, err := b.runOne(ctx, kind, round, false)
 			if err != nil {
@@ -168,8 +183,11 @@ func (b *bench) runOne(ctx context.Context, kind string, round int, profile bool
 	}
 	db := filepath.Join(dir, "quizhost.db")
 	bot := harness.Bot{Name: kind, Bin: b.quizhost, Env: harness.QuizhostEnv(b.srv, db, b.bank)}
-	if kind == "ceiling" {
+	switch kind {
+	case "ceiling":
 		bot = harness.Bot{Name: kind, Bin: b.ceiling, Env: harness.CeilingEnv(b.srv, b.bank)}
+	case sameReply:
+		bot = harness.Bot{Name: kind, Bin: b.ceiling, Env: append(harness.CeilingEnv(b.srv, b.bank), harness.CeilingReplyEnv+"=reveal")}
 	}
 	violations, authViolations := len(b.srv.Violations()), len(b.srv.AuthViolations())
 	startCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -284,14 +302,25 @@ func summarize(out io.Writer, results []result, cfg config) {
 	}
 	fmt.Fprintf(out, "\nmedian of %d rounds\n", cfg.rounds)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "\tquizhost\tceiling\tquizhost / ceiling\ttarget")
+	ratio := func(a, b float64) string {
+		if b <= 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.2f", a/b)
+	}
+	if cfg.sameReply {
+		fmt.Fprintln(tw, "\tquizhost\tceiling\tsame-reply\tquizhost / ceiling\tquizhost / same-reply\ttarget")
+	} else {
+		fmt.Fprintln(tw, "\tquizhost\tceiling\tquizhost / ceiling\ttarget")
+	}
 	for _, row := range rows {
 		a, b := med("quizhost", row.f), med("ceiling", row.f)
-		ratio := "-"
-		if b > 0 {
-			ratio = fmt.Sprintf("%.2f", a/b)
+		if cfg.sameReply {
+			c := med(sameReply, row.f)
+			fmt.Fprintf(tw, "%s\t"+row.format+"\t"+row.format+"\t"+row.format+"\t%s\t%s\t%s\n", row.name, a, b, c, ratio(a, b), ratio(a, c), row.target)
+			continue
 		}
-		fmt.Fprintf(tw, "%s\t"+row.format+"\t"+row.format+"\t%s\t%s\n", row.name, a, b, ratio, row.target)
+		fmt.Fprintf(tw, "%s\t"+row.format+"\t"+row.format+"\t%s\t%s\n", row.name, a, b, ratio(a, b), row.target)
 	}
 	tw.Flush()
 }
@@ -302,7 +331,7 @@ func (b *bench) profiles(ctx context.Context, out io.Writer) error {
 		fmt.Fprintln(out, "\nprofiles: perf cannot sample here; skipped")
 		return nil
 	}
-	for _, kind := range []string{"quizhost", "ceiling"} {
+	for _, kind := range b.cfg.kinds() {
 		r, err := b.runOne(ctx, kind, 0, true)
 		if err != nil {
 			return fmt.Errorf("%s profile: %w", kind, err)

@@ -19,7 +19,7 @@ import (
 
 func TestStoreGradesAndRecordsNothing(t *testing.T) {
 	ctx := context.Background()
-	s := newStore()
+	s := newStore(false)
 	closes := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	post := func(select_ int, correct ...string) questions.Post {
 		p, err := s.CreatePost(ctx, questions.Post{GuildID: 1, ChannelID: 2, QuestionID: "q", Correct: correct,
@@ -93,7 +93,7 @@ func TestCeilingRepliesOneLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	b, err := newBot(harness.Token, srv.URL(), bank, slog.New(slog.DiscardHandler))
+	b, err := newBot(harness.Token, srv.URL(), bank, false, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/quizhost/quizhost/bench/internal/harness"
 	"github.com/quizhost/quizhost/bot"
 	"github.com/quizhost/quizhost/questions"
 )
@@ -34,7 +35,8 @@ func main() {
 func run(log *slog.Logger) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	b, err := newBot(os.Getenv("DISCORD_TOKEN"), os.Getenv("DISCORD_API_BASE"), os.Getenv("QUIZHOST_QUESTIONS"), log)
+	b, err := newBot(os.Getenv("DISCORD_TOKEN"), os.Getenv("DISCORD_API_BASE"), os.Getenv("QUIZHOST_QUESTIONS"),
+		os.Getenv(harness.CeilingReplyEnv) == "reveal", log)
 	if err != nil {
 		return err
 	}
@@ -42,8 +44,9 @@ func run(log *slog.Logger) error {
 }
 
 // newBot is quizhost's bot over the ceiling's store, with the banks at
-// banks ("" for the built-in bank only) as QUIZHOST_QUESTIONS gives them.
-func newBot(token, apiBase, banks string, log *slog.Logger) (*bot.Bot, error) {
+// banks ("" for the built-in bank only) as QUIZHOST_QUESTIONS gives them;
+// reveal keeps quizhost's default reveal on answer (the same reply).
+func newBot(token, apiBase, banks string, reveal bool, log *slog.Logger) (*bot.Bot, error) {
 	var paths []string
 	if banks != "" {
 		paths = []string{banks}
@@ -52,5 +55,5 @@ func newBot(token, apiBase, banks string, log *slog.Logger) (*bot.Bot, error) {
 	if errs := ps.Errors(); len(errs) > 0 {
 		return nil, fmt.Errorf("question banks: %w", errs)
 	}
-	return bot.New(bot.Config{Token: token, APIBase: apiBase, Store: newStore(), Catalogue: cat, Logger: log})
+	return bot.New(bot.Config{Token: token, APIBase: apiBase, Store: newStore(reveal), Catalogue: cat, Logger: log})
 }

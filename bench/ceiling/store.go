@@ -19,21 +19,26 @@ var _ bot.Store = (*store)(nil)
 // RecordAnswer checks and grades an answer as storage does (the choice
 // against the post, questions.GradeChoice) and stores nothing: no answer,
 // tally, score or streak. Settings are the defaults with RevealOnAnswer
-// off, so that the bot's reply to an answer is one line. The rest answers
+// off, so that the bot's reply to an answer is one line (or, with reveal,
+// on as in quizhost's defaults: the same reply as quizhost's). The rest answers
 // with nothing: no banks of the guild's own, no daily schedule, no
 // scores. Safe for concurrent use.
 type store struct {
-	mu    sync.RWMutex
-	posts map[questions.PostID]questions.Post
-	next  questions.PostID
+	reveal bool // RevealOnAnswer as quizhost's defaults have it
+	mu     sync.RWMutex
+	posts  map[questions.PostID]questions.Post
+	next   questions.PostID
 }
 
-func newStore() *store { return &store{posts: map[questions.PostID]questions.Post{}} }
+func newStore(reveal bool) *store {
+	return &store{reveal: reveal, posts: map[questions.PostID]questions.Post{}}
+}
 
-// Settings are the defaults, without the reveal on answer.
+// Settings are the defaults, without the reveal on answer unless the store
+// was made with it.
 func (s *store) Settings(guildID questions.GuildID) (questions.Settings, error) {
 	set := questions.DefaultSettings(guildID)
-	set.RevealOnAnswer = false
+	set.RevealOnAnswer = s.reveal
 	return set, nil
 }
 

@@ -63,6 +63,10 @@ func QuizhostEnv(srv *discordtest.Server, db, banks string) []string {
 	return env
 }
 
+// CeilingReplyEnv, set to "reveal", makes the ceiling reply as quizhost
+// does by default (the grade with the reveal embed) instead of one line.
+const CeilingReplyEnv = "QUIZHOST_CEILING_REPLY"
+
 // CeilingEnv is the ceiling bot's environment against srv, with the bank
 // file banks ("" for the built-in bank only).
 func CeilingEnv(srv *discordtest.Server, banks string) []string {
