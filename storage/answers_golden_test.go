@@ -1,12 +1,8 @@
 package storage
 
 import (
-	"bytes"
-	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -144,36 +140,6 @@ func TestAnswersStoredUnchanged(t *testing.T) {
 		t.Fatalf("got %d of %d answers accepted, want at least 60 and some refused", accepted, len(calls))
 	}
 
-	var dump bytes.Buffer
-	if err := db.bolt.View(func(tx *bbolt.Tx) error {
-		return tx.ForEach(func(name []byte, b *bbolt.Bucket) error { return dumpBucket(&dump, hex.EncodeToString(name), b) })
-	}); err != nil {
-		t.Fatal(err)
-	}
-	golden := filepath.Join("testdata", "answers.golden")
-	if *updateGolden {
-		if err := os.WriteFile(golden, dump.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := dump.Bytes(); !bytes.Equal(got, want) {
-		gl, wl := bytes.Split(got, []byte("\n")), bytes.Split(want, []byte("\n"))
-		for i := range max(len(gl), len(wl)) {
-			if i >= len(gl) || i >= len(wl) || !bytes.Equal(gl[i], wl[i]) {
-				var g, w []byte
-				if i < len(gl) {
-					g = gl[i]
-				}
-				if i < len(wl) {
-					w = wl[i]
-				}
-				t.Fatalf("file contents changed; first difference at line %d:\ngot:  %s\nwant: %s", i+1, g, w)
-			}
-		}
-	}
+	checkGolden(t, db, "answers.golden")
 	assertRebuildEqual(t, db, guild)
 }

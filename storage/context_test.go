@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"go.etcd.io/bbolt"
-
 	"github.com/quizhost/quizhost/questions"
 )
 
@@ -21,16 +19,7 @@ func TestRecordAnswerContext(t *testing.T) {
 	joined := make(chan int, 4)
 	db.group.queued = func(n int) { joined <- n }
 	// A leader holds the write transaction open.
-	inTx, release := make(chan struct{}), make(chan struct{})
-	leader := make(chan error, 1)
-	go func() {
-		leader <- db.group.do(t.Context(), func(*bbolt.Tx, *deltas) error {
-			close(inTx)
-			<-release
-			return nil
-		})
-	}()
-	<-inTx
+	release, leader := holdLeader(t.Context(), db)
 	ctx, cancel := context.WithCancel(t.Context())
 	withdrawn := make(chan error, 1)
 	go func() {
@@ -64,15 +53,7 @@ func TestRecordAnswerContext(t *testing.T) {
 
 	// A context that ends once the transaction has begun changes nothing.
 	ctx, cancel = context.WithCancel(t.Context())
-	inTx, release = make(chan struct{}), make(chan struct{})
-	go func() {
-		leader <- db.group.do(ctx, func(*bbolt.Tx, *deltas) error {
-			close(inTx)
-			<-release
-			return nil
-		})
-	}()
-	<-inTx
+	release, leader = holdLeader(ctx, db)
 	cancel()
 	close(release)
 	if err := <-leader; err != nil {

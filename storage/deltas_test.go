@@ -90,16 +90,7 @@ func TestGroupCommitRetryDropsCounterChanges(t *testing.T) {
 	p := mustPost(t, db, questions.Post{QuestionID: "q#1"})
 	joined := make(chan int, 4)
 	db.group.queued = func(n int) { joined <- n }
-	inTx, release := make(chan struct{}), make(chan struct{})
-	leader := make(chan error, 1)
-	go func() {
-		leader <- db.group.do(t.Context(), func(*bbolt.Tx, *deltas) error {
-			close(inTx)
-			<-release
-			return nil
-		})
-	}()
-	<-inTx
+	release, leader := holdLeader(t.Context(), db)
 	boom := errors.New("boom")
 	results := make(chan error, 2)
 	for i, users := range [][]questions.UserID{{1, 2, 3}, {4}} {
@@ -209,16 +200,7 @@ func TestPostTalliesPendingInTransaction(t *testing.T) {
 		{"a group retried without its failing call", func(t *testing.T, db *DB, p questions.Post) {
 			joined := make(chan int, 4)
 			db.group.queued = func(n int) { joined <- n }
-			inTx, release := make(chan struct{}), make(chan struct{})
-			leader := make(chan error, 1)
-			go func() {
-				leader <- db.group.do(t.Context(), func(*bbolt.Tx, *deltas) error {
-					close(inTx)
-					<-release
-					return nil
-				})
-			}()
-			<-inTx
+			release, leader := holdLeader(t.Context(), db)
 			results := make(chan error, 2)
 			for i, users := range [][]questions.UserID{{1, 2}, {3}} {
 				go func() {

@@ -13,14 +13,13 @@ import (
 	"github.com/quizhost/quizhost/questions"
 )
 
-// holdLeader starts a group call that keeps its transaction open until
-// release is closed; it returns once the transaction is open, and the
-// call's result channel.
-func holdLeader(t *testing.T, db *DB) (release chan struct{}, result chan error) {
-	t.Helper()
+// holdLeader starts a group call, with ctx, that keeps its transaction
+// open until release is closed; it returns once the transaction is open,
+// and the call's result channel.
+func holdLeader(ctx context.Context, db *DB) (release chan struct{}, result chan error) {
 	inTx, release, result := make(chan struct{}), make(chan struct{}), make(chan error, 1)
 	go func() {
-		result <- db.group.do(t.Context(), func(*bbolt.Tx, *deltas) error {
+		result <- db.group.do(ctx, func(*bbolt.Tx, *deltas) error {
 			close(inTx)
 			<-release
 			return nil
@@ -72,7 +71,7 @@ func TestGroupCommitLingersUnderLoad(t *testing.T) {
 
 	// Busy: member 2 queues behind a running commit, is handed the lead
 	// when it ends, and lingers until member 3 fills the queue.
-	release, leader := holdLeader(t, db)
+	release, leader := holdLeader(t.Context(), db)
 	second := answer(t.Context(), 2)
 	<-joined
 	close(release)
@@ -93,7 +92,7 @@ func TestGroupCommitLingersUnderLoad(t *testing.T) {
 	}
 
 	// A lingering leader whose context ends withdraws; the group goes on.
-	release, leader = holdLeader(t, db)
+	release, leader = holdLeader(t.Context(), db)
 	ctx, cancel = context.WithCancel(t.Context())
 	withdrawn := answer(ctx, 4)
 	<-joined

@@ -65,13 +65,20 @@ func TestRecordsUnchanged(t *testing.T) {
 	if err := db.SetExamDate(t.Context(), questions.ExamDate{GuildID: guild, UserID: user, Date: "2025-04-01", Bank: "b"}); err != nil {
 		t.Fatal(err)
 	}
+	checkGolden(t, db, "records.golden")
+}
+
+// checkGolden compares every key and value in db with testdata/name
+// (rewritten first with -update), and reports the first line that differs.
+func checkGolden(t *testing.T, db *DB, name string) {
+	t.Helper()
 	var dump bytes.Buffer
 	if err := db.bolt.View(func(tx *bbolt.Tx) error {
 		return tx.ForEach(func(name []byte, b *bbolt.Bucket) error { return dumpBucket(&dump, hex.EncodeToString(name), b) })
 	}); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "records.golden")
+	golden := filepath.Join("testdata", name)
 	if *updateGolden {
 		if err := os.WriteFile(golden, dump.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
@@ -81,8 +88,18 @@ func TestRecordsUnchanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(dump.Bytes(), want) {
-		t.Errorf("file contents changed:\ngot:\n%s\nwant:\n%s", dump.Bytes(), want)
+	gl, wl := bytes.Split(dump.Bytes(), []byte("\n")), bytes.Split(want, []byte("\n"))
+	for i := range max(len(gl), len(wl)) {
+		if i >= len(gl) || i >= len(wl) || !bytes.Equal(gl[i], wl[i]) {
+			var g, w []byte
+			if i < len(gl) {
+				g = gl[i]
+			}
+			if i < len(wl) {
+				w = wl[i]
+			}
+			t.Fatalf("%s: file contents changed; first difference at line %d:\ngot:  %s\nwant: %s", name, i+1, g, w)
+		}
 	}
 }
 
