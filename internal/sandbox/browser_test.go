@@ -4,7 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"log"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
@@ -258,6 +261,52 @@ func TestBrowser(t *testing.T) {
 			chromedp.WaitVisible(`#violations-panel.bad`))
 		if got := len(sb.Server().Violations()); got != 1 {
 			t.Errorf("violations: got %d, want 1", got)
+		}
+	})
+
+	t.Run("another site's page cannot use the API", func(t *testing.T) {
+		t.Parallel() // a tab and a sandbox each
+		sb := startSandbox(t, testBank)
+		// Another origin: a page on another port of 127.0.0.1.
+		elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = io.WriteString(w, "<!doctype html><title>elsewhere</title><p>another site")
+		}))
+		t.Cleanup(elsewhere.Close)
+		ctx := tab(t, browser)
+		// Simple requests (text/plain, a form's type) need no preflight:
+		// the browser sends them and resolves with an opaque answer once
+		// the sandbox has replied. A JSON one needs a preflight the
+		// sandbox never grants, so the browser does not send it.
+		attack := fmt.Sprintf(`(async () => {
+			const url = %s + "/api/command";
+			const body = JSON.stringify({channel: %s, as: "7001", name: "quiz", path: ["ask"], options: [{name: "bank", value: "Test Bank"}]});
+			const out = [];
+			for (const type of ["text/plain", "application/x-www-form-urlencoded"]) {
+				await fetch(url, {method: "POST", mode: "no-cors", headers: {"Content-Type": type}, body})
+					.then(() => out.push(type + " answered"), e => out.push(type + " failed: " + e));
+			}
+			await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"}, body})
+				.then(r => out.push("json got " + r.status), () => out.push("json blocked"));
+			window.attackDone = out.join("; ");
+		})()`, jsString(sb.URL()), jsString(quizChannel))
+		var got string
+		run(t, ctx, "post to the sandbox from another site",
+			chromedp.Navigate(elsewhere.URL),
+			chromedp.Evaluate(attack, nil),
+			chromedp.Poll(`window.attackDone`, &got, chromedp.WithPollingTimeout(15*time.Second)),
+		)
+		const want = "text/plain answered; application/x-www-form-urlencoded answered; json blocked"
+		if got != want {
+			t.Errorf("the other site's requests: got %q, want %q", got, want)
+		}
+		// Every request above has been answered or refused: had one got
+		// through, the bot's answer to it would be recorded by now.
+		if n := callbacks(sb); n != 0 {
+			t.Errorf("interactions from another site the bot answered: got %d, want 0", n)
+		}
+		if n := len(sb.Server().Messages(quizChannel)); n != 0 {
+			t.Errorf("#quiz: got %d messages, want 0", n)
 		}
 	})
 }

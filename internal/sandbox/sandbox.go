@@ -5,7 +5,9 @@
 //
 // Everything listens on 127.0.0.1 and nothing is fetched from the internet:
 // the page's HTML is rendered here, its stylesheet and script are embedded
-// in the binary, and live updates arrive over server-sent events. The
+// in the binary, and live updates arrive over server-sent events. The page
+// answers only itself: requests naming another host, sent from another
+// origin, or API calls that are not JSON are refused (guard.go). The
 // embedded server keeps all its checks on (payload limits, deadlines,
 // allowed_mentions); requests Discord would refuse are listed in a side
 // panel.
@@ -82,6 +84,7 @@ type Sandbox struct {
 	db    *storage.DB
 	web   *http.Server
 	url   string
+	hosts hostPolicy // the Host values the page answers to
 	log   *slog.Logger
 	stop  context.CancelFunc // the bot's and the page's context
 	botc  chan error         // Run's result
@@ -143,7 +146,7 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 	runCtx, stop := context.WithCancel(context.Background())
 	sb := &Sandbox{srv: srv, tmpl: tmpl, db: db, log: log, stop: stop, uiCtx: runCtx,
 		botc: make(chan error, 1), webc: make(chan error, 1), calls: map[string]call{},
-		url: "http://" + ln.Addr().String()}
+		url: "http://" + ln.Addr().String(), hosts: newHostPolicy(cfg.Addr, ln.Addr())}
 	go func() { sb.botc <- b.Run(runCtx) }()
 	if err := sb.waitCommands(ctx); err != nil {
 		_ = ln.Close()

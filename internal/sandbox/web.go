@@ -39,12 +39,12 @@ func (sb *Sandbox) routes() http.Handler {
 		http.Redirect(w, r, "/channels/"+quizChannel+"?as="+simulatedMembers()[0].ID, http.StatusSeeOther)
 	})
 	mux.HandleFunc("GET /channels/{channel}", sb.page)
-	mux.HandleFunc("GET /events", sb.events)
-	mux.HandleFunc("POST /api/command", sb.command)
-	mux.HandleFunc("POST /api/autocomplete", sb.autocomplete)
-	mux.HandleFunc("POST /api/component", sb.component)
-	mux.HandleFunc("POST /api/modal", sb.modal)
-	return mux
+	mux.HandleFunc("GET /events", fromPage(sb.log, sb.events))
+	mux.HandleFunc("POST /api/command", jsonAPI(sb.log, sb.command))
+	mux.HandleFunc("POST /api/autocomplete", jsonAPI(sb.log, sb.autocomplete))
+	mux.HandleFunc("POST /api/component", jsonAPI(sb.log, sb.component))
+	mux.HandleFunc("POST /api/modal", jsonAPI(sb.log, sb.modal))
+	return sb.hosts.guard(sb.log, mux)
 }
 
 // viewer resolves the ?as= member and the channel of a request; ok is false
