@@ -114,15 +114,6 @@ func (b *Bot) studyAnswer(c *call, reviewID questions.PostID, values []string) (
 	if err != nil {
 		return response{}, fmt.Errorf("review answer: %w", err)
 	}
-	// Posted in the server since it was shown: its grading would give
-	// away the answer of an open question.
-	open, err := b.store.OpenQuestions(c.guild)
-	if err != nil {
-		return response{}, fmt.Errorf("review answer: %w", err)
-	}
-	if open[r.QuestionID] {
-		return response{}, userErr("This question is open in the server right now: answer it there. Once it closes, this review question takes your answer (each stays open an hour).")
-	}
 	a, err := b.store.RecordReview(c.ctx, questions.Answer{
 		PostID: reviewID, GuildID: c.guild, UserID: c.user, InteractionID: mustID(c.i.ID),
 		Choice: values, At: b.clock.Now(),
@@ -132,6 +123,12 @@ func (b *Bot) studyAnswer(c *call, reviewID questions.PostID, values []string) (
 		return response{}, userErr("This review question belongs to another member.")
 	case errors.Is(err, questions.ErrClosed):
 		return response{}, userErr("This review question has expired (each stays open an hour). `/quiz review` picks up where you left off.")
+	case errors.Is(err, questions.ErrQuestionOpen):
+		// Posted in the server since it was shown: its grading would give
+		// away the answer of an open question. RecordReview decides this in
+		// the transaction that would record the answer, so a post made at
+		// any moment before it counts.
+		return response{}, userErr("This question is open in the server right now: answer it there. Once it closes, this review question takes your answer (each stays open an hour).")
 	case errors.Is(err, questions.ErrAlreadyAnswered) && a.InteractionID != mustID(c.i.ID):
 		return response{}, userErr("You already answered this review question (**%s**). Press Next, or `/quiz review`.", strings.Join(a.Choice, ", "))
 	case err != nil && !errors.Is(err, questions.ErrAlreadyAnswered):

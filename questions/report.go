@@ -29,8 +29,10 @@ type Regraded struct {
 	Posts   int // posts of the question whose key changed
 }
 
-// ErrQuestionOpen: a regrade was asked for a question still open in the
-// guild (its posts' menus take answers against the old key).
+// ErrQuestionOpen: the question is open in the guild (a post of it takes
+// answers), so a regrade is refused (its posts' menus take answers against
+// the old key), and so is a review answer (its grading would give away the
+// answer of an open question).
 var ErrQuestionOpen = errors.New("the question is open")
 
 // ErrOptionsChanged: a question's current key does not fit its stored

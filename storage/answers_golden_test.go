@@ -19,10 +19,11 @@ import (
 // one stored byte. The mix: two guilds (one in Europe/Paris, across the
 // change to summer time, weeks and a month end), posts with and without
 // bank, tags (repeated, empty), several correct letters, a close time, no
-// question ID; reviews among the answers; members reaching the accuracy
-// board; refusals in the middle of groups (a second answer in the same
-// group, a bad choice, a closed post, another guild's post, an unknown
-// post); answers delivered late (before the member's last study day).
+// question ID; reviews among the answers (of a question open in the other
+// guild only); members reaching the accuracy board; refusals in the middle
+// of groups (a second answer in the same group, a bad choice, a closed
+// post, another guild's post, an unknown post); answers delivered late
+// (before the member's last study day).
 func TestAnswersStoredUnchanged(t *testing.T) {
 	db, _ := newDB(t)
 	const other questions.GuildID = 2000
@@ -99,7 +100,9 @@ func TestAnswersStoredUnchanged(t *testing.T) {
 		}
 		if i%3 == 1 {
 			u := questions.UserID(i%members + 1)
-			rv, err := db.StartReview(t.Context(), questions.Review{GuildID: guild, UserID: u, QuestionID: posts[i-1].QuestionID,
+			// Of a question open only in the other guild: a review of a
+			// question open in its own guild is refused (TestRecordReviewWhileOpen).
+			rv, err := db.StartReview(t.Context(), questions.Review{GuildID: guild, UserID: u, QuestionID: otherPost.QuestionID,
 				Correct: []string{"B"}, OptionCount: 4, SelectCount: 1, OpenedAt: at})
 			if err != nil {
 				t.Fatal(err)

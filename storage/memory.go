@@ -466,22 +466,54 @@ func (db *DB) Players(guildID questions.GuildID, now time.Time) ([]questions.Use
 	return out, nil
 }
 
-// openQuestions returns the question IDs of the guild's open posts.
-func openQuestions(tx *bbolt.Tx, guildID questions.GuildID) (map[string]bool, error) {
-	out := map[string]bool{}
+// eachOpenQuestion calls fn with the question ID of each open post of the
+// guild (posted and not closed: listed in the open bucket), in channel then
+// post order, until fn returns false. It is the one definition of "open in
+// the guild" that OpenQuestions, ReviewQueue, RecordReview and Regrade
+// share. A guild has few open posts, and each is read through the posts
+// memo, so this is cheap enough for the answer path. A post's question
+// never changes, so in a group commit the post as stored in tx will do
+// (its pending tallies do not matter here).
+func (db *DB) eachOpenQuestion(tx *bbolt.Tx, guildID questions.GuildID, fn func(questionID string) bool) error {
 	prefix := u64(guildID)
 	c := tx.Bucket(bOpen).Cursor()
 	for k, _ := c.Seek(prefix); hasPrefix(k, prefix); k, _ = c.Next() {
 		if len(k) != 24 {
 			continue
 		}
-		p, err := getPost(tx, getID[questions.PostID](k[16:]))
+		p, err := db.post(tx, getID[questions.PostID](k[16:]))
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out[p.QuestionID] = true
+		if !fn(p.QuestionID) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// openQuestions returns the question IDs of the guild's open posts.
+func (db *DB) openQuestions(tx *bbolt.Tx, guildID questions.GuildID) (map[string]bool, error) {
+	out := map[string]bool{}
+	err := db.eachOpenQuestion(tx, guildID, func(id string) bool {
+		out[id] = true
+		return true
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// questionOpen reports whether a post of the question is open in the
+// guild, stopping at the first.
+func (db *DB) questionOpen(tx *bbolt.Tx, guildID questions.GuildID, questionID string) (bool, error) {
+	open := false
+	err := db.eachOpenQuestion(tx, guildID, func(id string) bool {
+		open = id == questionID
+		return !open
+	})
+	return open, err
 }
 
 // OpenQuestions returns the IDs of the questions open in the guild now
@@ -492,7 +524,7 @@ func (db *DB) OpenQuestions(guildID questions.GuildID) (map[string]bool, error) 
 	var out map[string]bool
 	err := db.view(func(tx *bbolt.Tx) error {
 		var err error
-		out, err = openQuestions(tx, guildID)
+		out, err = db.openQuestions(tx, guildID)
 		return err
 	})
 	if err != nil {
@@ -514,7 +546,7 @@ func (db *DB) ReviewQueue(guildID questions.GuildID, userID questions.UserID, no
 		if err != nil {
 			return err
 		}
-		open, err := openQuestions(tx, guildID)
+		open, err := db.openQuestions(tx, guildID)
 		if err != nil {
 			return err
 		}

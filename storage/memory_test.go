@@ -372,6 +372,9 @@ func TestCountStoredMatchesLive(t *testing.T) {
 	p := mustPost(t, db, questions.Post{QuestionID: "q#1", Tags: []string{"t"}})
 	answer(t, db, p, 1, t0, "B")
 	answer(t, db, p, 2, t0, "A")
+	if _, _, err := db.ClosePost(t.Context(), p.ID, t0.Add(time.Minute)); err != nil { // reviewed once closed
+		t.Fatal(err)
+	}
 	for i, user := range []questions.UserID{1, 2, 3} {
 		at := t0.AddDate(0, 0, 1+i)
 		r, err := db.StartReview(t.Context(), questions.Review{GuildID: guild, UserID: user, QuestionID: "q#1", Correct: []string{"B"}, OptionCount: 4, SelectCount: 1, OpenedAt: at})

@@ -44,11 +44,11 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 		if g == nil {
 			return nil
 		}
-		open, err := openQuestions(tx, guildID)
+		open, err := db.questionOpen(tx, guildID, questionID)
 		if err != nil {
 			return err
 		}
-		if open[questionID] {
+		if open {
 			return fmt.Errorf("question %q: %w", questionID, questions.ErrQuestionOpen)
 		}
 		// The posts and reviews of the question that have answers.

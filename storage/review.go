@@ -128,8 +128,14 @@ func (db *DB) Review(guildID questions.GuildID, reviewID questions.PostID) (ques
 // guild (questions.ErrNotFound), a review started for another member
 // (questions.ErrNotYours), a second answer (questions.ErrAlreadyAnswered,
 // returning the STORED answer: compare InteractionID to tell a redelivery),
-// an answer at or after ExpiresAt (questions.ErrClosed), and an invalid
-// choice (questions.ErrBadChoice). Otherwise, in one transaction, it grades
+// an answer at or after ExpiresAt (questions.ErrClosed), an answer while a
+// post of the review's question is open in the guild
+// (questions.ErrQuestionOpen: its grading would give away the answer of
+// an open question; the review takes the answer once the post closes, if
+// it has not expired), and an invalid choice (questions.ErrBadChoice).
+// Like RecordAnswer's, these checks run in a read transaction first and
+// again in the write transaction, which decides: a post created before
+// that transaction refuses the answer. Otherwise, in one transaction, it grades
 // the choice against the review's key, stores the answer, counts the day
 // for the member's streak, and updates the member's memory of the
 // question (rated Again or Good at a.At); points, answer counts, accuracy,
@@ -139,7 +145,7 @@ func (db *DB) Review(guildID questions.GuildID, reviewID questions.PostID) (ques
 func (db *DB) RecordReview(ctx context.Context, a questions.Answer) (questions.Answer, error) {
 	return db.record(ctx, "record review", a,
 		func(tx *bbolt.Tx, a questions.Answer) (questions.Answer, error) {
-			_, out, refused := checkReview(tx, a)
+			_, out, refused := db.checkReview(tx, a)
 			return out, refused
 		},
 		db.recordReview)
@@ -148,7 +154,7 @@ func (db *DB) RecordReview(ctx context.Context, a questions.Answer) (questions.A
 // checkReview decides, reading only, whether a may be recorded; it returns
 // the review and a graded, or a refusal (with the stored answer for
 // ErrAlreadyAnswered).
-func checkReview(tx *bbolt.Tx, a questions.Answer) (questions.Review, questions.Answer, error) {
+func (db *DB) checkReview(tx *bbolt.Tx, a questions.Answer) (questions.Review, questions.Answer, error) {
 	r, err := getReview(tx, a.GuildID, a.PostID)
 	if err != nil {
 		return questions.Review{}, questions.Answer{}, err
@@ -164,6 +170,13 @@ func checkReview(tx *bbolt.Tx, a questions.Answer) (questions.Review, questions.
 	if !a.At.Before(r.ExpiresAt) {
 		return questions.Review{}, questions.Answer{}, fmt.Errorf("review %d: %w", r.ID, questions.ErrClosed)
 	}
+	open, err := db.questionOpen(tx, a.GuildID, r.QuestionID)
+	if err != nil {
+		return questions.Review{}, questions.Answer{}, err
+	}
+	if open {
+		return questions.Review{}, questions.Answer{}, fmt.Errorf("review %d, question %q: %w", r.ID, r.QuestionID, questions.ErrQuestionOpen)
+	}
 	choice, err := questions.NormalizeChoice(a.Choice, r.OptionCount, r.SelectCount)
 	if err != nil {
 		return questions.Review{}, questions.Answer{}, err
@@ -177,7 +190,7 @@ func checkReview(tx *bbolt.Tx, a questions.Answer) (questions.Review, questions.
 // recordReview returns the stored answer, a refusal (nothing written) or a
 // storage error.
 func (db *DB) recordReview(tx *bbolt.Tx, d *deltas, a questions.Answer) (questions.Answer, error, error) {
-	r, a, refused := checkReview(tx, a)
+	r, a, refused := db.checkReview(tx, a)
 	if refused != nil {
 		return a, refused, nil
 	}
