@@ -71,25 +71,23 @@ func parseStructured(path string, data []byte, f Format, opt ParseOptions) ([]Ba
 		ps.add(path, 0, "format %q is not a structured format", f)
 		return nil, ps
 	}
-	// Not a bank at all: empty; or read cleanly and not bank-shaped; or,
-	// with opt.SkipNonBank, when something stopped the reading (a syntax
-	// error, the comments of a tsconfig.json, the aliases of a
-	// docker-compose.yml), never naming a bank or a question, as any
-	// attempt at a bank does. Without it such a file is an error anyway,
-	// and the reading's problems, with their lines, say more.
+	// Not a bank at all: empty; or, once read (a YAML alias or a second
+	// document does not stop the reading), not bank-shaped; or, with
+	// opt.SkipNonBank, unreadable (a syntax error, the comments of a
+	// tsconfig.json) and never naming a bank or a question, as any attempt
+	// at a bank does. Without SkipNonBank an unreadable file is an error
+	// anyway, and the reading's problems, with their lines, say more.
 	var notBank Problems
 	switch {
 	case root == nil && len(ps) == 0:
 		notBank.notABank(path, opt, "the file is empty", "write a bank in it or delete it")
-	case len(ps) > 0 && (!opt.SkipNonBank || mentionsBank(data)):
-		// Report the reading's problems, and the bank's.
-	case root == nil:
+	case root == nil && opt.SkipNonBank && !mentionsBank(data):
 		first := ps[0].Msg
 		if ps[0].Line > 0 {
 			first = fmt.Sprintf("line %d: %s", ps[0].Line, first)
 		}
 		notBank.notABank(path, opt, fmt.Sprintf("quizhost can't read it (%s) and it mentions neither bank nor question", first), strayAdvice)
-	case !isBankShaped(root):
+	case root != nil && !isBankShaped(root):
 		notBank.notABank(path, opt, `no "bank" or "questions" field at its top level and no question (question: with options:) in it`, strayAdvice)
 	}
 	if notBank != nil {
