@@ -58,3 +58,23 @@ func TestImportNotABank(t *testing.T) {
 		})
 	}
 }
+
+// A paste with no question title at all is refused the same way, with Fix
+// it to try again, and no Add.
+func TestPasteNotABank(t *testing.T) {
+	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
+	e.start()
+	id, _ := e.openModal(e.srv.SlashCommand(guildID, channelID, alice, "quizadmin", sub("add")))
+	m := e.submit(alice, "", id, "Which service stores objects?\nS3, I think.\n")
+	text := m.Content + "\n" + embedsText(m.Embeds)
+	if want := `not a question bank: no line is a question title such as "<Exam> Question 12"`; !strings.Contains(text, want) || !strings.Contains(m.Content, "1 problem") {
+		t.Errorf("got reply\n%s\nwant 1 problem: %s", text, want)
+	}
+	if strings.Contains(text, "bank folder") {
+		t.Errorf("got reply\n%s\nwant no advice about bank folders", text)
+	}
+	b := buttons(m.Components)
+	if b["Fix it"] == nil || b["Add"] != nil {
+		t.Errorf("got buttons %v, want Fix it and no Add", b)
+	}
+}
