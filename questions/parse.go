@@ -40,12 +40,13 @@ type ParseOptions struct {
 	// among the banks (a package.json, a notes.txt): a file that is not a
 	// question bank at all is skipped with a warning that says so, instead
 	// of an error. Not a bank at all means, for exam text, no line shaped
-	// like a title; for a structured file, one that is empty or that
+	// like a title; for a structured file, one that is empty, or that
 	// neither has a "bank" or "questions" field at its top level nor holds
-	// a question anywhere (see isBankShaped). A file that is recognisably a
+	// a question anywhere (see isBankShaped), or that cannot be read and
+	// never mentions a bank or a question. A file that is recognisably a
 	// bank reports its mistakes as errors either way. Leave it false for a
 	// file chosen as a bank (an upload, a paste): not being one is then the
-	// mistake to report.
+	// mistake to report (an unreadable file is reported as it reads).
 	SkipNonBank bool
 }
 
