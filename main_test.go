@@ -149,6 +149,13 @@ func TestValidateCommand(t *testing.T) {
 	os.WriteFile(dup, []byte("AWS Cloud Practitioner Question 40\nSelect 1Pick.\n- A\nyes\n- B\nno\nCorrect answer: A"), 0o600)
 	os.WriteFile(sample, []byte("bank: quizhost sample\nquestions:\n- question: Q?\n  options: [{text: a, correct: true}, {text: b}]\n"), 0o600)
 	note := filepath.Join(folder, "notes.txt") + `: warning: not a question bank: no line is a question title`
+	// Other tools' files among the banks: warnings, the bank loads.
+	os.MkdirAll(filepath.Join(dir, "group", ".vscode"), 0o755)
+	os.WriteFile(filepath.Join(dir, "group", "net.txt"), []byte("Net Question 1\nSelect 1Pick.\n- A\nyes\n- B\nno\nCorrect answer: A\n"), 0o600)
+	os.WriteFile(filepath.Join(dir, "group", "package.json"), []byte(`{"name": "study", "version": "1.0.0", "scripts": {"fmt": "prettier -w ."}}`), 0o600)
+	os.WriteFile(filepath.Join(dir, "group", "docker-compose.yml"), []byte("services:\n  quizhost:\n    image: quizhost\n    environment:\n      QUIZHOST_QUESTIONS: /banks\n"), 0o600)
+	os.WriteFile(filepath.Join(dir, "group", ".vscode", "settings.json"), []byte(`{"editor.wordWrap": "on"}`), 0o600)
+	stray := `: warning: not a question bank: no "bank" or "questions" field at its top level and no question (question: with options:) in it; if it belongs to another tool, move it out of the bank folder`
 	tests := []struct {
 		name     string
 		args     []string
@@ -161,6 +168,9 @@ func TestValidateCommand(t *testing.T) {
 		{"a folder of one-question files", []string{"validate", "banks"}, 0,
 			[]string{"AWS Cloud Practitioner: 4 questions from 4 files: 4 in banks/AWS Cloud Practitioner/\n"},
 			[]string{"banks/AWS Cloud Practitioner/notes.txt: warning: not a question bank", "0 errors, 1 warning\n"}},
+		{"other tools' files in a bank folder", []string{"validate", "group"}, 0,
+			[]string{"Net: 1 question from group/net.txt\n"},
+			[]string{"group/docker-compose.yml" + stray + "\n", "group/package.json" + stray + "\n", "0 errors, 2 warnings\n"}},
 		{"--strict fails on a warning", []string{"validate", "--strict", folder}, 1,
 			[]string{"AWS Cloud Practitioner: 4 questions"}, []string{note, "0 errors, 1 warning (--strict: warnings fail too)"}},
 		{"--strict after the paths", []string{"validate", folder, "-strict"}, 1, nil, []string{note}},

@@ -76,9 +76,10 @@ const BankFileTypes = "*.txt, *.yaml, *.yml, *.json, *.gift"
 // ps is every problem found: each file's errors and warnings, a question
 // ID defined twice (both places), a bank named like the built-in bank
 // (refused, see CheckBankName), a path that cannot be read (an error), a
-// directory with no bank file (a warning), and a *.txt file that has no
-// question title at all (skipped with a warning by the parser: a stray
-// note). The load is good when ps.Err() is nil; otherwise the
+// directory with no bank file (a warning), and a file that is not a
+// question bank at all (skipped with a warning: a stray notes.txt,
+// package.json or docker-compose.yml; see ParseOptions.SkipNonBank), named
+// or found alike. The load is good when ps.Err() is nil; otherwise the
 // catalogue holds only what loaded cleanly, for reporting, and must not be
 // served. The catalogue is never nil. Load is safe to call from several
 // goroutines.
@@ -241,7 +242,7 @@ func parseFile(f bankFile) fileResult {
 	if err != nil {
 		return fileResult{probs: Problems{{Path: f.path, Msg: fsMessage(err)}}}
 	}
-	var opt ParseOptions
+	opt := ParseOptions{SkipNonBank: true} // other files collect among the banks
 	format, _ := FormatOf(f.path)
 	if format == FormatText {
 		opt.DefaultBank = folderBank(f.path)

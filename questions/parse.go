@@ -36,6 +36,29 @@ type ParseOptions struct {
 	// before it in the file; DefaultBank is the bank of a bare title that
 	// comes first. With "" such a title is an error.
 	DefaultBank string
+	// SkipNonBank is for files read from disk, where other files collect
+	// among the banks (a package.json, a notes.txt): a file that is not a
+	// question bank at all is skipped with a warning that says so, instead
+	// of an error. Not a bank at all means, for exam text, no line shaped
+	// like a title; for a structured file, one that is empty, or that
+	// neither has a "bank" or "questions" field at its top level nor holds
+	// a question anywhere (see isBankShaped), or that cannot be read and
+	// never mentions a bank or a question. A file that is recognisably a
+	// bank reports its mistakes as errors either way. Leave it false for a
+	// file chosen as a bank (an upload, a paste): not being one is then the
+	// mistake to report (an unreadable file is reported as it reads).
+	SkipNonBank bool
+}
+
+// notABank reports that the file at path is not a question bank at all,
+// for reason: an error, or with opt.SkipNonBank a warning that ends with
+// advice on what to do with a stray file.
+func (ps *Problems) notABank(path string, opt ParseOptions, reason, advice string) {
+	if opt.SkipNonBank {
+		ps.warn(path, 0, "not a question bank: %s; %s", reason, advice)
+		return
+	}
+	ps.add(path, 0, "not a question bank: %s", reason)
 }
 
 // ParseFile is Parse returning every problem, warnings included (see
@@ -55,7 +78,7 @@ func parse(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
 	case FormatText:
 		banks, ps = parseText(path, data, opt)
 	case FormatYAML, FormatJSON:
-		banks, ps = ParseStructured(path, data, f)
+		banks, ps = parseStructured(path, data, f, opt)
 	case FormatGIFT:
 		banks, ps = ParseGIFT(path, data)
 	}

@@ -12,15 +12,16 @@ import (
 
 // Reading a JSON bank into the tree (see structured.go).
 
-func jsonTree(path string, data []byte) (*snode, Problems) {
-	var ps Problems
+// jsonTree reads a JSON document into the tree. root is nil when the file
+// cannot be read (ps says why) or holds nothing but white space (ps is
+// empty).
+func jsonTree(path string, data []byte) (root *snode, ps Problems) {
 	lines := newLineIndex(data)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	t := &jsonTokens{dec: dec, data: data, lines: lines}
 	if len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\uFEFF")))) == 0 {
-		ps.add(path, 0, "the file is empty")
-		return nil, ps
+		return nil, nil
 	}
 	if bytes.HasPrefix(data, []byte("\uFEFF")) {
 		// encoding/json refuses a byte-order mark; skip it, keeping offsets.

@@ -205,14 +205,32 @@ func TestParseStructuredProblems(t *testing.T) {
 		{
 			name: "missing bank and questions",
 			f:    FormatYAML,
-			data: lines("source: x"),
+			data: lines("bank:", "source: x"),
 			want: []want{{1, "missing bank name"}, {1, "the bank has no questions"}},
 		},
 		{
-			name: "not a mapping",
+			name: "questions without the bank around them",
+			f:    FormatYAML,
+			data: lines("- question: Q?", "  options: [a, b]"),
+			want: []want{{1, "the bank must be a mapping"}},
+		},
+		{
+			name: "a typo of questions",
+			f:    FormatYAML,
+			data: lines("bank: B", "question:", "- question: Q?", "  options: [{text: a, correct: true}, {text: b}]"),
+			want: []want{{1, "the bank has no questions"}, {2, `unknown field "question" in the bank`}},
+		},
+		{
+			name: "not a bank: no bank field",
+			f:    FormatYAML,
+			data: lines("source: x"),
+			want: []want{{0, `not a question bank: no "bank" or "questions" field at its top level and no question (question: with options:) in it`}},
+		},
+		{
+			name: "not a bank: a list",
 			f:    FormatYAML,
 			data: lines("- a", "- b"),
-			want: []want{{1, "the bank must be a mapping"}},
+			want: []want{{0, `not a question bank: no "bank" or "questions" field`}},
 		},
 		{
 			name: "empty yaml",
@@ -229,7 +247,7 @@ func TestParseStructuredProblems(t *testing.T) {
 		{
 			name: "too many problems",
 			f:    FormatYAML,
-			data: []byte("{" + strings.Repeat("a,", 1500) + "}"),
+			data: []byte("{bank: B, " + strings.Repeat("a,", 1500) + "}"),
 			want: append(slices.Repeat([]want{{1, `unknown field "a" in the bank`}}, 1000), want{1, "more than 1000 problems; the rest are not reported"}),
 		},
 		{
@@ -346,7 +364,7 @@ func TestYAMLErrorLines(t *testing.T) {
 		},
 		{
 			name: "error after the first document",
-			data: lines("[a, b c: d]", "x"),
+			data: lines("[{question: a, options: b}, b c: d]", "x"),
 			want: []string{"b.yaml:1: the bank must be a mapping of fields (bank, source, questions)", "b.yaml:2: YAML after the first document: did not find expected <document start>"},
 		},
 		{

@@ -16,16 +16,17 @@ import (
 // yamlLine finds the line in a go.yaml.in/yaml/v3 error message.
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
 
-func yamlTree(path string, data []byte) (*snode, Problems) {
-	var ps Problems
+// yamlTree reads a YAML document into the tree. root is nil when the file
+// cannot be read (ps says why) or holds no document at all: nothing but
+// white space and comments (ps is empty).
+func yamlTree(path string, data []byte) (root *snode, ps Problems) {
 	lines := newYAMLLines(data)
 	last := lineCount(data)
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			ps.add(path, 0, "the file is empty")
-			return nil, ps
+			return nil, nil
 		}
 		line, msg := yamlErrorLine(err)
 		line = min(lines.line(line), last)
@@ -46,13 +47,12 @@ func yamlTree(path string, data []byte) (*snode, Problems) {
 	n := &doc
 	if n.Kind == yaml.DocumentNode {
 		if len(n.Content) == 0 {
-			ps.add(path, 0, "the file is empty")
 			return nil, ps
 		}
 		n = n.Content[0]
 	}
 	c := &yamlConverter{path: path, probs: &ps, lines: lines, last: last}
-	root := c.convert(n, 1)
+	root = c.convert(n, 1)
 	if c.deep {
 		return nil, ps
 	}

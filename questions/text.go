@@ -135,7 +135,8 @@ func ParseText(path string, data []byte) ([]Bank, Problems) {
 // parseText returns the banks in order of first appearance, holding the
 // questions that parsed without a problem, and every problem found, each
 // with its line. Question IDs are "<bank>#<number>". A file with no line
-// shaped like a title is not a bank: one warning, no banks.
+// shaped like a title is not a bank: one problem, no banks (a warning with
+// opt.SkipNonBank, else an error).
 func parseText(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
 	data, ps := prepare(path, data)
 	if ps != nil {
@@ -149,7 +150,8 @@ func parseText(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
 		seen:  map[string]int{},
 	}
 	if !p.anyTitle() {
-		p.probs.warn(path, 0, "not a question bank: no line is a question title such as \"<Exam> Question 12\"; if it holds notes, rename it (notes.md) or move it out of the bank folder")
+		p.probs.notABank(path, opt, `no line is a question title such as "<Exam> Question 12"`,
+			"if it holds notes, rename it (notes.md) or move it out of the bank folder")
 		return nil, p.probs
 	}
 	for i, raw := range p.lines {

@@ -1,6 +1,7 @@
 package questions
 
 import (
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -340,19 +341,30 @@ func TestParseTextUnclosedCodeBlock(t *testing.T) {
 }
 
 // A stray notes.txt in the bank folder is not a bank: a warning, no banks.
+// A file chosen as a bank (an upload, a paste) that is not one is an error.
 func TestParseTextNotABank(t *testing.T) {
-	for _, data := range [][]byte{
-		lines("Things to revise", "- IAM policies", "- the shared responsibility model"),
-		[]byte(""),
-		[]byte("\n\n"),
-	} {
-		banks, ps := ParseFile("bank/notes.txt", data, ParseOptions{})
-		want := Problems{{Path: "bank/notes.txt", Msg: `not a question bank: no line is a question title such as "<Exam> Question 12"; if it holds notes, rename it (notes.md) or move it out of the bank folder`, Warning: true}}
-		if len(banks) != 0 || !reflect.DeepEqual(ps, want) {
-			t.Errorf("%q: got %d banks and %v, want none and %v", data, len(banks), ps, want)
-		}
-		if err := ps.Err(); err != nil {
-			t.Errorf("%q: got error %v, want only a warning", data, err)
+	const reason = `not a question bank: no line is a question title such as "<Exam> Question 12"`
+	modes := []struct {
+		name string
+		opt  ParseOptions
+		want Problem
+	}{
+		{"in a bank folder", ParseOptions{SkipNonBank: true},
+			Problem{Path: "bank/notes.txt", Msg: reason + "; if it holds notes, rename it (notes.md) or move it out of the bank folder", Warning: true}},
+		{"chosen as a bank", ParseOptions{}, Problem{Path: "bank/notes.txt", Msg: reason}},
+	}
+	for _, m := range modes {
+		for _, data := range [][]byte{
+			lines("Things to revise", "- IAM policies", "- the shared responsibility model"),
+			[]byte(""),
+			[]byte("\n\n"),
+		} {
+			t.Run(fmt.Sprintf("%s %q", m.name, data), func(t *testing.T) {
+				banks, ps := ParseFile("bank/notes.txt", data, m.opt)
+				if want := (Problems{m.want}); len(banks) != 0 || !reflect.DeepEqual(ps, want) {
+					t.Errorf("got %d banks and %#v, want none and %#v", len(banks), ps, want)
+				}
+			})
 		}
 	}
 }
@@ -416,7 +428,7 @@ func TestParseTextStudyGroupFolder(t *testing.T) {
 			t.Errorf("cat %v: %s", order, diff)
 		}
 	}
-	banks, ps := ParseFile(dir+"notes.txt", read("notes.txt"), ParseOptions{DefaultBank: exam})
+	banks, ps := ParseFile(dir+"notes.txt", read("notes.txt"), ParseOptions{DefaultBank: exam, SkipNonBank: true})
 	if len(banks) != 0 || len(ps) != 1 || !ps[0].Warning {
 		t.Errorf("notes.txt: got %d banks and %v, want one warning", len(banks), ps)
 	}
