@@ -29,9 +29,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -44,23 +42,9 @@ import (
 const (
 	guildID   = "8001"
 	channelID = "6001"
-	// firstMember is the first answering member's id; members are numbered
-	// on from it.
-	firstMember = 1_000_000_000
-	// deadline is Discord's: every member must hear back within it.
-	deadline = 3 * time.Second
 )
 
-var admin = discordtest.Member{ID: "7001", Username: "alice", Permissions: discordtest.AdminPermissions}
-
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "answers:", err)
-		os.Exit(1)
-	}
-}
+func main() { harness.Main("answers", run) }
 
 type config struct {
 	answers, inflight, rounds int
@@ -103,7 +87,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	g := discordtest.DefaultGuild()
-	g.Members = []discordtest.Member{admin}
+	g.Members = []discordtest.Member{harness.Admin}
 	srv, err := discordtest.Listen("127.0.0.1:0", discordtest.Options{Token: harness.Token, Guilds: []discordtest.Guild{g}})
 	if err != nil {
 		return err
@@ -162,16 +146,13 @@ type result struct {
 	pid      int
 }
 
-func (r result) perSec() float64 { return float64(r.burst.N) / r.burst.Elapsed.Seconds() }
+func (r result) perSec() float64 { return r.burst.PerSec() }
 
 // cpuPer1000 is the bot's CPU seconds per 1,000 answers.
-func (r result) cpuPer1000() float64 { return r.cpu.Seconds() * 1000 / float64(r.burst.N) }
+func (r result) cpuPer1000() float64 { return r.burst.CPUPer1000(r.cpu) }
 
 func (r result) row(w io.Writer) {
-	l := r.burst.Latency
-	fmt.Fprintf(w, "%s %d\t%.0f\t%s\t%s\t%s\t%d\t%d\t%.3f\t%.0f%%\t%s\t\n", r.kind, r.round, r.perSec(),
-		harness.Ms(harness.Percentile(l, 0.5)), harness.Ms(harness.Percentile(l, 0.99)), harness.Ms(harness.Percentile(l, 1)),
-		harness.Over(l, deadline), r.burst.Deferred, r.cpuPer1000(), 100*r.busy, r.stored)
+	fmt.Fprintf(w, "%s %d\t%s%.3f\t%.0f%%\t%s\t\n", r.kind, r.round, r.burst.Cells(), r.cpuPer1000(), 100*r.busy, r.stored)
 }
 
 // runOne starts a bot, posts a question through it, sends the burst,
@@ -204,7 +185,7 @@ func (b *bench) runOne(ctx context.Context, kind string, round int, profile bool
 	}()
 	// Each bot posts its own question: the ceiling keeps its posts in
 	// memory, and a new database has none.
-	p := b.srv.SlashCommand(guildID, channelID, admin, "quiz", discordtest.Option{Name: "ask",
+	p := b.srv.SlashCommand(guildID, channelID, harness.Admin, "quiz", discordtest.Option{Name: "ask",
 		Type: discordgo.ApplicationCommandOptionSubCommand, Options: []discordtest.Option{
 			{Name: "bank", Type: discordgo.ApplicationCommandOptionString, Value: "Bench Bank"},
 			{Name: "minutes", Type: discordgo.ApplicationCommandOptionInteger, Value: 10000}}})
@@ -234,7 +215,7 @@ func (b *bench) runOne(ctx context.Context, kind string, round int, profile bool
 	}
 	burstCtx, cancelBurst := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancelBurst()
-	r.burst, err = harness.Burst(burstCtx, b.srv, question, b.cfg.answers, b.cfg.inflight, firstMember)
+	r.burst, err = harness.Burst(burstCtx, b.srv, question, b.cfg.answers, b.cfg.inflight, harness.FirstMember)
 	if err != nil {
 		return result{}, fmt.Errorf("%w\n%s", err, child.LogTail(2000))
 	}
@@ -265,12 +246,12 @@ func (b *bench) runOne(ctx context.Context, kind string, round int, profile bool
 	for _, v := range b.srv.AuthViolations()[authViolations:] {
 		r.problems = append(r.problems, fmt.Errorf("%s round %d: unauthorized request %s %s", kind, round, v.Method, v.Path))
 	}
-	if n := harness.Over(r.burst.Latency, deadline); n > 0 {
-		r.problems = append(r.problems, fmt.Errorf("%s round %d: %d answers replied to after %v", kind, round, n, deadline))
+	if n := harness.Over(r.burst.Latency, harness.Deadline); n > 0 {
+		r.problems = append(r.problems, fmt.Errorf("%s round %d: %d answers replied to after %v", kind, round, n, harness.Deadline))
 	}
 	if kind == "quizhost" {
 		r.stored = "yes"
-		if err := harness.CheckStored(db, r.burst.Users); err != nil {
+		if err := harness.CheckGuilds(db, map[string][]string{guildID: r.burst.Users}); err != nil {
 			r.stored = "NO"
 			r.problems = append(r.problems, fmt.Errorf("%s round %d: %w", kind, round, err))
 		}

@@ -28,13 +28,11 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -48,22 +46,12 @@ import (
 const fixtureVersion = 1
 
 const (
-	members     = 100_000
-	answers     = 1_000_000
-	posts       = 1_000
-	firstMember = 1_000_000_000
+	members = 100_000
+	answers = 1_000_000
+	posts   = 1_000
 )
 
-var admin = discordtest.Member{ID: "7001", Username: "alice", Permissions: discordtest.AdminPermissions}
-
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "scale:", err)
-		os.Exit(1)
-	}
-}
+func main() { harness.Main("scale", run) }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("scale", flag.ContinueOnError)
@@ -115,7 +103,7 @@ func cachedGuild(out io.Writer) (string, error) {
 	os.Remove(tmp)
 	start := time.Now()
 	err := harness.BuildGuild(tmp, harness.Guild{ID: 8001, Channel: 6001, Members: members, Answers: answers, Posts: posts,
-		FirstUser: firstMember, End: time.Now(), Span: 30 * 24 * time.Hour, Writers: 1000,
+		FirstUser: harness.FirstMember, End: time.Now(), Span: 30 * 24 * time.Hour, Writers: 1000,
 		Progress: func(done, all int) {
 			fmt.Fprintf(os.Stderr, "  %d of %d answers, %v\n", done, all, time.Since(start).Round(time.Second))
 		}})
@@ -166,7 +154,7 @@ func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int
 	}
 	size := st.Size()
 	g := discordtest.DefaultGuild()
-	g.Members = []discordtest.Member{admin}
+	g.Members = []discordtest.Member{harness.Admin}
 	srv, err := discordtest.Listen("127.0.0.1:0", discordtest.Options{Token: harness.Token, Guilds: []discordtest.Guild{g}})
 	if err != nil {
 		return err
@@ -191,7 +179,7 @@ func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int
 	defer cancelCalls()
 	for range calls {
 		for _, m := range ms {
-			user := discordtest.Member{ID: fmt.Sprint(firstMember + r.IntN(members))}
+			user := discordtest.Member{ID: fmt.Sprint(harness.FirstMember + r.IntN(members))}
 			p := srv.SlashCommand(g.ID, "6001", user, "quiz", discordtest.Option{Name: m.sub, Type: discordgo.ApplicationCommandOptionSubCommand})
 			reply, lat, _, err := harness.Reply(callCtx, srv, p)
 			if err != nil {
@@ -234,7 +222,7 @@ func memory(ctx context.Context, out io.Writer, tmp, bin, bank string, n int) er
 	for i := range gs {
 		gs[i] = discordtest.Guild{ID: fmt.Sprint(100_000 + i), Name: fmt.Sprintf("Group %d", i),
 			Channels: []discordtest.Channel{{ID: fmt.Sprint(200_000 + i), Name: "daily-quiz"}},
-			Members:  []discordtest.Member{admin}}
+			Members:  []discordtest.Member{harness.Admin}}
 	}
 	srv, err := discordtest.Listen("127.0.0.1:0", discordtest.Options{Token: harness.Token, Guilds: gs})
 	if err != nil {
@@ -293,7 +281,7 @@ func memory(ctx context.Context, out io.Writer, tmp, bin, bank string, n int) er
 							{Name: "time", Type: discordgo.ApplicationCommandOptionString, Value: at.Format("15:04")},
 							{Name: "timezone", Type: discordgo.ApplicationCommandOptionString, Value: "UTC"}}}}}}},
 				} {
-					p := srv.SlashCommand(g, ch, admin, opt.Name, opt.Options...)
+					p := srv.SlashCommand(g, ch, harness.Admin, opt.Name, opt.Options...)
 					if _, _, _, err := harness.Reply(setupCtx, srv, p); err != nil {
 						errs <- fmt.Errorf("guild %s: /%s: %w", g, opt.Name, err)
 						return

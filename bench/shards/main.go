@@ -24,9 +24,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -36,22 +34,9 @@ import (
 	"github.com/quizhost/quizhost/internal/discordtest"
 )
 
-const (
-	shards      = 4
-	firstMember = 1_000_000_000
-	deadline    = 3 * time.Second // Discord's: every member must hear back within it
-)
+const shards = 4
 
-var admin = discordtest.Member{ID: "7001", Username: "alice", Permissions: discordtest.AdminPermissions}
-
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "shards:", err)
-		os.Exit(1)
-	}
-}
+func main() { harness.Main("shards", run) }
 
 type config struct {
 	answers, inflight, servers, rounds int
@@ -85,7 +70,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	var guilds []discordtest.Guild
 	for k := range shards * cfg.servers {
 		guilds = append(guilds, discordtest.Guild{ID: fmt.Sprint(uint64(k)<<22 | 777),
-			Channels: []discordtest.Channel{{ID: fmt.Sprint(6100 + k)}}, Members: []discordtest.Member{admin}})
+			Channels: []discordtest.Channel{{ID: fmt.Sprint(6100 + k)}}, Members: []discordtest.Member{harness.Admin}})
 	}
 	// Every shard is an identify bucket of its own; the identify rate limit
 	// is off, as processes restart at once between runs.
@@ -140,14 +125,11 @@ type result struct {
 	problems     []error
 }
 
-func (r result) perSec() float64     { return float64(r.burst.N) / r.burst.Elapsed.Seconds() }
-func (r result) cpuPer1000() float64 { return r.cpu.Seconds() * 1000 / float64(r.burst.N) }
+func (r result) perSec() float64     { return r.burst.PerSec() }
+func (r result) cpuPer1000() float64 { return r.burst.CPUPer1000(r.cpu) }
 
 func (r result) row(w io.Writer) {
-	l := r.burst.Latency
-	fmt.Fprintf(w, "%d\t%d\t%.0f\t%s\t%s\t%s\t%d\t%d\t%.3f\t%s\t\n", r.procs, r.round, r.perSec(),
-		harness.Ms(harness.Percentile(l, 0.5)), harness.Ms(harness.Percentile(l, 0.99)), harness.Ms(harness.Percentile(l, 1)),
-		harness.Over(l, deadline), r.burst.Deferred, r.cpuPer1000(), r.stored)
+	fmt.Fprintf(w, "%d\t%d\t%s%.3f\t%s\t\n", r.procs, r.round, r.burst.Cells(), r.cpuPer1000(), r.stored)
 }
 
 // proc is one quizhost process of a run: its shards and database file.
@@ -197,7 +179,7 @@ func (b *bench) runOne(ctx context.Context, procs, round int) (result, error) {
 	var qs []harness.Question
 	for _, g := range b.guilds {
 		ch := g.Channels[0].ID
-		ask := b.srv.SlashCommand(g.ID, ch, admin, "quiz", discordtest.Option{Name: "ask",
+		ask := b.srv.SlashCommand(g.ID, ch, harness.Admin, "quiz", discordtest.Option{Name: "ask",
 			Type: discordgo.ApplicationCommandOptionSubCommand, Options: []discordtest.Option{
 				{Name: "bank", Type: discordgo.ApplicationCommandOptionString, Value: "Bench Bank"},
 				{Name: "minutes", Type: discordgo.ApplicationCommandOptionInteger, Value: 10000}}})
@@ -229,7 +211,7 @@ func (b *bench) runOne(ctx context.Context, procs, round int) (result, error) {
 	}
 	burstCtx, cancelBurst := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancelBurst()
-	r.burst, err = harness.BurstSpread(burstCtx, b.srv, qs, b.cfg.answers, b.cfg.inflight, firstMember)
+	r.burst, err = harness.BurstSpread(burstCtx, b.srv, qs, b.cfg.answers, b.cfg.inflight, harness.FirstMember)
 	if err != nil {
 		return result{}, err
 	}
@@ -250,8 +232,8 @@ func (b *bench) runOne(ctx context.Context, procs, round int) (result, error) {
 	for _, v := range b.srv.AuthViolations()[authViolations:] {
 		r.problems = append(r.problems, fmt.Errorf("%d processes, round %d: unauthorized request %s %s", procs, round, v.Method, v.Path))
 	}
-	if n := harness.Over(r.burst.Latency, deadline); n > 0 {
-		r.problems = append(r.problems, fmt.Errorf("%d processes, round %d: %d answers replied to after %v", procs, round, n, deadline))
+	if n := harness.Over(r.burst.Latency, harness.Deadline); n > 0 {
+		r.problems = append(r.problems, fmt.Errorf("%d processes, round %d: %d answers replied to after %v", procs, round, n, harness.Deadline))
 	}
 	// Member i answered in server i % len(qs); each file must hold
 	// exactly the answers of its shards' servers.

@@ -48,6 +48,13 @@ func TestPercentileAndOver(t *testing.T) {
 			t.Errorf("Over(%v): got %d, want %d", tc.d, got, tc.want)
 		}
 	}
+	r := BurstResult{N: 100, Elapsed: 50 * time.Millisecond, Latency: append(ms(hundred[:99]...), 4*time.Second), Deferred: 2}
+	if got, want := r.Cells(), "2000\t50.0 ms\t99.0 ms\t4000.0 ms\t1\t2\t"; got != want {
+		t.Errorf("Cells: got %q, want %q", got, want)
+	}
+	if got := r.CPUPer1000(20 * time.Millisecond); got != 0.2 {
+		t.Errorf("CPUPer1000(20 ms) over 100 answers: got %v, want 0.2", got)
+	}
 }
 
 func TestClassify(t *testing.T) {

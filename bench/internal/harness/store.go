@@ -17,51 +17,6 @@ import (
 	"github.com/quizhost/quizhost/storage"
 )
 
-// CheckStored opens the database at path (the bot must have exited) and
-// checks that its one open post holds exactly one answer from each of
-// users and no other answer.
-func CheckStored(path string, users []string) error {
-	db, err := storage.Open(context.Background(), path, storage.Options{})
-	if err != nil {
-		return fmt.Errorf("check stored answers: %w", err)
-	}
-	defer db.Close()
-	posts, err := db.OpenPosts()
-	if err != nil {
-		return fmt.Errorf("check stored answers: %w", err)
-	}
-	if len(posts) != 1 {
-		return fmt.Errorf("check stored answers: got %d open posts, want 1", len(posts))
-	}
-	answers, err := db.Answers(posts[0].ID)
-	if err != nil {
-		return fmt.Errorf("check stored answers: %w", err)
-	}
-	want := make(map[questions.UserID]bool, len(users))
-	for _, u := range users {
-		id, err := questions.ParseUserID(u)
-		if err != nil {
-			return fmt.Errorf("check stored answers: member %q: %w", u, err)
-		}
-		want[id] = true
-	}
-	seen := make(map[questions.UserID]bool, len(answers))
-	for _, a := range answers {
-		if seen[a.UserID] {
-			return fmt.Errorf("check stored answers: member %d stored twice", a.UserID)
-		}
-		if !want[a.UserID] {
-			return fmt.Errorf("check stored answers: member %d did not answer", a.UserID)
-		}
-		seen[a.UserID] = true
-	}
-	if len(answers) != len(users) || posts[0].Answers != len(users) {
-		return fmt.Errorf("check stored answers: got %d answers stored (post counts %d), want %d",
-			len(answers), posts[0].Answers, len(users))
-	}
-	return nil
-}
-
 // CheckGuilds opens the database at path (the bot must have exited) and
 // checks that it holds one open post for each guild of users (guild ID →
 // the members who answered there) with exactly one answer from each of
@@ -81,7 +36,7 @@ func CheckGuilds(path string, users map[string][]string) error {
 		g := fmt.Sprint(p.GuildID)
 		want, ok := users[g]
 		if !ok {
-			return fmt.Errorf("check stored answers: %s holds a post of guild %s, not one of its shards'", path, g)
+			return fmt.Errorf("check stored answers: %s holds a post of guild %s, which none of its bots served", path, g)
 		}
 		if seenGuild[g] {
 			return fmt.Errorf("check stored answers: guild %s has two open posts", g)

@@ -220,3 +220,19 @@ func Median[T any](items []T, keep func(T) bool, f func(T) float64) float64 {
 	slices.Sort(v)
 	return v[len(v)/2]
 }
+
+// PerSec is the burst's answers per second.
+func (r BurstResult) PerSec() float64 { return float64(r.N) / r.Elapsed.Seconds() }
+
+// CPUPer1000 is cpu (a bot's, over the burst) in seconds per 1,000 answers.
+func (r BurstResult) CPUPer1000(cpu time.Duration) float64 {
+	return cpu.Seconds() * 1000 / float64(r.N)
+}
+
+// Cells are the burst's columns of a results table, each followed by a
+// tab: answers/s, p50, p99, max, answers over Deadline, deferred.
+func (r BurstResult) Cells() string {
+	l := r.Latency
+	return fmt.Sprintf("%.0f\t%s\t%s\t%s\t%d\t%d\t", r.PerSec(), Ms(Percentile(l, 0.5)), Ms(Percentile(l, 0.99)), Ms(Percentile(l, 1)),
+		Over(l, Deadline), r.Deferred)
+}
