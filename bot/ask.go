@@ -168,17 +168,28 @@ func (b *Bot) drawForgotten(guild questions.GuildID, all []*questions.Question) 
 	return byID[picked[0]], nil
 }
 
+// guildPost reads a post of the interaction's server: an error wrapping
+// questions.ErrNotFound if there is none, or questions.ErrWrongGuild if it
+// belongs to another server (storeErr words both for the member).
+func (b *Bot) guildPost(c *call, postID questions.PostID) (questions.Post, error) {
+	post, err := b.store.Post(postID)
+	if err != nil {
+		return questions.Post{}, err
+	}
+	if post.GuildID != c.guild {
+		return questions.Post{}, fmt.Errorf("post %d: %w", postID, questions.ErrWrongGuild)
+	}
+	return post, nil
+}
+
 // answer grades a member's pick on a post's select menu.
 func (b *Bot) answer(c *call, postID questions.PostID, values []string) (response, error) {
-	post, err := b.store.Post(postID)
+	post, err := b.guildPost(c, postID)
 	if errors.Is(err, questions.ErrNotFound) {
 		return response{}, userErr("This quiz has ended or this control is no longer in use.")
 	}
 	if err != nil {
-		return response{}, fmt.Errorf("answer: %w", err)
-	}
-	if post.GuildID != c.guild {
-		return response{}, userErr("That question belongs to another server.")
+		return response{}, storeErr(fmt.Errorf("answer: %w", err))
 	}
 	if c.i.Message != nil && post.MessageID != 0 && c.i.Message.ID != formatID(post.MessageID) {
 		return response{}, userErr("That answer came from a message that isn't this question.")

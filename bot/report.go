@@ -24,15 +24,9 @@ const maxReportsShown = 10
 
 // reportOpen opens the report form for a post (the Report button).
 func (b *Bot) reportOpen(c *call, postID questions.PostID) (response, error) {
-	post, err := b.store.Post(postID)
-	if errors.Is(err, questions.ErrNotFound) {
-		return response{}, userErr("That question no longer exists.")
-	}
+	post, err := b.guildPost(c, postID)
 	if err != nil {
-		return response{}, fmt.Errorf("report: %w", err)
-	}
-	if post.GuildID != c.guild {
-		return response{}, userErr("That question belongs to another server.")
+		return response{}, storeErr(fmt.Errorf("report: %w", err))
 	}
 	title := "Report a problem"
 	if q := b.question(c.guild, post.QuestionID); q != nil {
@@ -60,15 +54,9 @@ func (b *Bot) reportSubmit(c *call, postID questions.PostID, text string) (respo
 	if text == "" {
 		return response{}, userErr("Say what is wrong with the question, then send the form.")
 	}
-	post, err := b.store.Post(postID)
-	if errors.Is(err, questions.ErrNotFound) {
-		return response{}, userErr("That question no longer exists.")
-	}
+	post, err := b.guildPost(c, postID)
 	if err != nil {
-		return response{}, fmt.Errorf("report: %w", err)
-	}
-	if post.GuildID != c.guild {
-		return response{}, userErr("That question belongs to another server.")
+		return response{}, storeErr(fmt.Errorf("report: %w", err))
 	}
 	r, err := b.store.AddReport(c.ctx, questions.Report{GuildID: c.guild, QuestionID: post.QuestionID, PostID: postID,
 		UserID: c.user, Text: text, At: b.clock.Now()})
