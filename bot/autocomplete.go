@@ -22,28 +22,14 @@ func (b *Bot) autocomplete(c *call, d discordgo.ApplicationCommandInteractionDat
 			if d.Name != "quizadmin" || !isManager(c.member) {
 				break
 			}
-			banks, err := b.guildBanks(c.guild)
-			if path == "question remove" { // only imported banks can lose questions
-				var g *guildBanks
-				g, err = b.imported(c.guild)
-				if g != nil {
-					banks = g.banks
-				}
-			}
+			banks, err := b.offeredBanks(c.guild, path == "question remove") // only imported banks can lose questions
 			if err != nil {
 				return response{}, err
 			}
 			choices = questionChoices(banks, typed)
 		case "bank", "name":
-			banks, err := b.guildBanks(c.guild)
 			// bank remove/export, add and suggest: imported banks only
-			if f.Name == "name" || path == "add" || path == "suggest" {
-				var g *guildBanks
-				g, err = b.imported(c.guild)
-				if g != nil {
-					banks = g.banks
-				}
-			}
+			banks, err := b.offeredBanks(c.guild, f.Name == "name" || path == "add" || path == "suggest")
 			if err != nil {
 				return response{}, err
 			}

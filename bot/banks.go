@@ -29,6 +29,21 @@ func (b *Bot) guildBanks(guild questions.GuildID) ([]*questions.Bank, error) {
 	return all, nil
 }
 
+// offeredBanks are the banks an autocomplete offers: the server's imported
+// banks only, or every bank it can draw from.
+func (b *Bot) offeredBanks(guild questions.GuildID, importedOnly bool) ([]*questions.Bank, error) {
+	if !importedOnly {
+		return b.guildBanks(guild)
+	}
+	g, err := b.imported(guild)
+	if err != nil {
+		return nil, err
+	}
+	return g.banks, nil
+}
+
+// imported returns the server's imported banks, parsed from storage on
+// first use and kept until they change.
 func (b *Bot) imported(guild questions.GuildID) (*guildBanks, error) {
 	b.importedMu.Lock()
 	defer b.importedMu.Unlock()
