@@ -8,24 +8,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-
-	"go.etcd.io/bbolt"
 )
 
 // Backup writes a consistent copy of the whole file to w while the
 // database stays in use (a hot backup: one read transaction, Tx.WriteTo).
 // It returns the bytes written.
 func (db *DB) Backup(w io.Writer) (int64, error) {
-	var n int64
-	err := db.view(func(tx *bbolt.Tx) error {
-		var err error
-		n, err = tx.WriteTo(w)
-		return err
-	})
-	if err != nil {
-		return n, fmt.Errorf("backup: %w", err)
-	}
-	return n, nil
+	return db.StreamBackup(w, func(int64) {})
 }
 
 // BackupFile writes a hot backup to path durably: it writes a temporary
