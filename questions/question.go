@@ -78,6 +78,34 @@ type Question struct {
 	// from its bank's Path when empty ("" for built-in or imported
 	// questions).
 	Path string
+	// Community is how the visitors of the site the question was copied
+	// from voted (a practice site's "Community vote distribution"), most
+	// voted first; empty when the file gives none. It may disagree with the
+	// key: see CommunityDisagrees.
+	Community []CommunityVote
+}
+
+// CommunityVote is one line of a community vote distribution: a set of
+// letters voted for together, and the share of the votes it got.
+type CommunityVote struct {
+	// Letters are the option letters voted for, in letter order.
+	Letters []string
+	// Percent is the share of the votes, 0 to 100.
+	Percent int
+}
+
+// CommunityDisagrees returns the community's most voted answer and true
+// when it is not the question's key; false when the question has no
+// community vote or the community agrees with the key.
+func (q *Question) CommunityDisagrees() (CommunityVote, bool) {
+	if len(q.Community) == 0 {
+		return CommunityVote{}, false
+	}
+	top := q.Community[0]
+	if slices.Equal(top.Letters, q.Correct()) {
+		return CommunityVote{}, false
+	}
+	return top, true
 }
 
 // ContentID returns the default ID of a question that its file does not
