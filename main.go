@@ -84,8 +84,8 @@ type config struct {
 
 	adminAddr   string // empty: no admin listener
 	adminToken  string
-	backupDir   string // empty: no automatic backups
-	backupEvery time.Duration
+	backupDir   string        // automatic backups' folder (default: backups next to dbPath)
+	backupEvery time.Duration // 0: no automatic backups
 	backupKeep  int
 	keepScores  time.Duration // < 0: never prune
 }
@@ -149,21 +149,26 @@ func (c *config) readOps(getenv func(string) string) []string {
 		problems = append(problems, admin.CheckConfig(c.adminAddr, c.adminToken)...)
 	}
 
+	// Automatic backups are on unless QUIZHOST_BACKUP_EVERY is 0; an empty
+	// variable is its default, so an env file listing it empty (docker run
+	// --env-file) changes nothing.
 	c.backupDir = strings.TrimSpace(getenv("QUIZHOST_BACKUP_DIR"))
-	every := strings.TrimSpace(getenv("QUIZHOST_BACKUP_EVERY"))
-	keep := strings.TrimSpace(getenv("QUIZHOST_BACKUP_KEEP"))
-	c.backupEvery, c.backupKeep = defaultBackupEvery, defaultBackupKeep
-	if c.backupDir == "" && (every != "" || keep != "") {
-		problems = append(problems, "QUIZHOST_BACKUP_EVERY and QUIZHOST_BACKUP_KEEP need QUIZHOST_BACKUP_DIR, the folder for the backups")
+	if c.backupDir == "" {
+		c.backupDir = filepath.Join(filepath.Dir(c.dbPath), defaultBackupDir)
 	}
-	if every != "" {
+	c.backupEvery, c.backupKeep = defaultBackupEvery, defaultBackupKeep
+	switch every := strings.TrimSpace(getenv("QUIZHOST_BACKUP_EVERY")); strings.ToLower(every) {
+	case "":
+	case "0", "off":
+		c.backupEvery = 0
+	default:
 		d, err := parseDays(every)
-		if err != nil || d < time.Minute {
-			problems = append(problems, fmt.Sprintf("QUIZHOST_BACKUP_EVERY %q: want a duration of at least 1m, e.g. 6h or 1d", every))
+		if err != nil || d != 0 && d < time.Minute {
+			problems = append(problems, fmt.Sprintf("QUIZHOST_BACKUP_EVERY %q: want a duration of at least 1m, e.g. 6h or 1d, or 0 to turn automatic backups off", every))
 		}
 		c.backupEvery = d
 	}
-	if keep != "" {
+	if keep := strings.TrimSpace(getenv("QUIZHOST_BACKUP_KEEP")); keep != "" {
 		n, err := strconv.Atoi(keep)
 		if err != nil || n < 1 {
 			problems = append(problems, fmt.Sprintf("QUIZHOST_BACKUP_KEEP %q: want a whole number of backups, at least 1", keep))
@@ -276,10 +281,10 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		return nil // stopped while waiting for the database's lock
 	}
 	if errors.Is(err, storage.ErrDamaged) {
-		return exitCode{1, damagedHelp(cfg.dbPath, err) + newestBackupHint(cfg.backupDir, cfg.dbPath)}
+		return exitCode{1, damagedHelp(cfg.dbPath, err) + newestBackupHint(cfg.backupDir, cfg.backupEvery > 0, cfg.dbPath)}
 	}
 	if err != nil {
-		return fmt.Errorf("open database: %w", err)
+		return fmt.Errorf("QUIZHOST_DB: %w", err)
 	}
 	var b *bot.Bot
 	defer func() {
@@ -345,10 +350,11 @@ func startOps(ctx context.Context, wg *sync.WaitGroup, cfg config, db *storage.D
 			}
 		})
 	}
-	if cfg.backupDir != "" {
+	if cfg.backupEvery > 0 {
 		if err := os.MkdirAll(cfg.backupDir, 0o700); err != nil {
-			return fmt.Errorf("QUIZHOST_BACKUP_DIR: %w", err)
+			return fmt.Errorf("QUIZHOST_BACKUP_DIR: %w (QUIZHOST_BACKUP_EVERY=0 turns automatic backups off)", err)
 		}
+		log.Info("automatic backups", "dir", cfg.backupDir, "every", cfg.backupEvery, "keep", cfg.backupKeep)
 		bk := upkeep.Backups{Dir: cfg.backupDir, Every: cfg.backupEvery, Keep: cfg.backupKeep,
 			Write: db.BackupFile, Clock: clock.Real{}, Log: log, Fresh: fresh}
 		wg.Go(func() { bk.Run(ctx) })
@@ -381,14 +387,15 @@ Without a backup, moving the file aside starts quizhost with an empty database.`
 }
 
 // newestBackupHint names the newest automatic backup in dir, if any, as
-// the file to restore path from.
-func newestBackupHint(dir, path string) string {
-	if dir == "" {
-		return ""
-	}
+// the file to restore path from; when there is none it says so, unless
+// automatic backups are off (on says whether they are on).
+func newestBackupHint(dir string, on bool, path string) string {
 	names, err := upkeep.ListBackups(dir)
 	if err != nil || len(names) == 0 {
-		return fmt.Sprintf("\nQUIZHOST_BACKUP_DIR (%s) holds no automatic backup.", dir)
+		if !on {
+			return ""
+		}
+		return fmt.Sprintf("\nThe backups folder %s (QUIZHOST_BACKUP_DIR) holds no automatic backup.", dir)
 	}
 	newest := filepath.Join(dir, names[len(names)-1])
 	return fmt.Sprintf("\nThe newest automatic backup is %s: in step 2, cp %s %s", newest, newest, path)
@@ -523,7 +530,8 @@ func commandList() string {
 const (
 	defaultAPIBase     = "https://discord.com"
 	defaultDB          = "quizhost.db"
-	defaultBackupEvery = 6 * time.Hour
+	defaultBackupDir   = "backups" // next to the database file
+	defaultBackupEvery = 24 * time.Hour
 	defaultBackupKeep  = 7
 	defaultKeepScores  = 90 * 24 * time.Hour
 )
@@ -540,8 +548,8 @@ func envVars() []struct{ name, def, meaning string } {
 		{"QUIZHOST_SHARDS", "(empty: all)", "i-j/N: run gateway shards i to j of N, for the servers of the database file; empty: every shard Discord recommends"},
 		{"QUIZHOST_ADMIN_ADDR", "(empty: off)", "host:port of the admin listener (/healthz, /metrics, /backup), e.g. 127.0.0.1:9090"},
 		{"QUIZHOST_ADMIN_TOKEN", "(empty)", "bearer token every admin request must carry; required unless the address is loopback"},
-		{"QUIZHOST_BACKUP_DIR", "(empty: off)", "folder for automatic, verified backups (quizhost-<UTC time>.db)"},
-		{"QUIZHOST_BACKUP_EVERY", "6h", "time between automatic backups (e.g. 6h, 1d)"},
+		{"QUIZHOST_BACKUP_DIR", "backups (next to the db)", "folder for automatic, verified backups (quizhost-<UTC time>.db), created if missing"},
+		{"QUIZHOST_BACKUP_EVERY", "24h", "time between automatic backups (e.g. 6h, 1d); 0: no automatic backups"},
 		{"QUIZHOST_BACKUP_KEEP", "7", "how many automatic backups to keep (the newest)"},
 		{"QUIZHOST_KEEP_SCORES", "90d", "drop day, week and month scores this long after their period ends (off: keep all)"},
 	}
@@ -554,9 +562,10 @@ func help(args []string, _ func(string) string, stdout, _ io.Writer) error {
 		return helpShown(err)
 	}
 	fmt.Fprintf(stdout, "quizhost hosts quizzes for study groups on Discord (see README.md).\n\n%s\n", commandList())
-	fmt.Fprintln(stdout, "environment (also read from .env in the working directory; real environment variables win):")
+	fmt.Fprintln(stdout, "environment (also read from .env in the working directory; real environment variables win;")
+	fmt.Fprintln(stdout, "a variable set empty takes its default):")
 	for _, v := range envVars() {
-		fmt.Fprintf(stdout, "  %-21s %-22s %s\n", v.name, v.def, v.meaning)
+		fmt.Fprintf(stdout, "  %-21s %-24s %s\n", v.name, v.def, v.meaning)
 	}
 	return nil
 }
