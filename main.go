@@ -621,29 +621,44 @@ func validate(args []string, getenv func(string) string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
+	warns, errs := ps.Warnings(), ps.Errors()
+	// A question an error names at its first line does not load (start-up
+	// would refuse the whole set): it is not counted.
+	failed := map[string]bool{}
+	for _, p := range errs {
+		failed[fmt.Sprintf("%s:%d", p.Path, p.Line)] = true
+	}
 	nb, nq := 0, 0
 	for _, b := range cat.Banks() {
 		if explicit && len(b.Files()) == 0 {
 			continue // the built-in bank, when checking named files
 		}
+		n := 0
+		for i := range b.Questions {
+			if q := &b.Questions[i]; !failed[fmt.Sprintf("%s:%d", q.Path, q.Line)] {
+				n++
+			}
+		}
 		nb++
-		nq += len(b.Questions)
-		fmt.Fprintf(stdout, "%s: %s %s\n", b.Name, plural(len(b.Questions), "question", "questions"), describeFiles(b.Files()))
+		nq += n
+		fmt.Fprintf(stdout, "%s: %s %s\n", b.Name, plural(n, "question", "questions"), describeFiles(b.Files()))
 	}
-	warns, errs := ps.Warnings(), ps.Errors()
 	for _, p := range append(warns, errs...) {
 		fmt.Fprintln(stderr, p.Error())
 	}
-	if len(warns)+len(errs) == 0 {
-		fmt.Fprintf(stdout, "ok: %s, %s\n", plural(nb, "bank", "banks"), plural(nq, "question", "questions"))
-		return nil
+	// The last line is always the totals, with the verdict.
+	fail := len(errs) > 0 || *strict && len(warns) > 0
+	verdict := "ok"
+	if fail {
+		verdict = "failed"
 	}
-	summary := plural(len(errs), "error", "errors") + ", " + plural(len(warns), "warning", "warnings")
+	summary := fmt.Sprintf("%s: %s, %s; %s, %s", verdict, plural(nb, "bank", "banks"), plural(nq, "question", "questions"),
+		plural(len(errs), "error", "errors"), plural(len(warns), "warning", "warnings"))
 	if *strict && len(warns) > 0 {
 		summary += " (--strict: warnings fail too)"
 	}
-	fmt.Fprintln(stderr, summary)
-	if len(errs) > 0 || *strict && len(warns) > 0 {
+	fmt.Fprintln(stdout, summary)
+	if fail {
 		return exitCode{1, ""}
 	}
 	return nil

@@ -156,34 +156,46 @@ func TestValidateCommand(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "group", "docker-compose.yml"), []byte("services:\n  quizhost:\n    image: quizhost\n    environment:\n      QUIZHOST_QUESTIONS: /banks\n"), 0o600)
 	os.WriteFile(filepath.Join(dir, "group", ".vscode", "settings.json"), []byte(`{"editor.wordWrap": "on"}`), 0o600)
 	stray := `: warning: not a question bank: no "bank" or "questions" field at its top level and no question (question: with options:) in it; if it belongs to another tool, move it out of the bank folder`
+	// A bank of three questions, two of which fail the checks every
+	// format shares: only the third loads.
+	long := filepath.Join(dir, "long.yaml")
+	os.WriteFile(long, []byte("bank: Long\nquestions:\n"+
+		"- id: "+strings.Repeat("i", questions.MaxIDLength+1)+"\n  question: A long id?\n  options: [{text: a, correct: true}, {text: b}]\n"+
+		"- question: A long tag?\n  tags: ["+strings.Repeat("t", questions.MaxTagLength+1)+"]\n  options: [{text: a, correct: true}, {text: b}]\n"+
+		"- question: Fine?\n  options: [{text: a, correct: true}, {text: b}]\n"), 0o600)
 	tests := []struct {
 		name     string
 		args     []string
 		wantCode int
 		wantOut  []string
 		wantErr  []string
+		total    string // stdout's last line, always there
 	}{
 		{"one file", []string{"validate", good}, 0,
-			[]string{"G: 1 question from " + good + "\n", "ok: 1 bank, 1 question\n"}, nil},
+			[]string{"G: 1 question from " + good + "\n"}, nil, "ok: 1 bank, 1 question; 0 errors, 0 warnings"},
 		{"a folder of one-question files", []string{"validate", "banks"}, 0,
 			[]string{"AWS Cloud Practitioner: 4 questions from 4 files: 4 in banks/AWS Cloud Practitioner/\n"},
-			[]string{"banks/AWS Cloud Practitioner/notes.txt: warning: not a question bank", "0 errors, 1 warning\n"}},
+			[]string{"banks/AWS Cloud Practitioner/notes.txt: warning: not a question bank"}, "ok: 1 bank, 4 questions; 0 errors, 1 warning"},
 		{"other tools' files in a bank folder", []string{"validate", "group"}, 0,
 			[]string{"Net: 1 question from group/net.txt\n"},
-			[]string{"group/docker-compose.yml" + stray + "\n", "group/package.json" + stray + "\n", "0 errors, 2 warnings\n"}},
+			[]string{"group/docker-compose.yml" + stray + "\n", "group/package.json" + stray + "\n"}, "ok: 1 bank, 1 question; 0 errors, 2 warnings"},
 		{"--strict fails on a warning", []string{"validate", "--strict", folder}, 1,
-			[]string{"AWS Cloud Practitioner: 4 questions"}, []string{note, "0 errors, 1 warning (--strict: warnings fail too)"}},
-		{"--strict after the paths", []string{"validate", folder, "-strict"}, 1, nil, []string{note}},
-		{"a file's errors", []string{"validate", filepath.Join(dir, "bad")}, 1, nil, []string{bad + ":2: ", "1 error, 0 warnings"}},
+			[]string{"AWS Cloud Practitioner: 4 questions"}, []string{note}, "failed: 1 bank, 4 questions; 0 errors, 1 warning (--strict: warnings fail too)"},
+		{"--strict after the paths", []string{"validate", folder, "-strict"}, 1, nil, []string{note},
+			"failed: 1 bank, 4 questions; 0 errors, 1 warning (--strict: warnings fail too)"},
+		{"a file's errors", []string{"validate", filepath.Join(dir, "bad")}, 1, nil, []string{bad + ":2: "}, "failed: 0 banks, 0 questions; 1 error, 0 warnings"},
+		{"failing questions are not counted", []string{"validate", long}, 1, []string{"Long: 1 question from " + long + "\n"},
+			[]string{long + ":3: question id is", long + ":6: tag "}, "failed: 1 bank, 1 question; 2 errors, 0 warnings"},
 		{"a question defined twice", []string{"validate", folder, filepath.Join(dir, "dup")}, 1, nil,
-			[]string{dup + `:1: question "AWS Cloud Practitioner#40" is also defined at ` + filepath.Join(folder, "q40.txt") + ":1"}},
+			[]string{dup + `:1: question "AWS Cloud Practitioner#40" is also defined at ` + filepath.Join(folder, "q40.txt") + ":1"},
+			"failed: 1 bank, 4 questions; 1 error, 1 warning"},
 		{"the built-in bank's name", []string{"validate", sample}, 1, nil,
-			[]string{sample + `:3: bank "quizhost sample" is the built-in bank's name; give your bank another name`}},
+			[]string{sample + `:3: bank "quizhost sample" is the built-in bank's name; give your bank another name`}, "failed: 0 banks, 0 questions; 1 error, 0 warnings"},
 		{"a folder with no bank file", []string{"validate", "empty/"}, 0, nil,
-			[]string{"empty/: warning: no bank files (*.txt, *.yaml, *.yml, *.json, *.gift) in this folder"}},
-		{"a missing path", []string{"validate", "missing"}, 1, nil, []string{"missing: no such file or directory"}},
+			[]string{"empty/: warning: no bank files (*.txt, *.yaml, *.yml, *.json, *.gift) in this folder"}, "ok: 0 banks, 0 questions; 0 errors, 1 warning"},
+		{"a missing path", []string{"validate", "missing"}, 1, nil, []string{"missing: no such file or directory"}, "failed: 0 banks, 0 questions; 1 error, 0 warnings"},
 		{"no arguments, no .env: the built-in bank", []string{"validate"}, 0,
-			[]string{"quizhost Sample: 42 questions (built in)\n", "ok: 1 bank, 42 questions\n"}, nil},
+			[]string{"quizhost Sample: 42 questions (built in)\n"}, nil, "ok: 1 bank, 42 questions; 0 errors, 0 warnings"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -200,6 +212,9 @@ func TestValidateCommand(t *testing.T) {
 				if !strings.Contains(errOut, w) {
 					t.Errorf("got stderr %q, want it to contain %q", errOut, w)
 				}
+			}
+			if !strings.HasSuffix("\n"+out, "\n"+tt.total+"\n") {
+				t.Errorf("got stdout %q, want its last line %q", out, tt.total)
 			}
 			if strings.Contains(out+errOut, " 1 questions") {
 				t.Errorf("got %q, want \"1 question\"", out+errOut)
