@@ -426,3 +426,46 @@ func TestKubernetesManifest(t *testing.T) {
 		t.Errorf("shards run by the pods: %v, want each of 0-3 once", covered)
 	}
 }
+
+// TestReadmeFirstCommands: the README's first code block gives a new
+// machine's commands (the sandbox, the bot, the tests), each a command
+// quizhost has; its Command line section shows each command's usage as
+// help does.
+func TestReadmeFirstCommands(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, _ := strings.Cut(string(readme), "```sh\n")
+	block, _, _ = strings.Cut(block, "```\n")
+	names := map[string]bool{}
+	for _, c := range commands() {
+		names[c.name] = true
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(block), "\n") {
+		cmd, _, _ := strings.Cut(line, "#")
+		fields := strings.Fields(cmd)
+		got = append(got, strings.Join(fields, " "))
+		switch {
+		case len(fields) >= 3 && fields[0] == "go" && fields[1] == "run" && fields[2] == ".":
+			if len(fields) > 3 && !names[fields[3]] {
+				t.Errorf("README's first block runs %q: quizhost has no command %q", line, fields[3])
+			}
+		case strings.Join(fields, " ") == "go test ./...":
+		default:
+			t.Errorf("README's first block has %q, want go run . [COMMAND] or go test ./...", line)
+		}
+	}
+	if want := []string{"go run . sandbox", "go run .", "go test ./..."}; !slices.Equal(got, want) {
+		t.Errorf("README's first block runs %q, want %q", got, want)
+	}
+
+	_, section, _ := strings.Cut(string(readme), "\n## Command line\n")
+	section, _, _ = strings.Cut(section, "\n## ")
+	for _, c := range commands() {
+		if usage := strings.TrimSpace("quizhost " + c.name + " " + c.args); !strings.Contains(section, "\n"+usage+" ") && !strings.Contains(section, "\n"+usage+"\n") {
+			t.Errorf("README's Command line section lacks %q", usage)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -36,7 +37,8 @@ func TestConfigErrors(t *testing.T) {
 		wantCode int
 		want     []string
 	}{
-		{"no token", map[string]string{}, 2, []string{"DISCORD_TOKEN is not set", "README.md", "bot applications.commands"}},
+		{"no token", map[string]string{}, 2, []string{"DISCORD_TOKEN is not set", "README.md", "bot applications.commands",
+			"cp .env.example .env", "without Discord: quizhost sandbox"}},
 		{"bad base and guild", map[string]string{"DISCORD_TOKEN": "x", "DISCORD_API_BASE": "http://", "DISCORD_GUILD_ID": "abc"},
 			2, []string{"DISCORD_API_BASE \"http://\"", "DISCORD_GUILD_ID \"abc\""}},
 		{"bad log level", map[string]string{"DISCORD_TOKEN": "x", "QUIZHOST_LOG_LEVEL": "loud"}, 2, []string{"QUIZHOST_LOG_LEVEL"}},
@@ -296,7 +298,8 @@ func TestHelpAndVersion(t *testing.T) {
 	t.Chdir(t.TempDir())
 	_, help, _ := runCLI(t, nil, "help")
 	for _, w := range []string{"quizhost help", "quizhost version", "quizhost validate [--strict] [PATH...]", "quizhost preview [PATH...]",
-		"quizhost backup DEST"} {
+		"quizhost backup [--force] DEST", "quizhost sandbox [--addr 127.0.0.1:8080] [--db PATH]",
+		"quizhost reshard --to N [--processes P] --out DIR FILE..."} {
 		if !strings.Contains(help, w) {
 			t.Errorf("got help\n%s\nwant it to contain %q", help, w)
 		}
@@ -314,9 +317,11 @@ func TestHelpAndVersion(t *testing.T) {
 			t.Errorf("quizhost %s: got exit %d and\n%s\nwant exit 0 and the help", arg, code, out)
 		}
 	}
-	code, out, _ := runCLI(t, nil, "version")
-	if code != 0 || !strings.HasPrefix(out, "quizhost ") || !strings.Contains(out, "\ngo            "+runtime.Version()+"\n") {
-		t.Errorf("got exit %d, version %q, want quizhost's version and %s", code, out, runtime.Version())
+	for _, arg := range []string{"version", "--version", "-version"} {
+		code, out, _ := runCLI(t, nil, arg)
+		if code != 0 || !strings.HasPrefix(out, "quizhost ") || !strings.Contains(out, "\ngo            "+runtime.Version()+"\n") {
+			t.Errorf("quizhost %s: got exit %d, version %q, want quizhost's version and %s", arg, code, out, runtime.Version())
+		}
 	}
 	if code, _, errOut := runCLI(t, nil, "frobnicate"); code != 2 || !strings.Contains(errOut, `unknown command "frobnicate"`) || !strings.Contains(errOut, "quizhost validate") {
 		t.Errorf("got exit %d, stderr %q, want 2 with the commands", code, errOut)
@@ -358,12 +363,28 @@ func TestCommandUsage(t *testing.T) {
 		"sandbox":  {"--bogus"},
 		"reshard":  {"--to", "0", "a.db"},
 	}
+	_, help, _ := runCLI(t, nil, "help")
+	flagLine := regexp.MustCompile(`(?m)^  --?([a-z-]+)\b`)
 	for _, c := range commands() {
 		t.Run(c.name, func(t *testing.T) {
 			for _, h := range []string{"-h", "--help"} {
 				code, out, errOut := runCLI(t, nil, c.name, h)
 				if code != 0 || !strings.HasPrefix(out, "usage: quizhost "+c.name) || errOut != "" {
 					t.Errorf("%s %s: got exit %d, stdout %q, stderr %q, want exit 0 and the usage", c.name, h, code, out, errOut)
+				}
+			}
+			// The usage line is the one help shows, and names every flag.
+			_, out, _ := runCLI(t, nil, c.name, "-h")
+			usage, _, _ := strings.Cut(out, "\n")
+			if want := strings.TrimSpace("usage: quizhost " + c.name + " " + c.args); usage != want {
+				t.Errorf("%s -h: usage line %q, want help's %q", c.name, usage, want)
+			}
+			if !strings.Contains(help, "\n  "+strings.TrimPrefix(usage, "usage: ")) {
+				t.Errorf("help lacks %s's usage %q", c.name, usage)
+			}
+			for _, m := range flagLine.FindAllStringSubmatch(out, -1) {
+				if !strings.Contains(usage, "--"+m[1]) {
+					t.Errorf("%s -h lists the flag %s, which its usage line %q lacks", c.name, m[1], usage)
 				}
 			}
 			args, ok := bad[c.name]
@@ -403,6 +424,149 @@ func TestBackupHelpWritesNothing(t *testing.T) {
 	}
 	if _, err := os.Stat("copy.db"); err != nil {
 		t.Errorf("got %v, want copy.db written", err)
+	}
+}
+
+// newDatabase creates an empty quizhost database at path.
+func newDatabase(t *testing.T, path string) {
+	t.Helper()
+	db, err := storage.Open(t.Context(), path, storage.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBackupCommand: backup writes the file named, or a new timestamped
+// file in a folder named, never replaces a file without --force, and its
+// errors name what to change.
+func TestBackupCommand(t *testing.T) {
+	backupName := regexp.MustCompile(`^quizhost-\d{8}T\d{6}Z\.db$`)
+	tests := []struct {
+		name    string
+		env     map[string]string
+		setup   func(t *testing.T) // in the test's folder, which holds quizhost.db
+		args    []string
+		code    int
+		out     string // stdout's pattern (regexp), the whole of it
+		errOut  []string
+		written string // the file written ("" none); a folder: one backup in it
+	}{
+		{"to a file", nil, nil, []string{"copy.db"}, 0, `backed up quizhost\.db to copy\.db\n`, nil, "copy.db"},
+		{"into a folder", nil, func(t *testing.T) { os.Mkdir("saved", 0o700) }, []string{"saved"}, 0,
+			`backed up quizhost\.db to saved/quizhost-\d{8}T\d{6}Z\.db\n`, nil, "saved/"},
+		{"into a folder with a trailing slash", nil, func(t *testing.T) { os.Mkdir("saved", 0o700) }, []string{"saved/"}, 0,
+			`backed up quizhost\.db to saved/quizhost-\d{8}T\d{6}Z\.db\n`, nil, "saved/"},
+		{"into a new folder (trailing slash)", nil, nil, []string{"new/"}, 0,
+			`backed up quizhost\.db to new/quizhost-\d{8}T\d{6}Z\.db\n`, nil, "new/"},
+		{"over a file, without --force", nil, func(t *testing.T) { os.WriteFile("copy.db", []byte("keep me"), 0o600) }, []string{"copy.db"}, 2,
+			``, []string{"quizhost backup: copy.db exists; use --force to replace it"}, ""},
+		{"over a file, with --force", nil, func(t *testing.T) { os.WriteFile("copy.db", []byte("old"), 0o600) }, []string{"--force", "copy.db"}, 0,
+			`backed up quizhost\.db to copy\.db\n`, nil, "copy.db"},
+		{"over the database itself", nil, nil, []string{"--force", "./quizhost.db"}, 2,
+			``, []string{"./quizhost.db is the database itself (QUIZHOST_DB)"}, ""},
+		{"into a missing folder", nil, nil, []string{"nowhere/copy.db"}, 1,
+			``, []string{"quizhost backup: nowhere/copy.db: the folder nowhere does not exist"}, ""},
+		{"no database", map[string]string{"QUIZHOST_DB": "other.db"}, nil, []string{"copy.db"}, 1,
+			``, []string{"quizhost backup: no database at other.db; set QUIZHOST_DB (environment or .env) to the file to copy"}, ""},
+		{"a damaged database", map[string]string{"QUIZHOST_DB": "empty.db"}, func(t *testing.T) { os.WriteFile("empty.db", nil, 0o600) },
+			[]string{"copy.db"}, 1, ``, []string{"quizhost backup: QUIZHOST_DB: open empty.db: database file is damaged"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Chdir(t.TempDir())
+			newDatabase(t, "quizhost.db")
+			if tt.setup != nil {
+				tt.setup(t)
+			}
+			before, _ := os.ReadFile("copy.db")
+			code, out, errOut := runCLI(t, tt.env, append([]string{"backup"}, tt.args...)...)
+			if code != tt.code || !regexp.MustCompile("^"+tt.out+"$").MatchString(out) {
+				t.Errorf("got exit %d, stdout %q, stderr %q; want exit %d, stdout matching %q", code, out, errOut, tt.code, tt.out)
+			}
+			for _, w := range tt.errOut {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("got stderr %q, want it to contain %q", errOut, w)
+				}
+			}
+			if tt.written == "" {
+				if after, _ := os.ReadFile("copy.db"); !bytes.Equal(after, before) {
+					t.Errorf("copy.db changed: %q, want %q", after, before)
+				}
+				return
+			}
+			written := tt.written
+			if strings.HasSuffix(written, "/") {
+				entries, err := os.ReadDir(written)
+				if err != nil || len(entries) != 1 || !backupName.MatchString(entries[0].Name()) {
+					t.Fatalf("%s holds %v (%v), want one backup named quizhost-<UTC time>.db", written, entries, err)
+				}
+				written = filepath.Join(written, entries[0].Name())
+			}
+			if !strings.Contains(out, " to "+written+"\n") {
+				t.Errorf("got stdout %q, want it to name %s", out, written)
+			}
+			db, err := storage.Open(t.Context(), written, storage.Options{})
+			if err != nil {
+				t.Fatalf("open the backup: %v", err)
+			}
+			db.Close()
+		})
+	}
+}
+
+// Paths in the commands' errors are printed once.
+func TestErrorsNamePathsOnce(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nonexistent", "x.db")
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string // in the error, besides the path once
+	}{
+		{"sandbox --db", []string{"sandbox", "--addr", "127.0.0.1:0", "--db", missing}, nil, "no such file or directory"},
+		{"the bot's QUIZHOST_DB", nil, map[string]string{"DISCORD_TOKEN": "x", "DISCORD_API_BASE": "http://127.0.0.1:1", "QUIZHOST_DB": missing},
+			"QUIZHOST_DB: "},
+		{"backup's QUIZHOST_DB", []string{"backup", "copy.db"}, map[string]string{"QUIZHOST_DB": missing}, "QUIZHOST_DB"},
+		{"reshard's files", []string{"reshard", "--to", "2", "--out", "out", missing}, nil, "no such file or directory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Chdir(t.TempDir())
+			var out, errOut bytes.Buffer
+			err := run(context.Background(), tt.args, envMap(tt.env), &out, &errOut)
+			if err == nil {
+				t.Fatalf("run %q: got no error", tt.args)
+			}
+			msg := err.Error()
+			if n := strings.Count(msg, missing); n != 1 || !strings.Contains(msg, tt.want) {
+				t.Errorf("got %q: the path %d times, want once, with %q", msg, n, tt.want)
+			}
+		})
+	}
+}
+
+// The sandbox serves only this machine: an --addr that is not a loopback
+// host:port is bad usage (exit 2 with the usage), not a failure.
+func TestSandboxAddrUsage(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, tc := range []struct{ addr, want string }{
+		{"nonsense", `--addr "nonsense": want host:port`},
+		{"0.0.0.0:8080", `--addr "0.0.0.0:8080": the sandbox serves this machine only`},
+		{"192.168.1.10:8080", "want a loopback address such as 127.0.0.1:8080"},
+	} {
+		code, out, errOut := runCLI(t, nil, "sandbox", "--addr", tc.addr)
+		if code != 2 || out != "" || !strings.Contains(errOut, tc.want) || !strings.Contains(errOut, "\nusage: quizhost sandbox ") {
+			t.Errorf("sandbox --addr %s: got exit %d, stdout %q, stderr %q; want exit 2, %q and the usage", tc.addr, code, out, errOut, tc.want)
+		}
+	}
+	// A port in use: the flag to change is named.
+	busy := httptestListener(t)
+	code, out, errOut := runCLI(t, nil, "sandbox", "--addr", busy)
+	if code != 1 || out != "" || !strings.Contains(errOut, busy) || !strings.Contains(errOut, "give the sandbox another one, e.g. --addr 127.0.0.1:8081") {
+		t.Errorf("sandbox --addr %s (in use): got exit %d, stdout %q, stderr %q; want exit 1 naming --addr", busy, code, out, errOut)
 	}
 }
 
