@@ -20,8 +20,8 @@ RUN CGO_ENABLED=0 go build -trimpath -tags timetzdata -ldflags="-s -w" -o /out/q
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/quizhost /usr/local/bin/quizhost
 COPY --from=build --chown=65532:65532 /out/data /data
-ENV QUIZHOST_DB=/data/quizhost.db \
-    QUIZHOST_BACKUP_DIR=/data/backups
+# The database on the volume; automatic backups next to it, in /data/backups.
+ENV QUIZHOST_DB=/data/quizhost.db
 WORKDIR /data
 VOLUME /data
 USER nonroot:nonroot

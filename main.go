@@ -1,13 +1,14 @@
 // Command quizhost is a Discord bot that hosts quizzes for study groups.
 //
-//	quizhost                              run the bot (configuration from the environment and .env)
-//	quizhost help                         every command and environment variable
-//	quizhost version                      the version, source revision and Go version
-//	quizhost validate [--strict] [PATH...] check bank files as start-up would
-//	quizhost preview [PATH...]            print questions as posted and revealed
-//	quizhost backup DEST                  copy the database (the bot must be stopped; while it runs, send it SIGUSR1)
-//	quizhost sandbox [--addr A] [--db P]  try the bot in a browser, without Discord
-//	quizhost reshard --to N --out DIR FILE...  split or merge stopped database files into N shards' files
+//	quizhost                                  run the bot (configuration from the environment and .env)
+//	quizhost help                             every command and environment variable
+//	quizhost version                          the version, source revision and Go version
+//	quizhost validate [--strict] [PATH...]    check bank files as start-up would
+//	quizhost preview [PATH...]                print questions as posted and revealed
+//	quizhost backup [--force] DEST            copy the database of a stopped bot (while it runs, send it SIGUSR1)
+//	quizhost sandbox [--addr A] [--db PATH]   try the bot in a browser, without Discord
+//	quizhost reshard --to N [--processes P] --out DIR FILE...
+//	                                          split or merge stopped database files into N shards' files
 //
 // See README.md for setup and configuration.
 package main
@@ -70,7 +71,8 @@ func (e exitCode) Error() string { return fmt.Sprintf("exit %d: %s", e.code, e.m
 
 const setupHelp = `quizhost: DISCORD_TOKEN is not set.
 Create a Discord application and bot, invite it with the scopes "bot applications.commands",
-and put its token in .env (see README.md, section "Setting up the Discord application").`
+and put its token in .env (cp .env.example .env first; see README.md, section
+"Setting up the Discord application"). To try the bot without Discord: quizhost sandbox.`
 
 // config is everything quizhost reads from its environment.
 type config struct {
@@ -84,8 +86,8 @@ type config struct {
 
 	adminAddr   string // empty: no admin listener
 	adminToken  string
-	backupDir   string // empty: no automatic backups
-	backupEvery time.Duration
+	backupDir   string        // automatic backups' folder (default: backups next to dbPath)
+	backupEvery time.Duration // 0: no automatic backups
 	backupKeep  int
 	keepScores  time.Duration // < 0: never prune
 }
@@ -149,21 +151,26 @@ func (c *config) readOps(getenv func(string) string) []string {
 		problems = append(problems, admin.CheckConfig(c.adminAddr, c.adminToken)...)
 	}
 
+	// Automatic backups are on unless QUIZHOST_BACKUP_EVERY is 0; an empty
+	// variable is its default, so an env file listing it empty (docker run
+	// --env-file) changes nothing.
 	c.backupDir = strings.TrimSpace(getenv("QUIZHOST_BACKUP_DIR"))
-	every := strings.TrimSpace(getenv("QUIZHOST_BACKUP_EVERY"))
-	keep := strings.TrimSpace(getenv("QUIZHOST_BACKUP_KEEP"))
-	c.backupEvery, c.backupKeep = defaultBackupEvery, defaultBackupKeep
-	if c.backupDir == "" && (every != "" || keep != "") {
-		problems = append(problems, "QUIZHOST_BACKUP_EVERY and QUIZHOST_BACKUP_KEEP need QUIZHOST_BACKUP_DIR, the folder for the backups")
+	if c.backupDir == "" {
+		c.backupDir = filepath.Join(filepath.Dir(c.dbPath), defaultBackupDir)
 	}
-	if every != "" {
+	c.backupEvery, c.backupKeep = defaultBackupEvery, defaultBackupKeep
+	switch every := strings.TrimSpace(getenv("QUIZHOST_BACKUP_EVERY")); strings.ToLower(every) {
+	case "":
+	case "0", "off":
+		c.backupEvery = 0
+	default:
 		d, err := parseDays(every)
-		if err != nil || d < time.Minute {
-			problems = append(problems, fmt.Sprintf("QUIZHOST_BACKUP_EVERY %q: want a duration of at least 1m, e.g. 6h or 1d", every))
+		if err != nil || d != 0 && d < time.Minute {
+			problems = append(problems, fmt.Sprintf("QUIZHOST_BACKUP_EVERY %q: want a duration of at least 1m, e.g. 6h or 1d, or 0 to turn automatic backups off", every))
 		}
 		c.backupEvery = d
 	}
-	if keep != "" {
+	if keep := strings.TrimSpace(getenv("QUIZHOST_BACKUP_KEEP")); keep != "" {
 		n, err := strconv.Atoi(keep)
 		if err != nil || n < 1 {
 			problems = append(problems, fmt.Sprintf("QUIZHOST_BACKUP_KEEP %q: want a whole number of backups, at least 1", keep))
@@ -223,8 +230,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return serve(ctx, getenv, stderr)
 	}
 	name := args[0]
-	if name == "-h" || name == "-help" || name == "--help" {
+	switch name {
+	case "-h", "-help", "--help":
 		name = "help"
+	case "-version", "--version":
+		name = "version"
 	}
 	for _, c := range commands() {
 		if c.name == name {
@@ -276,10 +286,10 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		return nil // stopped while waiting for the database's lock
 	}
 	if errors.Is(err, storage.ErrDamaged) {
-		return exitCode{1, damagedHelp(cfg.dbPath, err) + newestBackupHint(cfg.backupDir, cfg.dbPath)}
+		return exitCode{1, damagedHelp(cfg.dbPath, err) + newestBackupHint(cfg.backupDir, cfg.backupEvery > 0, cfg.dbPath)}
 	}
 	if err != nil {
-		return fmt.Errorf("open database: %w", err)
+		return fmt.Errorf("QUIZHOST_DB: %w", err)
 	}
 	var b *bot.Bot
 	defer func() {
@@ -345,10 +355,11 @@ func startOps(ctx context.Context, wg *sync.WaitGroup, cfg config, db *storage.D
 			}
 		})
 	}
-	if cfg.backupDir != "" {
+	if cfg.backupEvery > 0 {
 		if err := os.MkdirAll(cfg.backupDir, 0o700); err != nil {
-			return fmt.Errorf("QUIZHOST_BACKUP_DIR: %w", err)
+			return fmt.Errorf("QUIZHOST_BACKUP_DIR: %w (QUIZHOST_BACKUP_EVERY=0 turns automatic backups off)", err)
 		}
+		log.Info("automatic backups", "dir", cfg.backupDir, "every", cfg.backupEvery, "keep", cfg.backupKeep)
 		bk := upkeep.Backups{Dir: cfg.backupDir, Every: cfg.backupEvery, Keep: cfg.backupKeep,
 			Write: db.BackupFile, Clock: clock.Real{}, Log: log, Fresh: fresh}
 		wg.Go(func() { bk.Run(ctx) })
@@ -381,14 +392,15 @@ Without a backup, moving the file aside starts quizhost with an empty database.`
 }
 
 // newestBackupHint names the newest automatic backup in dir, if any, as
-// the file to restore path from.
-func newestBackupHint(dir, path string) string {
-	if dir == "" {
-		return ""
-	}
+// the file to restore path from; when there is none it says so, unless
+// automatic backups are off (on says whether they are on).
+func newestBackupHint(dir string, on bool, path string) string {
 	names, err := upkeep.ListBackups(dir)
 	if err != nil || len(names) == 0 {
-		return fmt.Sprintf("\nQUIZHOST_BACKUP_DIR (%s) holds no automatic backup.", dir)
+		if !on {
+			return ""
+		}
+		return fmt.Sprintf("\nThe backups folder %s (QUIZHOST_BACKUP_DIR) holds no automatic backup.", dir)
 	}
 	newest := filepath.Join(dir, names[len(names)-1])
 	return fmt.Sprintf("\nThe newest automatic backup is %s: in step 2, cp %s %s", newest, newest, path)
@@ -426,28 +438,29 @@ func commands() []command {
 	return []command{
 		{"help", "", "show this help: every command and every environment variable", help},
 		{"version", "", "show the version, the source revision and the Go version it was built with", version},
-		{"validate", "[--strict] [PATH...]", "check bank files or folders as start-up would (no PATH: what the bot would load); exit 1 on an error", validate},
+		{"validate", "[--strict] [PATH...]", "check bank files or folders as start-up would (no PATH: what the bot would load)", validate},
 		{"preview", "[PATH...]", "print each question as it will be posted and as revealed (no PATH: what the bot would load)", preview},
-		{"backup", "DEST", "copy the database to DEST (the bot must be stopped; while it runs, send it SIGUSR1)", backup},
-		{"sandbox", "[flags]", "try the bot in a browser without Discord (--addr 127.0.0.1:8080, --db PATH)", sandboxCmd},
-		{"reshard", "--to N --out DIR FILE...", "split or merge stopped database files into the files of N shards, or of --processes P ranges (see README.md, \"Sharding\")", reshardCmd},
+		{"backup", "[--force] DEST", "copy the database of a stopped bot to the file DEST, or into the folder DEST", backup},
+		{"sandbox", "[--addr 127.0.0.1:8080] [--db PATH]", "try the bot in a browser, without Discord", sandboxCmd},
+		{"reshard", "--to N [--processes P] --out DIR FILE...", "split or merge stopped database files into the files of N shards (see README.md, \"Sharding\")", reshardCmd},
 	}
 }
 
 // reshardCmd splits or merges database files offline into the files of a
 // new shard layout and prints what it read and wrote.
 func reshardCmd(args []string, _ func(string) string, stdout, _ io.Writer) error {
-	fs := flagSet("reshard", "--to N --out DIR FILE...",
+	fs := flagSet("reshard", "--to N [--processes P] --out DIR FILE...",
 		"Split or merge the database files of one shard layout (every file of it, or one unsharded file)\n"+
-			"into N files, one per shard: DIR/"+storage.ShardFileName(0, 4)+" and so on; with --processes P, into P\n"+
-			"files of N/P shards each, for processes that run a range (DIR/"+storage.LayoutFileName(storage.ShardLayout{First: 0, Last: 1, Count: 4})+"\n"+
-			"for QUIZHOST_SHARDS=0-1/4). Each server's whole state\n"+
-			"moves to the file of its shard, (server ID >> 22) % N. Stop every quizhost process first and keep\n"+
-			"a backup. The new files are verified (every answer once, every server unchanged) before they appear;\n"+
-			"the old files are only read. Exit status: 0 when written, 1 when refused, 2 on bad usage.")
-	to := fs.Int("to", 0, "the number `N` of shards of the new layout (one file each)")
+			"into the files of N shards. Each server's whole state moves to the file of its shard,\n"+
+			"(server ID >> 22) % N. By default each shard gets a file: DIR/"+storage.ShardFileName(0, 4)+" and so on.\n"+
+			"With --processes P, P processes share the N shards evenly and each gets one file of N/P shards:\n"+
+			"DIR/"+storage.LayoutFileName(storage.ShardLayout{First: 0, Last: 1, Count: 4})+" for QUIZHOST_SHARDS=0-1/4.\n"+
+			"Stop every quizhost process first and keep a backup. The new files are verified (every answer once,\n"+
+			"every server unchanged) before they appear; the old files are only read.\n"+
+			"Exit status: 0 when written, 1 when refused, 2 on bad usage.")
+	to := fs.Int("to", 0, "the number `N` of shards of the new layout")
 	out := fs.String("out", "", "the directory `DIR` for the new files (created if missing; must be empty)")
-	procs := fs.Int("processes", 0, "the number `P` of processes (files) sharing the N shards evenly (default N: one file per shard)")
+	procs := fs.Int("processes", 0, "the number `P` of processes, one file each, sharing the N shards evenly (default N: a file per shard)")
 	files, err := parseFlags(fs, args, -1, stdout)
 	if err != nil {
 		return helpShown(err)
@@ -502,28 +515,40 @@ func sandboxCmd(args []string, getenv func(string) string, stdout, stderr io.Wri
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err = sandbox.Run(ctx, args, getenv, stdout, stderr)
-	if errors.Is(err, sandbox.ErrUsage) {
+	switch {
+	case errors.Is(err, sandbox.ErrUsage):
 		return exitCode{2, err.Error()}
+	case errors.Is(err, syscall.EADDRINUSE):
+		return exitCode{1, fmt.Sprintf("quizhost %v\nAnother program uses that port: give the sandbox another one, e.g. --addr 127.0.0.1:8081.", err)}
 	}
 	return helpShown(err)
 }
 
 // commandList is the usage line of every command.
 func commandList() string {
+	const width = 40 // a usage longer than this puts its summary on the next line
 	var b strings.Builder
 	b.WriteString("usage:\n")
-	fmt.Fprintf(&b, "  %-38s %s\n", "quizhost", "run the bot (configuration from the environment and .env)")
-	for _, c := range commands() {
-		fmt.Fprintf(&b, "  %-38s %s\n", strings.TrimSpace("quizhost "+c.name+" "+c.args), c.summary)
+	line := func(usage, summary string) {
+		if len(usage) > width {
+			fmt.Fprintf(&b, "  %s\n  %-*s %s\n", usage, width, "", summary)
+			return
+		}
+		fmt.Fprintf(&b, "  %-*s %s\n", width, usage, summary)
 	}
-	fmt.Fprintf(&b, "  %-38s %s\n", "quizhost COMMAND -h", "a command's usage")
+	line("quizhost", "run the bot (configuration from the environment and .env)")
+	for _, c := range commands() {
+		line(strings.TrimSpace("quizhost "+c.name+" "+c.args), c.summary)
+	}
+	line("quizhost COMMAND -h", "a command's usage")
 	return b.String()
 }
 
 const (
 	defaultAPIBase     = "https://discord.com"
 	defaultDB          = "quizhost.db"
-	defaultBackupEvery = 6 * time.Hour
+	defaultBackupDir   = "backups" // next to the database file
+	defaultBackupEvery = 24 * time.Hour
 	defaultBackupKeep  = 7
 	defaultKeepScores  = 90 * 24 * time.Hour
 )
@@ -540,8 +565,8 @@ func envVars() []struct{ name, def, meaning string } {
 		{"QUIZHOST_SHARDS", "(empty: all)", "i-j/N: run gateway shards i to j of N, for the servers of the database file; empty: every shard Discord recommends"},
 		{"QUIZHOST_ADMIN_ADDR", "(empty: off)", "host:port of the admin listener (/healthz, /metrics, /backup), e.g. 127.0.0.1:9090"},
 		{"QUIZHOST_ADMIN_TOKEN", "(empty)", "bearer token every admin request must carry; required unless the address is loopback"},
-		{"QUIZHOST_BACKUP_DIR", "(empty: off)", "folder for automatic, verified backups (quizhost-<UTC time>.db)"},
-		{"QUIZHOST_BACKUP_EVERY", "6h", "time between automatic backups (e.g. 6h, 1d)"},
+		{"QUIZHOST_BACKUP_DIR", "backups (next to the db)", "folder for automatic, verified backups (quizhost-<UTC time>.db), created if missing"},
+		{"QUIZHOST_BACKUP_EVERY", "24h", "time between automatic backups (e.g. 6h, 1d); 0: no automatic backups"},
 		{"QUIZHOST_BACKUP_KEEP", "7", "how many automatic backups to keep (the newest)"},
 		{"QUIZHOST_KEEP_SCORES", "90d", "drop day, week and month scores this long after their period ends (off: keep all)"},
 	}
@@ -554,9 +579,10 @@ func help(args []string, _ func(string) string, stdout, _ io.Writer) error {
 		return helpShown(err)
 	}
 	fmt.Fprintf(stdout, "quizhost hosts quizzes for study groups on Discord (see README.md).\n\n%s\n", commandList())
-	fmt.Fprintln(stdout, "environment (also read from .env in the working directory; real environment variables win):")
+	fmt.Fprintln(stdout, "environment (also read from .env in the working directory; real environment variables win;")
+	fmt.Fprintln(stdout, "a variable set empty takes its default):")
 	for _, v := range envVars() {
-		fmt.Fprintf(stdout, "  %-21s %-22s %s\n", v.name, v.def, v.meaning)
+		fmt.Fprintf(stdout, "  %-21s %-24s %s\n", v.name, v.def, v.meaning)
 	}
 	return nil
 }
@@ -612,29 +638,44 @@ func validate(args []string, getenv func(string) string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
+	warns, errs := ps.Warnings(), ps.Errors()
+	// A question an error names at its first line does not load (start-up
+	// would refuse the whole set): it is not counted.
+	failed := map[string]bool{}
+	for _, p := range errs {
+		failed[fmt.Sprintf("%s:%d", p.Path, p.Line)] = true
+	}
 	nb, nq := 0, 0
 	for _, b := range cat.Banks() {
 		if explicit && len(b.Files()) == 0 {
 			continue // the built-in bank, when checking named files
 		}
+		n := 0
+		for i := range b.Questions {
+			if q := &b.Questions[i]; !failed[fmt.Sprintf("%s:%d", q.Path, q.Line)] {
+				n++
+			}
+		}
 		nb++
-		nq += len(b.Questions)
-		fmt.Fprintf(stdout, "%s: %s %s\n", b.Name, plural(len(b.Questions), "question", "questions"), describeFiles(b.Files()))
+		nq += n
+		fmt.Fprintf(stdout, "%s: %s %s\n", b.Name, plural(n, "question", "questions"), describeFiles(b.Files()))
 	}
-	warns, errs := ps.Warnings(), ps.Errors()
 	for _, p := range append(warns, errs...) {
 		fmt.Fprintln(stderr, p.Error())
 	}
-	if len(warns)+len(errs) == 0 {
-		fmt.Fprintf(stdout, "ok: %s, %s\n", plural(nb, "bank", "banks"), plural(nq, "question", "questions"))
-		return nil
+	// The last line is always the totals, with the verdict.
+	fail := len(errs) > 0 || *strict && len(warns) > 0
+	verdict := "ok"
+	if fail {
+		verdict = "failed"
 	}
-	summary := plural(len(errs), "error", "errors") + ", " + plural(len(warns), "warning", "warnings")
+	summary := fmt.Sprintf("%s: %s, %s; %s, %s", verdict, plural(nb, "bank", "banks"), plural(nq, "question", "questions"),
+		plural(len(errs), "error", "errors"), plural(len(warns), "warning", "warnings"))
 	if *strict && len(warns) > 0 {
 		summary += " (--strict: warnings fail too)"
 	}
-	fmt.Fprintln(stderr, summary)
-	if len(errs) > 0 || *strict && len(warns) > 0 {
+	fmt.Fprintln(stdout, summary)
+	if fail {
 		return exitCode{1, ""}
 	}
 	return nil
@@ -724,16 +765,20 @@ func describeFiles(files []string) string {
 	return fmt.Sprintf("from %d files: %s", len(files), strings.Join(parts, ", "))
 }
 
-// backup copies the database of a stopped bot to a file.
+// backup copies the database of a stopped bot to a file, or to a
+// timestamped file in a folder.
 func backup(args []string, getenv func(string) string, stdout, _ io.Writer) error {
-	fs := flagSet("backup", "DEST",
-		"Copy the database (QUIZHOST_DB, default "+defaultDB+") to DEST. The bot must be stopped;\n"+
-			"while it runs, send it SIGUSR1 to write QUIZHOST_DB.bak instead.")
+	fs := flagSet("backup", "[--force] DEST",
+		"Copy the database (QUIZHOST_DB, from the environment or .env; default "+defaultDB+") to the file DEST,\n"+
+			"or, when DEST is a folder (or ends in /), to a new file in it named like the automatic backups,\n"+
+			"quizhost-<UTC time>.db. The copy is checked before it takes its name. An existing file is only\n"+
+			"replaced with --force. The bot must be stopped; while it runs, send it SIGUSR1 to write\n"+
+			"QUIZHOST_DB.bak instead. Exit status: 0 when written, 1 when it fails, 2 on bad usage.")
+	force := fs.Bool("force", false, "replace DEST if it is a file that exists")
 	rest, err := parseFlags(fs, args, 1, stdout)
 	if err != nil {
 		return helpShown(err)
 	}
-	dest := rest[0]
 	getenv, err = envWithDotenv(getenv, ".env")
 	if err != nil {
 		return err
@@ -742,22 +787,66 @@ func backup(args []string, getenv func(string) string, stdout, _ io.Writer) erro
 	if path == "" {
 		path = defaultDB
 	}
-	if _, err := os.Stat(path); err != nil {
-		return fmt.Errorf("backup: %w", err)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return exitCode{1, fmt.Sprintf("quizhost backup: no database at %s; set QUIZHOST_DB (environment or .env) to the file to copy", path)}
+	} else if err != nil {
+		return exitCode{1, fmt.Sprintf("quizhost backup: QUIZHOST_DB: %v", err)}
+	}
+	dest, err := backupDest(rest[0], time.Now())
+	if err != nil {
+		return exitCode{1, "quizhost backup: " + err.Error()}
+	}
+	if sameFile(dest, path) {
+		return exitCode{2, fmt.Sprintf("quizhost backup: %s is the database itself (QUIZHOST_DB); name another DEST", dest)}
+	}
+	if _, err := os.Lstat(dest); err == nil && !*force {
+		return exitCode{2, fmt.Sprintf("quizhost backup: %s exists; use --force to replace it, or name a folder to write a new timestamped file in", dest)}
 	}
 	db, err := storage.Open(context.Background(), path, storage.Options{Timeout: time.Second})
 	if errors.Is(err, storage.ErrInUse) {
-		return exitCode{1, "quizhost: the bot is running and holds " + path + "; send it SIGUSR1 to write " + path + ".bak instead"}
+		return exitCode{1, "quizhost backup: the bot is running and holds " + path + "; send it SIGUSR1 to write " + path + ".bak instead"}
 	}
 	if err != nil {
-		return err
+		return exitCode{1, "quizhost backup: QUIZHOST_DB: " + err.Error()}
 	}
 	defer db.Close()
 	if err := db.BackupFile(dest); err != nil {
-		return err
+		return exitCode{1, "quizhost " + err.Error()}
 	}
 	fmt.Fprintf(stdout, "backed up %s to %s\n", path, dest)
 	return nil
+}
+
+// backupDest is the file `quizhost backup DEST` writes at now: DEST, or a
+// file named like an automatic backup in DEST when it is a folder or ends
+// in a path separator (a folder, created if missing). The folder of the
+// file must exist.
+func backupDest(dest string, now time.Time) (string, error) {
+	folder := strings.HasSuffix(dest, "/") || strings.HasSuffix(dest, string(filepath.Separator))
+	if fi, err := os.Stat(dest); err == nil && fi.IsDir() {
+		folder = true
+	} else if folder {
+		if err := os.MkdirAll(dest, 0o700); err != nil {
+			return "", err
+		}
+	}
+	if folder {
+		return filepath.Join(dest, upkeep.BackupName(now)), nil
+	}
+	if fi, err := os.Stat(filepath.Dir(dest)); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("%s: the folder %s does not exist", dest, filepath.Dir(dest))
+	}
+	return dest, nil
+}
+
+// sameFile reports whether the paths a and b name one existing file.
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 // flagSet is a subcommand's flag set, its usage the command line and what
@@ -771,10 +860,28 @@ func flagSet(name, args, about string) *flag.FlagSet {
 		fs.VisitAll(func(*flag.Flag) { n++ })
 		if n > 0 {
 			fmt.Fprintln(fs.Output(), "\nflags:")
-			fs.PrintDefaults()
+			printFlags(fs)
 		}
 	}
 	return fs
+}
+
+// printFlags is flag.PrintDefaults with the flags written as usage and
+// README write them: --name (Go's flag package takes -name too).
+func printFlags(fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		arg, usage := flag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if arg != "" {
+			line += " " + arg
+		}
+		switch f.DefValue {
+		case "", "0", "false":
+		default:
+			usage += fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		fmt.Fprintf(fs.Output(), "%s\n        %s\n", line, usage)
+	})
 }
 
 // usageOf is fs's usage text, without its final newline.

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -36,7 +37,8 @@ func TestConfigErrors(t *testing.T) {
 		wantCode int
 		want     []string
 	}{
-		{"no token", map[string]string{}, 2, []string{"DISCORD_TOKEN is not set", "README.md", "bot applications.commands"}},
+		{"no token", map[string]string{}, 2, []string{"DISCORD_TOKEN is not set", "README.md", "bot applications.commands",
+			"cp .env.example .env", "without Discord: quizhost sandbox"}},
 		{"bad base and guild", map[string]string{"DISCORD_TOKEN": "x", "DISCORD_API_BASE": "http://", "DISCORD_GUILD_ID": "abc"},
 			2, []string{"DISCORD_API_BASE \"http://\"", "DISCORD_GUILD_ID \"abc\""}},
 		{"bad log level", map[string]string{"DISCORD_TOKEN": "x", "QUIZHOST_LOG_LEVEL": "loud"}, 2, []string{"QUIZHOST_LOG_LEVEL"}},
@@ -156,34 +158,46 @@ func TestValidateCommand(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "group", "docker-compose.yml"), []byte("services:\n  quizhost:\n    image: quizhost\n    environment:\n      QUIZHOST_QUESTIONS: /banks\n"), 0o600)
 	os.WriteFile(filepath.Join(dir, "group", ".vscode", "settings.json"), []byte(`{"editor.wordWrap": "on"}`), 0o600)
 	stray := `: warning: not a question bank: no "bank" or "questions" field at its top level and no question (question: with options:) in it; if it belongs to another tool, move it out of the bank folder`
+	// A bank of three questions, two of which fail the checks every
+	// format shares: only the third loads.
+	long := filepath.Join(dir, "long.yaml")
+	os.WriteFile(long, []byte("bank: Long\nquestions:\n"+
+		"- id: "+strings.Repeat("i", questions.MaxIDLength+1)+"\n  question: A long id?\n  options: [{text: a, correct: true}, {text: b}]\n"+
+		"- question: A long tag?\n  tags: ["+strings.Repeat("t", questions.MaxTagLength+1)+"]\n  options: [{text: a, correct: true}, {text: b}]\n"+
+		"- question: Fine?\n  options: [{text: a, correct: true}, {text: b}]\n"), 0o600)
 	tests := []struct {
 		name     string
 		args     []string
 		wantCode int
 		wantOut  []string
 		wantErr  []string
+		total    string // stdout's last line, always there
 	}{
 		{"one file", []string{"validate", good}, 0,
-			[]string{"G: 1 question from " + good + "\n", "ok: 1 bank, 1 question\n"}, nil},
+			[]string{"G: 1 question from " + good + "\n"}, nil, "ok: 1 bank, 1 question; 0 errors, 0 warnings"},
 		{"a folder of one-question files", []string{"validate", "banks"}, 0,
 			[]string{"AWS Cloud Practitioner: 4 questions from 4 files: 4 in banks/AWS Cloud Practitioner/\n"},
-			[]string{"banks/AWS Cloud Practitioner/notes.txt: warning: not a question bank", "0 errors, 1 warning\n"}},
+			[]string{"banks/AWS Cloud Practitioner/notes.txt: warning: not a question bank"}, "ok: 1 bank, 4 questions; 0 errors, 1 warning"},
 		{"other tools' files in a bank folder", []string{"validate", "group"}, 0,
 			[]string{"Net: 1 question from group/net.txt\n"},
-			[]string{"group/docker-compose.yml" + stray + "\n", "group/package.json" + stray + "\n", "0 errors, 2 warnings\n"}},
+			[]string{"group/docker-compose.yml" + stray + "\n", "group/package.json" + stray + "\n"}, "ok: 1 bank, 1 question; 0 errors, 2 warnings"},
 		{"--strict fails on a warning", []string{"validate", "--strict", folder}, 1,
-			[]string{"AWS Cloud Practitioner: 4 questions"}, []string{note, "0 errors, 1 warning (--strict: warnings fail too)"}},
-		{"--strict after the paths", []string{"validate", folder, "-strict"}, 1, nil, []string{note}},
-		{"a file's errors", []string{"validate", filepath.Join(dir, "bad")}, 1, nil, []string{bad + ":2: ", "1 error, 0 warnings"}},
+			[]string{"AWS Cloud Practitioner: 4 questions"}, []string{note}, "failed: 1 bank, 4 questions; 0 errors, 1 warning (--strict: warnings fail too)"},
+		{"--strict after the paths", []string{"validate", folder, "-strict"}, 1, nil, []string{note},
+			"failed: 1 bank, 4 questions; 0 errors, 1 warning (--strict: warnings fail too)"},
+		{"a file's errors", []string{"validate", filepath.Join(dir, "bad")}, 1, nil, []string{bad + ":2: "}, "failed: 0 banks, 0 questions; 1 error, 0 warnings"},
+		{"failing questions are not counted", []string{"validate", long}, 1, []string{"Long: 1 question from " + long + "\n"},
+			[]string{long + ":3: question id is", long + ":6: tag "}, "failed: 1 bank, 1 question; 2 errors, 0 warnings"},
 		{"a question defined twice", []string{"validate", folder, filepath.Join(dir, "dup")}, 1, nil,
-			[]string{dup + `:1: question "AWS Cloud Practitioner#40" is also defined at ` + filepath.Join(folder, "q40.txt") + ":1"}},
+			[]string{dup + `:1: question "AWS Cloud Practitioner#40" is also defined at ` + filepath.Join(folder, "q40.txt") + ":1"},
+			"failed: 1 bank, 4 questions; 1 error, 1 warning"},
 		{"the built-in bank's name", []string{"validate", sample}, 1, nil,
-			[]string{sample + `:3: bank "quizhost sample" is the built-in bank's name; give your bank another name`}},
+			[]string{sample + `:3: bank "quizhost sample" is the built-in bank's name; give your bank another name`}, "failed: 0 banks, 0 questions; 1 error, 0 warnings"},
 		{"a folder with no bank file", []string{"validate", "empty/"}, 0, nil,
-			[]string{"empty/: warning: no bank files (*.txt, *.yaml, *.yml, *.json, *.gift) in this folder"}},
-		{"a missing path", []string{"validate", "missing"}, 1, nil, []string{"missing: no such file or directory"}},
+			[]string{"empty/: warning: no bank files (*.txt, *.yaml, *.yml, *.json, *.gift) in this folder"}, "ok: 0 banks, 0 questions; 0 errors, 1 warning"},
+		{"a missing path", []string{"validate", "missing"}, 1, nil, []string{"missing: no such file or directory"}, "failed: 0 banks, 0 questions; 1 error, 0 warnings"},
 		{"no arguments, no .env: the built-in bank", []string{"validate"}, 0,
-			[]string{"quizhost Sample: 42 questions (built in)\n", "ok: 1 bank, 42 questions\n"}, nil},
+			[]string{"quizhost Sample: 42 questions (built in)\n"}, nil, "ok: 1 bank, 42 questions; 0 errors, 0 warnings"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -200,6 +214,9 @@ func TestValidateCommand(t *testing.T) {
 				if !strings.Contains(errOut, w) {
 					t.Errorf("got stderr %q, want it to contain %q", errOut, w)
 				}
+			}
+			if !strings.HasSuffix("\n"+out, "\n"+tt.total+"\n") {
+				t.Errorf("got stdout %q, want its last line %q", out, tt.total)
 			}
 			if strings.Contains(out+errOut, " 1 questions") {
 				t.Errorf("got %q, want \"1 question\"", out+errOut)
@@ -281,7 +298,8 @@ func TestHelpAndVersion(t *testing.T) {
 	t.Chdir(t.TempDir())
 	_, help, _ := runCLI(t, nil, "help")
 	for _, w := range []string{"quizhost help", "quizhost version", "quizhost validate [--strict] [PATH...]", "quizhost preview [PATH...]",
-		"quizhost backup DEST"} {
+		"quizhost backup [--force] DEST", "quizhost sandbox [--addr 127.0.0.1:8080] [--db PATH]",
+		"quizhost reshard --to N [--processes P] --out DIR FILE..."} {
 		if !strings.Contains(help, w) {
 			t.Errorf("got help\n%s\nwant it to contain %q", help, w)
 		}
@@ -299,9 +317,11 @@ func TestHelpAndVersion(t *testing.T) {
 			t.Errorf("quizhost %s: got exit %d and\n%s\nwant exit 0 and the help", arg, code, out)
 		}
 	}
-	code, out, _ := runCLI(t, nil, "version")
-	if code != 0 || !strings.HasPrefix(out, "quizhost ") || !strings.Contains(out, "\ngo            "+runtime.Version()+"\n") {
-		t.Errorf("got exit %d, version %q, want quizhost's version and %s", code, out, runtime.Version())
+	for _, arg := range []string{"version", "--version", "-version"} {
+		code, out, _ := runCLI(t, nil, arg)
+		if code != 0 || !strings.HasPrefix(out, "quizhost ") || !strings.Contains(out, "\ngo            "+runtime.Version()+"\n") {
+			t.Errorf("quizhost %s: got exit %d, version %q, want quizhost's version and %s", arg, code, out, runtime.Version())
+		}
 	}
 	if code, _, errOut := runCLI(t, nil, "frobnicate"); code != 2 || !strings.Contains(errOut, `unknown command "frobnicate"`) || !strings.Contains(errOut, "quizhost validate") {
 		t.Errorf("got exit %d, stderr %q, want 2 with the commands", code, errOut)
@@ -343,12 +363,28 @@ func TestCommandUsage(t *testing.T) {
 		"sandbox":  {"--bogus"},
 		"reshard":  {"--to", "0", "a.db"},
 	}
+	_, help, _ := runCLI(t, nil, "help")
+	flagLine := regexp.MustCompile(`(?m)^  --?([a-z-]+)\b`)
 	for _, c := range commands() {
 		t.Run(c.name, func(t *testing.T) {
 			for _, h := range []string{"-h", "--help"} {
 				code, out, errOut := runCLI(t, nil, c.name, h)
 				if code != 0 || !strings.HasPrefix(out, "usage: quizhost "+c.name) || errOut != "" {
 					t.Errorf("%s %s: got exit %d, stdout %q, stderr %q, want exit 0 and the usage", c.name, h, code, out, errOut)
+				}
+			}
+			// The usage line is the one help shows, and names every flag.
+			_, out, _ := runCLI(t, nil, c.name, "-h")
+			usage, _, _ := strings.Cut(out, "\n")
+			if want := strings.TrimSpace("usage: quizhost " + c.name + " " + c.args); usage != want {
+				t.Errorf("%s -h: usage line %q, want help's %q", c.name, usage, want)
+			}
+			if !strings.Contains(help, "\n  "+strings.TrimPrefix(usage, "usage: ")) {
+				t.Errorf("help lacks %s's usage %q", c.name, usage)
+			}
+			for _, m := range flagLine.FindAllStringSubmatch(out, -1) {
+				if !strings.Contains(usage, "--"+m[1]) {
+					t.Errorf("%s -h lists the flag %s, which its usage line %q lacks", c.name, m[1], usage)
 				}
 			}
 			args, ok := bad[c.name]
@@ -388,6 +424,149 @@ func TestBackupHelpWritesNothing(t *testing.T) {
 	}
 	if _, err := os.Stat("copy.db"); err != nil {
 		t.Errorf("got %v, want copy.db written", err)
+	}
+}
+
+// newDatabase creates an empty quizhost database at path.
+func newDatabase(t *testing.T, path string) {
+	t.Helper()
+	db, err := storage.Open(t.Context(), path, storage.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBackupCommand: backup writes the file named, or a new timestamped
+// file in a folder named, never replaces a file without --force, and its
+// errors name what to change.
+func TestBackupCommand(t *testing.T) {
+	backupName := regexp.MustCompile(`^quizhost-\d{8}T\d{6}Z\.db$`)
+	tests := []struct {
+		name    string
+		env     map[string]string
+		setup   func(t *testing.T) // in the test's folder, which holds quizhost.db
+		args    []string
+		code    int
+		out     string // stdout's pattern (regexp), the whole of it
+		errOut  []string
+		written string // the file written ("" none); a folder: one backup in it
+	}{
+		{"to a file", nil, nil, []string{"copy.db"}, 0, `backed up quizhost\.db to copy\.db\n`, nil, "copy.db"},
+		{"into a folder", nil, func(t *testing.T) { os.Mkdir("saved", 0o700) }, []string{"saved"}, 0,
+			`backed up quizhost\.db to saved/quizhost-\d{8}T\d{6}Z\.db\n`, nil, "saved/"},
+		{"into a folder with a trailing slash", nil, func(t *testing.T) { os.Mkdir("saved", 0o700) }, []string{"saved/"}, 0,
+			`backed up quizhost\.db to saved/quizhost-\d{8}T\d{6}Z\.db\n`, nil, "saved/"},
+		{"into a new folder (trailing slash)", nil, nil, []string{"new/"}, 0,
+			`backed up quizhost\.db to new/quizhost-\d{8}T\d{6}Z\.db\n`, nil, "new/"},
+		{"over a file, without --force", nil, func(t *testing.T) { os.WriteFile("copy.db", []byte("keep me"), 0o600) }, []string{"copy.db"}, 2,
+			``, []string{"quizhost backup: copy.db exists; use --force to replace it"}, ""},
+		{"over a file, with --force", nil, func(t *testing.T) { os.WriteFile("copy.db", []byte("old"), 0o600) }, []string{"--force", "copy.db"}, 0,
+			`backed up quizhost\.db to copy\.db\n`, nil, "copy.db"},
+		{"over the database itself", nil, nil, []string{"--force", "./quizhost.db"}, 2,
+			``, []string{"./quizhost.db is the database itself (QUIZHOST_DB)"}, ""},
+		{"into a missing folder", nil, nil, []string{"nowhere/copy.db"}, 1,
+			``, []string{"quizhost backup: nowhere/copy.db: the folder nowhere does not exist"}, ""},
+		{"no database", map[string]string{"QUIZHOST_DB": "other.db"}, nil, []string{"copy.db"}, 1,
+			``, []string{"quizhost backup: no database at other.db; set QUIZHOST_DB (environment or .env) to the file to copy"}, ""},
+		{"a damaged database", map[string]string{"QUIZHOST_DB": "empty.db"}, func(t *testing.T) { os.WriteFile("empty.db", nil, 0o600) },
+			[]string{"copy.db"}, 1, ``, []string{"quizhost backup: QUIZHOST_DB: open empty.db: database file is damaged"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Chdir(t.TempDir())
+			newDatabase(t, "quizhost.db")
+			if tt.setup != nil {
+				tt.setup(t)
+			}
+			before, _ := os.ReadFile("copy.db")
+			code, out, errOut := runCLI(t, tt.env, append([]string{"backup"}, tt.args...)...)
+			if code != tt.code || !regexp.MustCompile("^"+tt.out+"$").MatchString(out) {
+				t.Errorf("got exit %d, stdout %q, stderr %q; want exit %d, stdout matching %q", code, out, errOut, tt.code, tt.out)
+			}
+			for _, w := range tt.errOut {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("got stderr %q, want it to contain %q", errOut, w)
+				}
+			}
+			if tt.written == "" {
+				if after, _ := os.ReadFile("copy.db"); !bytes.Equal(after, before) {
+					t.Errorf("copy.db changed: %q, want %q", after, before)
+				}
+				return
+			}
+			written := tt.written
+			if strings.HasSuffix(written, "/") {
+				entries, err := os.ReadDir(written)
+				if err != nil || len(entries) != 1 || !backupName.MatchString(entries[0].Name()) {
+					t.Fatalf("%s holds %v (%v), want one backup named quizhost-<UTC time>.db", written, entries, err)
+				}
+				written = filepath.Join(written, entries[0].Name())
+			}
+			if !strings.Contains(out, " to "+written+"\n") {
+				t.Errorf("got stdout %q, want it to name %s", out, written)
+			}
+			db, err := storage.Open(t.Context(), written, storage.Options{})
+			if err != nil {
+				t.Fatalf("open the backup: %v", err)
+			}
+			db.Close()
+		})
+	}
+}
+
+// Paths in the commands' errors are printed once.
+func TestErrorsNamePathsOnce(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nonexistent", "x.db")
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string // in the error, besides the path once
+	}{
+		{"sandbox --db", []string{"sandbox", "--addr", "127.0.0.1:0", "--db", missing}, nil, "no such file or directory"},
+		{"the bot's QUIZHOST_DB", nil, map[string]string{"DISCORD_TOKEN": "x", "DISCORD_API_BASE": "http://127.0.0.1:1", "QUIZHOST_DB": missing},
+			"QUIZHOST_DB: "},
+		{"backup's QUIZHOST_DB", []string{"backup", "copy.db"}, map[string]string{"QUIZHOST_DB": missing}, "QUIZHOST_DB"},
+		{"reshard's files", []string{"reshard", "--to", "2", "--out", "out", missing}, nil, "no such file or directory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Chdir(t.TempDir())
+			var out, errOut bytes.Buffer
+			err := run(context.Background(), tt.args, envMap(tt.env), &out, &errOut)
+			if err == nil {
+				t.Fatalf("run %q: got no error", tt.args)
+			}
+			msg := err.Error()
+			if n := strings.Count(msg, missing); n != 1 || !strings.Contains(msg, tt.want) {
+				t.Errorf("got %q: the path %d times, want once, with %q", msg, n, tt.want)
+			}
+		})
+	}
+}
+
+// The sandbox serves only this machine: an --addr that is not a loopback
+// host:port is bad usage (exit 2 with the usage), not a failure.
+func TestSandboxAddrUsage(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, tc := range []struct{ addr, want string }{
+		{"nonsense", `--addr "nonsense": want host:port`},
+		{"0.0.0.0:8080", `--addr "0.0.0.0:8080": the sandbox serves this machine only`},
+		{"192.168.1.10:8080", "want a loopback address such as 127.0.0.1:8080"},
+	} {
+		code, out, errOut := runCLI(t, nil, "sandbox", "--addr", tc.addr)
+		if code != 2 || out != "" || !strings.Contains(errOut, tc.want) || !strings.Contains(errOut, "\nusage: quizhost sandbox ") {
+			t.Errorf("sandbox --addr %s: got exit %d, stdout %q, stderr %q; want exit 2, %q and the usage", tc.addr, code, out, errOut, tc.want)
+		}
+	}
+	// A port in use: the flag to change is named.
+	busy := httptestListener(t)
+	code, out, errOut := runCLI(t, nil, "sandbox", "--addr", busy)
+	if code != 1 || out != "" || !strings.Contains(errOut, busy) || !strings.Contains(errOut, "give the sandbox another one, e.g. --addr 127.0.0.1:8081") {
+		t.Errorf("sandbox --addr %s (in use): got exit %d, stdout %q, stderr %q; want exit 1 naming --addr", busy, code, out, errOut)
 	}
 }
 

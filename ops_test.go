@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -45,7 +46,7 @@ func TestOpsConfig(t *testing.T) {
 			[]string{`QUIZHOST_ADMIN_ADDR "0.0.0.0:9090" is not a loopback address`, "set QUIZHOST_ADMIN_TOKEN"}},
 		{"admin address without a port", with("QUIZHOST_ADMIN_ADDR", "localhost"), []string{"want host:port"}},
 		{"short admin token", with("QUIZHOST_ADMIN_ADDR", "127.0.0.1:9090", "QUIZHOST_ADMIN_TOKEN", "abc"), []string{"at least 16 characters"}},
-		{"backup settings without a folder", with("QUIZHOST_BACKUP_EVERY", "6h"), []string{"need QUIZHOST_BACKUP_DIR"}},
+		{"backup interval negative", with("QUIZHOST_BACKUP_EVERY", "-6h"), []string{`QUIZHOST_BACKUP_EVERY "-6h"`, "0 to turn automatic backups off"}},
 		{"backup interval not a duration", with("QUIZHOST_BACKUP_DIR", "b", "QUIZHOST_BACKUP_EVERY", "often"), []string{`QUIZHOST_BACKUP_EVERY "often"`}},
 		{"backup interval too short", with("QUIZHOST_BACKUP_DIR", "b", "QUIZHOST_BACKUP_EVERY", "30s"), []string{"at least 1m"}},
 		{"keep no backups", with("QUIZHOST_BACKUP_DIR", "b", "QUIZHOST_BACKUP_KEEP", "0"), []string{`QUIZHOST_BACKUP_KEEP "0"`}},
@@ -74,15 +75,24 @@ func TestOpsConfig(t *testing.T) {
 		env  map[string]string
 		want config
 	}{
-		{"defaults: everything off but pruning", base, config{backupEvery: 6 * time.Hour, backupKeep: 7, keepScores: 90 * 24 * time.Hour}},
+		{"defaults: backups next to the database, pruning", base,
+			config{backupDir: "backups", backupEvery: 24 * time.Hour, backupKeep: 7, keepScores: 90 * 24 * time.Hour}},
+		{"empty variables are the defaults", with("QUIZHOST_DB", "", "QUIZHOST_BACKUP_DIR", " ", "QUIZHOST_BACKUP_EVERY", "", "QUIZHOST_BACKUP_KEEP", "", "QUIZHOST_KEEP_SCORES", ""),
+			config{backupDir: "backups", backupEvery: 24 * time.Hour, backupKeep: 7, keepScores: 90 * 24 * time.Hour}},
+		{"backups next to a database in another folder", with("QUIZHOST_DB", "/srv/quiz/q.db"),
+			config{backupDir: "/srv/quiz/backups", backupEvery: 24 * time.Hour, backupKeep: 7, keepScores: 90 * 24 * time.Hour}},
+		{"backups off", with("QUIZHOST_BACKUP_EVERY", "0"), config{backupDir: "backups", backupKeep: 7, keepScores: 90 * 24 * time.Hour}},
+		{"backups off, in words", with("QUIZHOST_BACKUP_EVERY", "Off", "QUIZHOST_BACKUP_DIR", "/b"), config{backupDir: "/b", backupKeep: 7, keepScores: 90 * 24 * time.Hour}},
+		{"backups off, in days", with("QUIZHOST_BACKUP_EVERY", "0d"), config{backupDir: "backups", backupKeep: 7, keepScores: 90 * 24 * time.Hour}},
+		{"backup interval only", with("QUIZHOST_BACKUP_EVERY", "6h"), config{backupDir: "backups", backupEvery: 6 * time.Hour, backupKeep: 7, keepScores: 90 * 24 * time.Hour}},
 		{"loopback admin without a token", with("QUIZHOST_ADMIN_ADDR", "127.0.0.1:9090"),
-			config{adminAddr: "127.0.0.1:9090", backupEvery: 6 * time.Hour, backupKeep: 7, keepScores: 90 * 24 * time.Hour}},
+			config{adminAddr: "127.0.0.1:9090", backupDir: "backups", backupEvery: 24 * time.Hour, backupKeep: 7, keepScores: 90 * 24 * time.Hour}},
 		{"open admin with a token", with("QUIZHOST_ADMIN_ADDR", ":9090", "QUIZHOST_ADMIN_TOKEN", "0123456789abcdef"),
-			config{adminAddr: ":9090", adminToken: "0123456789abcdef", backupEvery: 6 * time.Hour, backupKeep: 7, keepScores: 90 * 24 * time.Hour}},
+			config{adminAddr: ":9090", adminToken: "0123456789abcdef", backupDir: "backups", backupEvery: 24 * time.Hour, backupKeep: 7, keepScores: 90 * 24 * time.Hour}},
 		{"backups in days, pruning off", with("QUIZHOST_BACKUP_DIR", "/b", "QUIZHOST_BACKUP_EVERY", "1d", "QUIZHOST_BACKUP_KEEP", "30", "QUIZHOST_KEEP_SCORES", "OFF"),
 			config{backupDir: "/b", backupEvery: 24 * time.Hour, backupKeep: 30, keepScores: -1}},
-		{"prune as soon as a period ends", with("QUIZHOST_KEEP_SCORES", "0"), config{backupEvery: 6 * time.Hour, backupKeep: 7}},
-		{"retention as a Go duration", with("QUIZHOST_KEEP_SCORES", "36h"), config{backupEvery: 6 * time.Hour, backupKeep: 7, keepScores: 36 * time.Hour}},
+		{"prune as soon as a period ends", with("QUIZHOST_KEEP_SCORES", "0"), config{backupDir: "backups", backupEvery: 24 * time.Hour, backupKeep: 7}},
+		{"retention as a Go duration", with("QUIZHOST_KEEP_SCORES", "36h"), config{backupDir: "backups", backupEvery: 24 * time.Hour, backupKeep: 7, keepScores: 36 * time.Hour}},
 	}
 	for _, tt := range good {
 		t.Run(tt.name, func(t *testing.T) {
@@ -465,23 +475,52 @@ func copyFile(t *testing.T, from, to string) {
 	}
 }
 
-// TestDamagedDatabaseNamesNewestBackup: with automatic backups, the
-// restore steps for a damaged file name the newest backup.
+// TestDamagedDatabaseNamesNewestBackup: the restore steps for a damaged
+// file name the newest automatic backup, in QUIZHOST_BACKUP_DIR or in the
+// default folder next to the database; with none they say so.
 func TestDamagedDatabaseNamesNewestBackup(t *testing.T) {
-	dir := t.TempDir()
-	t.Chdir(dir)
-	backups := filepath.Join(dir, "backups")
-	os.Mkdir(backups, 0o700)
-	for _, name := range []string{"quizhost-20250101T000000Z.db", "quizhost-20250301T060000Z.db", "notes.txt"} {
-		os.WriteFile(filepath.Join(backups, name), []byte("x"), 0o600)
+	tests := []struct {
+		name   string
+		env    map[string]string
+		folder string // where the backups are, under the test's folder
+		want   string // in the message; "" for none of the hint lines
+	}{
+		{"QUIZHOST_BACKUP_DIR", map[string]string{"QUIZHOST_BACKUP_DIR": "saved"}, "saved",
+			"cp saved/quizhost-20250301T060000Z.db quizhost.db"},
+		{"the default folder", nil, "backups", "cp backups/quizhost-20250301T060000Z.db quizhost.db"},
+		{"the default folder of a database elsewhere", map[string]string{"QUIZHOST_DB": "data/quizhost.db"}, "data/backups",
+			"cp data/backups/quizhost-20250301T060000Z.db data/quizhost.db"},
+		{"no backup yet", nil, "", "The backups folder backups (QUIZHOST_BACKUP_DIR) holds no automatic backup."},
+		{"backups off", map[string]string{"QUIZHOST_BACKUP_EVERY": "0"}, "", ""},
 	}
-	os.WriteFile("quizhost.db", nil, 0o600) // empty: damaged
-	err := run(context.Background(), nil, envMap(map[string]string{"DISCORD_TOKEN": "x", "DISCORD_API_BASE": "http://127.0.0.1:1",
-		"QUIZHOST_BACKUP_DIR": backups}), io.Discard, io.Discard)
-	var ec exitCode
-	newest := filepath.Join(backups, "quizhost-20250301T060000Z.db")
-	if !errors.As(err, &ec) || ec.code != 1 || !strings.Contains(ec.msg, "cp "+newest+" quizhost.db") {
-		t.Errorf("run = %v, want exit 1 with \"cp %s quizhost.db\"", err, newest)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Chdir(t.TempDir())
+			if tt.folder != "" {
+				os.MkdirAll(tt.folder, 0o700)
+				for _, name := range []string{"quizhost-20250101T000000Z.db", "quizhost-20250301T060000Z.db", "notes.txt"} {
+					os.WriteFile(filepath.Join(tt.folder, name), []byte("x"), 0o600)
+				}
+			}
+			env := map[string]string{"DISCORD_TOKEN": "x", "DISCORD_API_BASE": "http://127.0.0.1:1"}
+			for k, v := range tt.env {
+				env[k] = v
+			}
+			db := cmp.Or(env["QUIZHOST_DB"], "quizhost.db")
+			os.MkdirAll(filepath.Dir(db), 0o700)
+			os.WriteFile(db, nil, 0o600) // empty: damaged
+			err := run(context.Background(), nil, envMap(env), io.Discard, io.Discard)
+			var ec exitCode
+			if !errors.As(err, &ec) || ec.code != 1 || !strings.Contains(ec.msg, "mv "+db) {
+				t.Fatalf("run = %v, want exit 1 with the restore steps", err)
+			}
+			if tt.want == "" && (strings.Contains(ec.msg, "automatic backup")) {
+				t.Errorf("message names automatic backups, which are off:\n%s", ec.msg)
+			}
+			if !strings.Contains(ec.msg, tt.want) {
+				t.Errorf("message lacks %q:\n%s", tt.want, ec.msg)
+			}
+		})
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"sync"
 	"time"
 
@@ -115,6 +116,10 @@ func open(ctx context.Context, path string, opts Options, migs []migration) (*DB
 		}
 		// When bbolt panicked half-way through opening (ErrDamaged), its
 		// lock and map cannot be released: the process's exit frees them.
+		var pe *fs.PathError
+		if errors.As(err, &pe) && pe.Path == path {
+			return nil, err // "open PATH: permission denied" names the path already
+		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	if err := protect(func() error { return b.View(checkTx) }); err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,6 +44,20 @@ func TestOpenInUse(t *testing.T) {
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("second Open took %v, want about the 50ms timeout", d)
+	}
+}
+
+// A file that cannot be opened is named once: "open PATH: reason".
+func TestOpenNamesThePathOnce(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "missing", "quiz.db")
+	db, err := Open(t.Context(), path, Options{})
+	if err == nil {
+		db.Close()
+		t.Fatal("Open in a missing folder: got nil error")
+	}
+	if !errors.Is(err, fs.ErrNotExist) || strings.Count(err.Error(), path) != 1 {
+		t.Errorf("got %q, want one naming %s once and wrapping fs.ErrNotExist", err, path)
 	}
 }
 

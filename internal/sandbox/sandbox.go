@@ -115,7 +115,7 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	if err := checkLoopback(cfg.Addr); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("sandbox: address %q: %w", cfg.Addr, err)
 	}
 	tmpl, err := parsePage()
 	if err != nil {
@@ -159,14 +159,14 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 }
 
 // checkLoopback refuses an address other machines could reach: the page
-// lets anyone act as any member.
+// lets anyone act as any member. Its error says why, without the address.
 func checkLoopback(addr string) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("sandbox: address %q: %w", addr, err)
+		return errors.New("want host:port, a loopback address such as 127.0.0.1:8080")
 	}
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return fmt.Errorf("sandbox: address %q: want a loopback address such as 127.0.0.1:8080", addr)
+		return errors.New("the sandbox serves this machine only (anyone who opens the page can act as any member): want a loopback address such as 127.0.0.1:8080")
 	}
 	return nil
 }
@@ -254,6 +254,9 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected argument %q\n%s", ErrUsage, fs.Arg(0), usage)
+	}
+	if err := checkLoopback(*addr); err != nil {
+		return fmt.Errorf("%w: --addr %q: %v\n%s", ErrUsage, *addr, err, usage)
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	var paths []string

@@ -75,7 +75,8 @@ func TestRunArgs(t *testing.T) {
 		wantErr string
 		usage   bool // a usage error (ErrUsage)
 	}{
-		{name: "address reachable from other machines", args: []string{"--addr", "0.0.0.0:0"}, wantErr: "want a loopback address"},
+		{name: "address reachable from other machines", args: []string{"--addr", "0.0.0.0:0"}, wantErr: `--addr "0.0.0.0:0": the sandbox serves this machine only`, usage: true},
+		{name: "address without a port", args: []string{"--addr", "nonsense"}, wantErr: `--addr "nonsense": want host:port`, usage: true},
 		{name: "stray argument", args: []string{"extra"}, wantErr: `unexpected argument "extra"`, usage: true},
 		{name: "unknown flag", args: []string{"--token", "x"}, wantErr: "flag provided but not defined", usage: true},
 		{name: "bad bank path", args: []string{"--addr", "127.0.0.1:0"}, wantErr: "question banks"},

@@ -54,9 +54,11 @@ type Bot struct {
 }
 
 // QuizhostEnv is quizhost's environment against srv, with its database at
-// db and the bank file banks ("" for the built-in bank only).
+// db and the bank file banks ("" for the built-in bank only). Automatic
+// backups are off: a backup of a seeded database at start would run
+// during the measurement.
 func QuizhostEnv(srv *discordtest.Server, db, banks string) []string {
-	env := []string{"DISCORD_TOKEN=" + Token, "DISCORD_API_BASE=" + srv.URL(), "QUIZHOST_DB=" + db}
+	env := []string{"DISCORD_TOKEN=" + Token, "DISCORD_API_BASE=" + srv.URL(), "QUIZHOST_DB=" + db, "QUIZHOST_BACKUP_EVERY=0"}
 	if banks != "" {
 		env = append(env, "QUIZHOST_QUESTIONS="+banks)
 	}
