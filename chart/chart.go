@@ -16,6 +16,7 @@ import (
 	"image/png"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -208,11 +209,41 @@ func daysPlot(days []questions.DayCount) (*plot.Plot, error) {
 	p.Add(rb, wb)
 	p.NominalX(names...)
 	p.Y.Min, p.Y.Max = 0, float64(max(most, 4))*1.3 // headroom for the legend
+	p.Y.Tick.Marker = wholeTicks{}
 	p.Legend.Add("right", rb)
 	p.Legend.Add("wrong", wb)
 	p.Legend.Top = true
 	p.Legend.TextStyle.Color = textColor
 	return p, nil
+}
+
+// wholeTicks marks an axis of counts with whole numbers only: gonum's
+// default ticks label 0 to 5.2 as 0.00, 2.50, 5.00.
+type wholeTicks struct{}
+
+// Ticks marks every step from lo to hi, the step the smallest of 1, 2, 5,
+// 10, 20, 50, … that needs at most 6 labels.
+func (wholeTicks) Ticks(lo, hi float64) []plot.Tick {
+	span := hi - lo
+	if !(span > 0) || math.IsInf(span, 0) {
+		return nil
+	}
+	step := 1.0
+	for span/step > 6 {
+		switch m := step / math.Pow(10, math.Floor(math.Log10(step))); {
+		case m < 2:
+			step *= 2
+		case m < 5:
+			step = step / 2 * 5
+		default:
+			step *= 2
+		}
+	}
+	var ticks []plot.Tick
+	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
+	}
+	return ticks
 }
 
 func topicName(t string) string {

@@ -8,6 +8,7 @@ import (
 	"image/draw"
 	"image/png"
 	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -89,6 +90,49 @@ func TestRender(t *testing.T) {
 			}
 			if dir := os.Getenv("CHART_OUT"); dir != "" {
 				writeOnThemes(t, dir+"/"+tt.name, img)
+			}
+		})
+	}
+}
+
+// TestDaysAxisWholeNumbers checks the answers-per-day axis is labelled
+// with whole numbers (it counts answers), at least two of them, every
+// label within the axis.
+func TestDaysAxisWholeNumbers(t *testing.T) {
+	tests := []struct {
+		name       string
+		most       int // answers on the busiest day
+		wantLabels []string
+	}{
+		{"no answers", 0, []string{"0", "1", "2", "3", "4", "5"}},
+		{"a few", 3, []string{"0", "1", "2", "3", "4", "5"}},
+		{"ten", 10, []string{"0", "5", "10"}},
+		{"a busy day", 37, []string{"0", "10", "20", "30", "40"}},
+		{"hundreds", 420, []string{"0", "100", "200", "300", "400", "500"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			days := []questions.DayCount{{Date: "2025-03-01", Answers: tt.most, Right: tt.most / 2}, {Date: "2025-03-02"}}
+			p, err := daysPlot(days)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var labels []string
+			for _, tk := range p.Y.Tick.Marker.Ticks(p.Y.Min, p.Y.Max) {
+				if tk.Label == "" {
+					continue
+				}
+				n, err := strconv.Atoi(tk.Label)
+				if err != nil || float64(n) != tk.Value {
+					t.Errorf("tick %v labelled %q: want a whole number equal to its value", tk.Value, tk.Label)
+				}
+				if tk.Value < p.Y.Min || tk.Value > p.Y.Max {
+					t.Errorf("tick %v outside the axis %v to %v", tk.Value, p.Y.Min, p.Y.Max)
+				}
+				labels = append(labels, tk.Label)
+			}
+			if fmt.Sprint(labels) != fmt.Sprint(tt.wantLabels) {
+				t.Errorf("labels from 0 to %v: got %q, want %q", p.Y.Max, labels, tt.wantLabels)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 // Package clock gives the bot's scheduler its notion of time: the real clock
-// in production and a fake one, advanced by hand, in tests, so that
-// schedules are tested without sleeping.
+// in production, a fake one, advanced by hand, in tests, so that
+// schedules are tested without sleeping, and in the sandbox the real clock
+// with a jump forward on request (Shifted).
 package clock
 
 import (
@@ -164,4 +165,115 @@ func (f *Fake) WaitTimer(timeout time.Duration) bool {
 			return false
 		}
 	}
+}
+
+// Shifted is the wall clock plus an offset that only grows: time runs at
+// its normal rate and jumps forward when Advance is called. A timer fires
+// when the shifted time reaches its deadline, by waiting or by a jump
+// (then within Advance). The sandbox runs the bot on it, so a visitor can
+// see a question close or the daily quiz post without waiting. The zero
+// value is the wall clock; it must not be copied after first use.
+type Shifted struct {
+	mu     sync.Mutex
+	offset time.Duration
+	timers map[*shiftedTimer]struct{}
+}
+
+type shiftedTimer struct {
+	at   time.Time
+	c    chan time.Time
+	wall *time.Timer // fires when the wall clock reaches at - offset
+}
+
+// Now returns the wall time plus the offset.
+func (s *Shifted) Now() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return time.Now().Add(s.offset)
+}
+
+// Offset returns how far ahead of the wall clock the clock is.
+func (s *Shifted) Offset() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.offset
+}
+
+// TimerAt returns a channel that receives once, when the shifted time
+// reaches at (at once if it has), and a stop function.
+func (s *Shifted) TimerAt(at time.Time) (<-chan time.Time, func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := &shiftedTimer{at: at, c: make(chan time.Time, 1)}
+	now := time.Now().Add(s.offset)
+	if !at.After(now) {
+		t.c <- now
+		return t.c, func() {}
+	}
+	if s.timers == nil {
+		s.timers = map[*shiftedTimer]struct{}{}
+	}
+	s.timers[t] = struct{}{}
+	t.wall = time.AfterFunc(at.Sub(now), func() { s.due(t) })
+	return t.c, func() { s.stop(t) }
+}
+
+// due fires t if its time has come; a wall timer that ran early (Advance
+// moved it while it was starting) is set again.
+func (s *Shifted) due(t *shiftedTimer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.timers[t]; !ok {
+		return
+	}
+	now := time.Now().Add(s.offset)
+	if t.at.After(now) {
+		t.wall.Reset(t.at.Sub(now))
+		return
+	}
+	delete(s.timers, t)
+	t.c <- now
+}
+
+func (s *Shifted) stop(t *shiftedTimer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.timers[t]; ok {
+		delete(s.timers, t)
+		t.wall.Stop()
+	}
+}
+
+// Advance moves the clock forward by d (a negative d is ignored), fires
+// the timers that fall due before it returns, and returns how many fired.
+// The others are set to fire at the wall time their deadline now falls on.
+func (s *Shifted) Advance(d time.Duration) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d > 0 {
+		s.offset += d
+	}
+	now := time.Now().Add(s.offset)
+	due := make([]*shiftedTimer, 0, len(s.timers))
+	for t := range s.timers {
+		if t.at.After(now) {
+			t.wall.Reset(t.at.Sub(now))
+			continue
+		}
+		t.wall.Stop()
+		delete(s.timers, t)
+		due = append(due, t)
+	}
+	sort.Slice(due, func(i, j int) bool { return due[i].at.Before(due[j].at) })
+	for _, t := range due {
+		t.c <- now
+	}
+	return len(due)
+}
+
+// Pending reports how many timers are waiting.
+func (s *Shifted) Pending() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.timers)
 }

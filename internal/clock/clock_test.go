@@ -91,3 +91,59 @@ func TestFakeWaitArmed(t *testing.T) {
 		t.Errorf("armed %d pending %d, want %d and 1", f.Armed(), f.Pending(), n+1)
 	}
 }
+
+func TestShiftedAdvanceFiresWhatFallsDue(t *testing.T) {
+	var s Shifted
+	start := s.Now()
+	hour, _ := s.TimerAt(start.Add(time.Hour))
+	day, _ := s.TimerAt(start.Add(24 * time.Hour))
+	stopped, stop := s.TimerAt(start.Add(time.Hour))
+	past, _ := s.TimerAt(start.Add(-time.Second))
+	if !fired(past) {
+		t.Error("a timer in the past did not fire at once")
+	}
+	stop()
+	if got := s.Pending(); got != 2 {
+		t.Fatalf("pending: got %d, want 2", got)
+	}
+	if n := s.Advance(59 * time.Minute); n != 0 || fired(hour) {
+		t.Errorf("Advance(59m): got %d fired, want none", n)
+	}
+	if n := s.Advance(time.Minute); n != 1 || !fired(hour) || fired(day) || fired(stopped) {
+		t.Error("Advance to the hour: want the hour's timer fired, the stopped one and the day's silent")
+	}
+	if got := s.Offset(); got != time.Hour {
+		t.Errorf("Offset: got %v, want 1h", got)
+	}
+	if now := s.Now(); now.Sub(start) < time.Hour {
+		t.Errorf("Now: got %v after a jump of an hour from %v, want at least an hour later", now, start)
+	}
+	s.Advance(-time.Hour) // never backwards
+	if got := s.Offset(); got != time.Hour {
+		t.Errorf("Offset after a negative Advance: got %v, want 1h", got)
+	}
+	if n := s.Advance(23 * time.Hour); n != 1 || !fired(day) || s.Pending() != 0 {
+		t.Errorf("Advance to the day: got %d fired, %d pending; want the day's timer fired and none pending", n, s.Pending())
+	}
+}
+
+// TestShiftedRunsWithTheWallClock checks a timer fires by waiting too, at
+// the wall time its deadline falls on after a jump.
+func TestShiftedRunsWithTheWallClock(t *testing.T) {
+	var s Shifted
+	c, _ := s.TimerAt(s.Now().Add(time.Hour + 20*time.Millisecond))
+	if n := s.Advance(time.Hour); n != 0 {
+		t.Fatalf("Advance(1h): %d fired, want none yet", n)
+	}
+	select {
+	case at := <-c:
+		if got := s.Now(); at.After(got) {
+			t.Errorf("fired at %v, after the clock's now %v", at, got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the timer 20 ms ahead did not fire")
+	}
+	if got := s.Pending(); got != 0 {
+		t.Errorf("pending: got %d, want 0", got)
+	}
+}

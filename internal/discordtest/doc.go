@@ -45,10 +45,17 @@
 //	POST   /channels/{dm}/messages                        recorded ([Server.DMs]); 403 50007 after [Server.CloseDMs]
 //
 // Files added with [Server.AddFile], and files the bot uploads, are served
-// without authentication at /files/<name>. Anything else answers 404
-// {"message":"404: Not Found","code":0}. Every REST request is recorded
-// ([Server.Requests]); requests without "Authorization: Bot <token>" answer 401
-// and are listed by [Server.AuthViolations].
+// without authentication at /files/<name> ([Server.File] reads them). Anything
+// else answers 404 {"message":"404: Not Found","code":0}. Every REST request
+// is recorded ([Server.Requests]); requests without "Authorization: Bot
+// <token>" (with [Options.Token], that token) answer 401 and are listed by
+// [Server.AuthViolations]. With [Options.OwnHostOnly], a request of any kind
+// whose Host header is not the server's own address answers 421 and is not
+// recorded.
+//
+// The server's time is [Options.Now] (default time.Now): snowflakes, message
+// timestamps and the callback deadline follow it, so a bot run on a clock
+// that jumps forward sees Discord's time jump with it.
 //
 // Payloads Discord would reject are rejected the same way (400, code 50035
 // "Invalid Form Body" with an errors tree, or 50006 for an empty message) and

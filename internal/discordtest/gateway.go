@@ -182,7 +182,7 @@ func (s *Server) identifyLocked(c *gwConn, d json.RawMessage) {
 	}
 	_ = json.Unmarshal(d, &id)
 	s.gw.identifies = append(s.gw.identifies, Identify{Token: id.Token, Intents: id.Intents, Shard: id.Shard,
-		Raw: append(json.RawMessage(nil), d...), At: time.Now()})
+		Raw: append(json.RawMessage(nil), d...), At: s.opts.Now()})
 	if s.gw.failCode != 0 {
 		s.closeConnLocked(c, s.gw.failCode, s.gw.failText)
 		return
@@ -300,7 +300,7 @@ func (s *Server) sendLocked(c *gwConn, t string, d []byte, it *interaction) bool
 		sess.log = sess.log[len(sess.log)-maxReplay:]
 	}
 	if it != nil && it.deliveredAt.IsZero() {
-		it.deliveredAt = time.Now()
+		it.deliveredAt = s.opts.Now()
 	}
 	return s.writeLocked(c, frame)
 }

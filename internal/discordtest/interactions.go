@@ -300,7 +300,7 @@ func (s *Server) Component(guildID, channelID string, user Member, messageID, cu
 		}
 	} else {
 		msgJSON = map[string]any{"id": messageID, "channel_id": channelID, "type": 0, "content": "", "flags": 0,
-			"timestamp": time.Now().UTC().Format(timestampLayout), "edited_timestamp": nil,
+			"timestamp": s.opts.Now().UTC().Format(timestampLayout), "edited_timestamp": nil,
 			"author": s.botUserJSON(), "embeds": []any{}, "components": []any{}, "attachments": []any{},
 			"mentions": []any{}, "mention_roles": []any{}}
 	}

@@ -9,8 +9,10 @@ import (
 )
 
 // Listen starts a server outside tests, on addr ("127.0.0.1:0" picks a free
-// port). The host must be a loopback address: the server accepts any token
-// and is meant for one machine. Stop it with Close.
+// port). The host must be a loopback address: the server is meant for one
+// machine. Unless opts sets Token and OwnHostOnly, it accepts any token
+// and any Host, which lets other programs on the machine, and web pages
+// that rebind their name to 127.0.0.1, use it. Stop it with Close.
 func Listen(addr string, opts Options) (*Server, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {

@@ -89,7 +89,7 @@ func (m Message) Ephemeral() bool { return m.Flags&flagEphemeral != 0 }
 func (m Message) Loading() bool { return m.Flags&flagLoading != 0 }
 
 func (s *Server) newMessageLocked(channelID string, obj map[string]json.RawMessage, files []File) *message {
-	m := &message{id: s.newIDLocked(), channelID: channelID, created: time.Now(),
+	m := &message{id: s.newIDLocked(), channelID: channelID, created: s.opts.Now(),
 		embeds: json.RawMessage("[]"), components: json.RawMessage("[]")}
 	if ref, ok := s.chanIdx[channelID]; ok {
 		m.guildID = ref.guild.ID
@@ -172,7 +172,7 @@ func (s *Server) editMessageLocked(m *message, obj map[string]json.RawMessage, f
 	m.attachments = append(m.attachments, s.storeFilesLocked(files)...)
 	m.flags &^= flagLoading
 	m.edits++
-	m.edited = time.Now()
+	m.edited = s.opts.Now()
 }
 
 func (s *Server) storeFilesLocked(files []File) []attachment {

@@ -8,7 +8,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
-	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -65,6 +64,13 @@ func noContent() reply { return reply{status: http.StatusNoContent} }
 func notFound() reply { return errReply(http.StatusNotFound, 0, "404: Not Found") }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.opts.OwnHostOnly && !s.ownHost(r.Host) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusMisdirectedRequest)
+		_, _ = w.Write(mustJSON(map[string]any{"message": "421: Misdirected Request: host " + strconv.Quote(r.Host) +
+			" is not this server's", "code": 0}))
+		return
+	}
 	p := r.URL.Path
 	switch {
 	case p == "/ws" || p == "/ws/":
@@ -82,7 +88,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		Query:  r.URL.Query(),
 		Header: r.Header.Clone(),
 		Body:   body,
-		At:     time.Now(),
+		At:     s.opts.Now(),
 	}
 	for _, v := range []string{"/api/v9", "/api/v10"} {
 		if strings.HasPrefix(p, v+"/") {
@@ -162,14 +168,7 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte(`{"message":"404: Not Found","code":0}`))
 		return
 	}
-	ct := f.contentType
-	if ct == "" {
-		ct = mime.TypeByExtension(path.Ext(name))
-	}
-	if ct == "" {
-		ct = "application/octet-stream"
-	}
-	w.Header().Set("Content-Type", ct)
+	w.Header().Set("Content-Type", fileType(name, f.contentType))
 	w.Header().Set("Content-Length", strconv.Itoa(len(f.data)))
 	if r.Method == http.MethodGet {
 		_, _ = w.Write(f.data)

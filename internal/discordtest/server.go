@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"mime"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -75,6 +78,18 @@ type Options struct {
 	// IDENTIFY (each IDENTIFY uses one; total is max(1000, SessionStarts)).
 	// 0 means 1000.
 	SessionStarts int
+	// Now is the server's clock: snowflake ids, message timestamps, the
+	// times of requests and callbacks and so the callback deadline, and
+	// the identify rate limit. nil means time.Now. A bot run on a clock
+	// that jumps (the sandbox's) passes the same clock here, so that
+	// Discord's time and the bot's agree.
+	Now func() time.Time
+	// OwnHostOnly refuses, with 421 Misdirected Request and unrecorded,
+	// every request (REST, gateway, files) whose Host header is not the
+	// server's own address, 127.0.0.1:PORT or localhost:PORT: what a
+	// web page whose name an attacker rebinds to 127.0.0.1 sends. Off by
+	// default; the sandbox turns it on.
+	OwnHostOnly bool
 }
 
 // Guild is a server the bot is in. Zero fields get defaults: ID a fresh
@@ -223,6 +238,9 @@ func newServer(opts Options) *Server {
 	if opts.SessionStarts <= 0 {
 		opts.SessionStarts = 1000
 	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
 	s := &Server{
 		opts:         opts,
 		changed:      make(chan struct{}),
@@ -366,6 +384,40 @@ func (s *Server) addFileLocked(name, contentType string, data []byte) string {
 	return s.url + "/files/" + strings.Join(parts, "/")
 }
 
+// File returns a file the server serves at /files/<name> (name unescaped,
+// as in Message attachments' paths after /files/): its bytes, which the
+// caller must not modify, and its content type. ok is false when there is
+// no such file.
+func (s *Server) File(name string) (data []byte, contentType string, ok bool) {
+	s.mu.Lock()
+	f, ok := s.files[strings.TrimPrefix(name, "/")]
+	s.mu.Unlock()
+	if !ok {
+		return nil, "", false
+	}
+	return f.data, fileType(name, f.contentType), true
+}
+
+// fileType is a served file's content type: as stored, else guessed from
+// the name's extension, else application/octet-stream.
+func fileType(name, stored string) string {
+	if stored != "" {
+		return stored
+	}
+	if ct := mime.TypeByExtension(path.Ext(name)); ct != "" {
+		return ct
+	}
+	return "application/octet-stream"
+}
+
+// ownHost reports whether a Host header names this server: its address,
+// or localhost with its port.
+func (s *Server) ownHost(host string) bool {
+	own := strings.TrimPrefix(s.url, "http://")
+	_, port, err := net.SplitHostPort(own)
+	return err == nil && (host == own || strings.EqualFold(host, "localhost:"+port))
+}
+
 // FailNext makes the next REST request whose method equals method (""
 // matches any) and whose path starts with pathPrefix fail with status and
 // body, before any other handling (the request is still recorded, with
@@ -457,7 +509,7 @@ func (s *Server) WaitRequest(t testing.TB, match func(Request) bool, timeout tim
 // newIDLocked returns a fresh snowflake: the current time in the upper bits,
 // strictly greater than every id handed out before.
 func (s *Server) newIDLocked() string {
-	ms := time.Now().UnixMilli() - discordEpoch
+	ms := s.opts.Now().UnixMilli() - discordEpoch
 	id := uint64(ms) << 22
 	if id <= s.lastID {
 		id = s.lastID + 1

@@ -91,7 +91,7 @@ func (s *Server) identifyShardLocked(c *gwConn, shard []int) ([]int, bool) {
 	lim := &s.gw.limits
 	if s.opts.IdentifyInterval > 0 {
 		bucket := shard[0] % s.opts.MaxConcurrency
-		now := time.Now()
+		now := s.opts.Now()
 		if last, ok := lim.last[bucket]; ok && now.Sub(last) < s.opts.IdentifyInterval {
 			// Discord answers an IDENTIFY over the concurrency limit with
 			// op 9 Invalid Session.

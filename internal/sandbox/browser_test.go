@@ -14,7 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quizhost/quizhost/internal/discordtest"
+
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // screenshot, when set, is where TestBrowser writes its picture of a
@@ -154,6 +157,39 @@ Red is on the rainbow.
 Dogs bark.
 `
 
+// multiBank has one question with three answers to pick and long
+// option labels.
+const multiBank = `Multi Bank Question 1
+Select 3Which three practices are part of standard mixed-precision training with FP16 on modern GPUs?
+- A
+Keeping an FP32 master copy of the weights that the optimizer updates.
+- B
+Storing all optimizer states as 8-bit integers.
+- C
+Scaling the loss (for example with dynamic loss scaling) so that small gradients do not underflow in FP16.
+- D
+Turning off gradient clipping because FP16 values cannot overflow.
+- E
+Running matrix multiplications in FP16 on tensor cores while accumulating the results in FP32.
+Show answer and explanation
+Correct answers: A, C, E
+Explanation
+FP16 for speed, FP32 where precision matters, and loss scaling for the range.
+`
+
+// highlighted reads the command picker's highlighted row: its name, and
+// whether it is inside the list's visible area.
+func highlighted(name *string, inView *bool) chromedp.Tasks {
+	return chromedp.Tasks{
+		chromedp.Evaluate(`document.querySelector("#popup .popup-item.active .popup-name").textContent`, name),
+		chromedp.Evaluate(`(() => {
+			const p = document.getElementById("popup").getBoundingClientRect();
+			const a = document.querySelector("#popup .popup-item.active").getBoundingClientRect();
+			return a.top >= p.top - 0.5 && a.bottom <= p.bottom + 0.5;
+		})()`, inView),
+	}
+}
+
 func TestBrowser(t *testing.T) {
 	browser := startBrowser(t)
 
@@ -247,6 +283,186 @@ func TestBrowser(t *testing.T) {
 			waitText(`.message:not(.ephemeral) .embed-desc`, "Which is a planet?"),
 			chromedp.WaitVisible(`.select:not(.disabled)`),
 		)
+		checkNoViolations(t, ctx, sb)
+	})
+
+	t.Run("the command picker keeps its highlight in view; a member is told a command needs Manage Server", func(t *testing.T) {
+		t.Parallel() // a tab and a sandbox each
+		sb := startSandbox(t, testBank)
+		ctx := tab(t, browser)
+		var names []string
+		var overflows bool
+		run(t, ctx, "type / as Alice",
+			chromedp.Navigate(sb.URL()),
+			chromedp.WaitVisible(`.switcher a.active[data-member="7001"]`),
+			chromedp.SendKeys(`#composer-input`, "/"),
+			waitText(`#popup[data-query="/"] .popup-name`, "/quiz ask"),
+			chromedp.Evaluate(`[...document.querySelectorAll("#popup .popup-name")].map(e => e.textContent)`, &names),
+			chromedp.Evaluate(`(p => p.scrollHeight > p.clientHeight)(document.getElementById("popup"))`, &overflows),
+		)
+		if len(names) < 2 || !overflows {
+			t.Fatalf("the picker: got %d commands, overflowing %v; want more than it shows at once", len(names), overflows)
+		}
+		var name string
+		var inView bool
+		// ArrowUp from the first command stays there: wrapping round
+		// would highlight the last one, /quizadmin reset, where Enter
+		// picks it.
+		run(t, ctx, "ArrowUp from the first", chromedp.KeyEvent(kb.ArrowUp), highlighted(&name, &inView))
+		if name != names[0] || !inView {
+			t.Errorf("after ArrowUp from the first: got %q highlighted (in view: %v), want %q in view", name, inView, names[0])
+		}
+		for i := 1; i < len(names); i++ {
+			run(t, ctx, "ArrowDown", chromedp.KeyEvent(kb.ArrowDown), highlighted(&name, &inView))
+			if name != names[i] || !inView {
+				t.Fatalf("after %d × ArrowDown: got %q highlighted (in view: %v), want %q in view", i, name, inView, names[i])
+			}
+		}
+		run(t, ctx, "ArrowDown from the last", chromedp.KeyEvent(kb.ArrowDown), highlighted(&name, &inView))
+		if last := names[len(names)-1]; name != last || !inView {
+			t.Errorf("after ArrowDown from the last: got %q highlighted (in view: %v), want %q in view", name, inView, last)
+		}
+
+		var offered int
+		run(t, ctx, "Bob types /quizadmin and sends it",
+			chromedp.KeyEvent(kb.Escape),
+			actAs("7002"),
+			chromedp.SendKeys(`#composer-input`, "/quizadmin"),
+			chromedp.Evaluate(`document.querySelectorAll("#popup:not([hidden]) .popup-item").length`, &offered),
+			chromedp.SendKeys(`#composer-input`, kb.Enter),
+			waitText(`#composer-error`, "/quizadmin needs the Manage Server permission, which Bob does not have"),
+		)
+		if offered != 0 {
+			t.Errorf("Bob's picker for /quizadmin: got %d commands offered, want none (Discord hides them)", offered)
+		}
+		if n := callbacks(sb); n != 0 {
+			t.Errorf("interactions the bot answered: got %d, want 0", n)
+		}
+	})
+
+	t.Run("a question with three answers: the menu opens in view, the picks show on one line; the stats chart inline", func(t *testing.T) {
+		t.Parallel() // a tab and a sandbox each
+		sb := startSandbox(t, multiBank)
+		ctx := tab(t, browser)
+		run(t, ctx, "ask the question",
+			chromedp.Navigate(sb.URL()),
+			chromedp.WaitVisible(`.switcher a.active[data-member="7001"]`),
+			slash("/quiz ask", [2]string{"bank", "Multi Bank"}),
+			chromedp.WaitVisible(`.select:not(.disabled)`),
+			waitText(`.message.ephemeral .content`, "Posted question 1 of Multi Bank"),
+		)
+		var inView bool
+		var closedHeight, pickedHeight float64
+		run(t, ctx, "open the newest question's menu",
+			chromedp.Evaluate(`document.querySelector(".select:not(.disabled) .select-head").offsetHeight`, &closedHeight),
+			chromedp.Click(`.select:not(.disabled) .select-head`),
+			chromedp.WaitVisible(`.select.open .select-option[data-value="E"]`),
+			chromedp.Evaluate(`(() => {
+				const s = document.getElementById("scroller").getBoundingClientRect();
+				const opts = [...document.querySelectorAll(".select.open .select-option")].map(o => o.getBoundingClientRect());
+				return opts.every(r => r.top >= s.top - 0.5 && r.bottom <= s.bottom + 0.5);
+			})()`, &inView),
+		)
+		if !inView {
+			t.Errorf("the open menu: want every option inside the channel's visible area")
+		}
+		var picked string
+		var truncated bool
+		run(t, ctx, "pick A, C and E",
+			chromedp.Click(`.select.open .select-option[data-value="A"]`),
+			chromedp.Click(`.select.open .select-option[data-value="C"]`),
+			chromedp.Click(`.select.open .select-option[data-value="E"]`),
+			chromedp.Evaluate(`document.querySelector(".select.open .select-head").offsetHeight`, &pickedHeight),
+			chromedp.Evaluate(`document.querySelector(".select.open .select-placeholder").textContent`, &picked),
+			chromedp.Evaluate(`(e => e.scrollWidth > e.clientWidth)(document.querySelector(".select.open .select-placeholder"))`, &truncated),
+		)
+		if pickedHeight != closedHeight || !truncated {
+			t.Errorf("the menu's head with three picks: got %vpx high (%vpx before), truncated %v; want one truncated line", pickedHeight, closedHeight, truncated)
+		}
+		if !strings.HasPrefix(picked, "A · Keeping") || !strings.Contains(picked, ", C · Scaling") || !strings.Contains(picked, ", E · Running") {
+			t.Errorf("the menu's head: got %q, want the three picks' labels", picked)
+		}
+		run(t, ctx, "close the menu: the answer is sent",
+			chromedp.Click(`.chat-header`),
+			waitText(`.message.ephemeral .content`, "Right"),
+		)
+
+		// The page shows what the bot sent once: each "Pick" of the post
+		// (its line and its embed, as the bot writes them) appears as
+		// often as the bot wrote it.
+		var post discordtest.Message
+		for _, m := range sb.Server().Messages(quizChannel) {
+			if len(m.Embeds) > 0 && strings.Contains(m.Embeds[0].Title, "Multi Bank") {
+				post = m
+			}
+		}
+		sent := strings.Count(post.Content, "Pick ")
+		for _, e := range post.Embeds {
+			sent += strings.Count(e.Description, "Pick ")
+			for _, f := range e.Fields {
+				sent += strings.Count(f.Value, "Pick ")
+			}
+		}
+		var shown int
+		run(t, ctx, "count the post's Pick lines",
+			chromedp.Evaluate(fmt.Sprintf(`document.getElementById("m-" + %s).textContent.split("Pick ").length - 1`, jsString(post.ID)), &shown))
+		if sent == 0 || shown != sent {
+			t.Errorf(`"Pick " in the post: the page shows it %d times, the bot sent it %d times`, shown, sent)
+		}
+
+		var chart struct {
+			Width int  `json:"width"`
+			Own   bool `json:"own"`
+			Chips int  `json:"chips"`
+		}
+		run(t, ctx, "/quiz stats shows the chart inline",
+			slash("/quiz stats"),
+			chromedp.WaitVisible(`.embed .embed-image img`),
+			chromedp.Poll(`(i => i.complete && i.naturalWidth > 0)(document.querySelector(".embed .embed-image img"))`, nil,
+				chromedp.WithPollingTimeout(15*time.Second)),
+			chromedp.Evaluate(`(() => {
+				const img = document.querySelector(".embed .embed-image img");
+				return {width: img.naturalWidth, own: new URL(img.src).origin === location.origin,
+					chips: document.querySelectorAll(".attachment").length};
+			})()`, &chart),
+		)
+		if chart.Width != 800 || !chart.Own || chart.Chips != 0 {
+			t.Errorf("the stats chart: got %+v, want an 800 px image from the page's own origin and no download chip", chart)
+		}
+		checkNoViolations(t, ctx, sb)
+	})
+
+	t.Run("Advance time: the daily quiz posts, a question closes and is revealed", func(t *testing.T) {
+		t.Parallel() // a tab and a sandbox each
+		sb := startSandbox(t, testBank)
+		ctx := tab(t, browser)
+		run(t, ctx, "set a daily quiz",
+			chromedp.Navigate(sb.URL()),
+			chromedp.WaitVisible(`.switcher a.active[data-member="7001"]`),
+			chromedp.WaitVisible(`#advance-daily[disabled]`),
+			slash("/quizadmin daily set", [2]string{"channel", quizChannel}, [2]string{"time", "09:00"},
+				[2]string{"timezone", "UTC"}, [2]string{"bank", "Test Bank"}),
+			waitText(`.message.ephemeral .content`, "Daily quiz on"),
+			waitText(`#clock .clock-daily`, "Next daily quiz: "),
+		)
+		run(t, ctx, "Advance time to the next daily quiz: it posts",
+			chromedp.Click(`#advance-daily:not([disabled])`),
+			waitText(`.message .content`, "Daily question"),
+			waitText(`#clock .clock-ahead`, "ahead of real time"),
+		)
+		run(t, ctx, "ask a question for 30 minutes; Advance time 1 hour: it closes and is revealed",
+			slash("/quiz ask", [2]string{"bank", "Test Bank"}, [2]string{"minutes", "30"}),
+			chromedp.Poll(`document.querySelectorAll(".select:not(.disabled)").length === 2`, nil,
+				chromedp.WithPollingTimeout(15*time.Second)),
+			chromedp.Click(`button[data-advance="1h"]`),
+			waitText(`.message .embed-title`, "Answer: A"),
+			chromedp.WaitVisible(`.select.disabled`),
+		)
+		var open int
+		run(t, ctx, "the daily question stays open", chromedp.Evaluate(`document.querySelectorAll(".select:not(.disabled)").length`, &open))
+		if open != 1 {
+			t.Errorf("open questions after the hour: got %d, want 1 (the daily one closes with the next day's)", open)
+		}
 		checkNoViolations(t, ctx, sb)
 	})
 

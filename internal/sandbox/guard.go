@@ -156,3 +156,22 @@ func quoteHeader(v string) string {
 	}
 	return strconv.Quote(v)
 }
+
+// pagePolicy is the Content-Security-Policy of every answer: no other
+// site may frame the page (a framed page's buttons, clicked through a
+// decoy, act as any member), and the page loads nothing from elsewhere.
+// Inline styles are allowed: the page colours avatars with them.
+const pagePolicy = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; " +
+	"frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+
+// securityHeaders sets pagePolicy, and X-Frame-Options for browsers that
+// predate frame-ancestors, on every answer, refusals included; a handler
+// may set a stricter policy.
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", pagePolicy)
+		h.Set("X-Frame-Options", "DENY")
+		next.ServeHTTP(w, r)
+	})
+}

@@ -167,10 +167,12 @@ func TestWebRefusesOtherSites(t *testing.T) {
 	for _, c := range apiCalls() {
 		api = append(api, route{http.MethodPost, c.path, c.body})
 	}
+	api = append(api, route{http.MethodPost, "/api/advance", `{"by":"1h"}`})
 	gets := []route{
 		{http.MethodGet, "/channels/" + quizChannel + "?as=7001", ""},
 		{http.MethodGet, "/static/app.js", ""},
 		{http.MethodGet, "/", ""},
+		{http.MethodGet, "/files/attachments/1/chart.png", ""},
 	}
 	events := route{http.MethodGet, "/events", ""}
 	for _, tt := range tests {
@@ -195,6 +197,9 @@ func TestWebRefusesOtherSites(t *testing.T) {
 	}
 	if n := len(sb.Server().Messages(quizChannel)); n != 0 {
 		t.Errorf("#quiz after refused requests: got %d messages, want 0", n)
+	}
+	if off := sb.clock.Offset(); off != 0 {
+		t.Errorf("the clock after refused requests to advance it: got %v ahead, want 0", off)
 	}
 	sb.mu.Lock()
 	defer sb.mu.Unlock()
@@ -243,5 +248,96 @@ func TestWebAcceptsItsPage(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPageCannotBeFramed: every answer of the page, refusals included,
+// forbids other sites to frame it.
+func TestPageCannotBeFramed(t *testing.T) {
+	sb := startSandbox(t, testBank)
+	tests := []struct {
+		name, method, path string
+		req                webRequest
+	}{
+		{"the channel", http.MethodGet, "/channels/" + quizChannel + "?as=7001", webRequest{}},
+		{"the script", http.MethodGet, "/static/app.js", webRequest{}},
+		{"an unknown file", http.MethodGet, "/files/attachments/1/x.png", webRequest{}},
+		{"a refused host", http.MethodGet, "/channels/" + quizChannel, webRequest{host: "attacker.example"}},
+		{"a refused origin", http.MethodPost, "/api/command", webRequest{origin: "http://attacker.example"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := http.NewRequest(tt.method, sb.URL()+tt.path, strings.NewReader("{}"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.req.host != "" {
+				req.Host = tt.req.host
+			}
+			if tt.req.origin != "" {
+				req.Header.Set("Origin", tt.req.origin)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'none'") {
+				t.Errorf("Content-Security-Policy: got %q, want frame-ancestors 'none'", csp)
+			}
+			if xfo := resp.Header.Get("X-Frame-Options"); xfo != "DENY" {
+				t.Errorf("X-Frame-Options: got %q, want DENY", xfo)
+			}
+		})
+	}
+}
+
+// TestEmbeddedServerAnswersOnlyTheBot: the built-in Discord port refuses
+// another Host (a rebinding page) and any token but the bot's own, and
+// the bot's own requests still get through.
+func TestEmbeddedServerAnswersOnlyTheBot(t *testing.T) {
+	sb := startSandbox(t, testBank)
+	srv := sb.Server()
+	_, port, err := net.SplitHostPort(strings.TrimPrefix(srv.URL(), "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, path, host, auth string
+		want                   int
+	}{
+		{"the bot", "/api/v9/users/@me", "", "Bot " + sb.token, http.StatusOK},
+		{"another token", "/api/v9/users/@me", "", "Bot sandbox", http.StatusUnauthorized},
+		{"the token without Bot", "/api/v9/users/@me", "", sb.token, http.StatusUnauthorized},
+		{"no token", "/api/v9/users/@me", "", "", http.StatusUnauthorized},
+		{"a rebinding name with the token", "/api/v9/users/@me", "attacker.example:" + port, "Bot " + sb.token, http.StatusMisdirectedRequest},
+		{"a rebinding name, a file", "/files/attachments/1/x.png", "attacker.example:" + port, "", http.StatusMisdirectedRequest},
+		{"a rebinding name, the gateway", "/ws", "attacker.example:" + port, "", http.StatusMisdirectedRequest},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := http.NewRequest(http.MethodGet, srv.URL()+tt.path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.host != "" {
+				req.Host = tt.host
+			}
+			if tt.auth != "" {
+				req.Header.Set("Authorization", tt.auth)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tt.want {
+				t.Errorf("GET %s (Host %q, Authorization %q): got %d %s, want %d", tt.path, tt.host, tt.auth, resp.StatusCode, b, tt.want)
+			}
+		})
+	}
+	if len(sb.token) < 32 {
+		t.Errorf("the bot's token: got %d characters, want one no page can guess", len(sb.token))
 	}
 }

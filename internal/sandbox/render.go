@@ -24,6 +24,11 @@ type pageData struct {
 	Violations []string
 	// Commands is the composer's list for this member, as JSON.
 	Commands template.JS
+	// Hidden is the commands Discord hides from this member, with why, as
+	// JSON: the composer explains when they are typed anyway.
+	Hidden template.JS
+	// Clock is the sandbox's time, for the Advance time panel.
+	Clock clockView
 	// Directory names channels and members for the composer's pickers.
 	Directory template.JS
 }
@@ -63,7 +68,12 @@ type embedView struct {
 	Title       template.HTML
 	Description template.HTML
 	Fields      []fieldView
-	Footer      template.HTML
+	// Image is the embed's image at the page's address ("" for none, or
+	// one elsewhere: the page loads nothing from the internet), and its
+	// size in pixels (0 when unknown).
+	Image                   string
+	ImageWidth, ImageHeight int
+	Footer                  template.HTML
 }
 
 type fieldView struct {
@@ -93,6 +103,9 @@ type optionView struct {
 type attachmentView struct {
 	Name, URL string
 	Size      string
+	Image     bool // shown inline, as Discord shows image attachments
+	// Width and Height are an image's size in pixels (0 when unknown).
+	Width, Height int
 }
 
 // rawComponent is a message component as the bot sent it.
@@ -189,14 +202,48 @@ func (sb *Sandbox) pageData(channel string, as discordtest.Member, now time.Time
 			mv.Embeds = append(mv.Embeds, ev)
 		}
 		mv.Rows = componentRows(m.RawComponents)
+		// An attachment an embed shows as its image ("attachment://name")
+		// is shown there only, as Discord does.
+		files := map[string]string{}
 		for _, a := range m.Attachments {
-			mv.Attachments = append(mv.Attachments, attachmentView{Name: a.Filename, URL: a.URL, Size: byteSize(a.Size)})
+			if u, ok := sb.localFile(a.URL); ok {
+				files[a.Filename] = u
+			}
+		}
+		inEmbed := map[string]bool{}
+		for i, e := range m.Embeds {
+			if e.Image == nil {
+				continue
+			}
+			ev := &mv.Embeds[i]
+			if name, ok := strings.CutPrefix(e.Image.URL, "attachment://"); ok && files[name] != "" {
+				ev.Image, inEmbed[name] = files[name], true
+			} else if u, ok := sb.localFile(e.Image.URL); ok {
+				ev.Image = u
+			}
+			ev.ImageWidth, ev.ImageHeight = sb.imageSize(ev.Image)
+		}
+		for _, a := range m.Attachments {
+			if inEmbed[a.Filename] {
+				continue
+			}
+			u, ok := files[a.Filename]
+			if !ok {
+				continue // not a file of the embedded server: nothing to show
+			}
+			av := attachmentView{Name: a.Filename, URL: u, Size: byteSize(a.Size), Image: inlineImage(a.ContentType)}
+			av.Width, av.Height = sb.imageSize(u)
+			mv.Attachments = append(mv.Attachments, av)
 		}
 		d.Messages = append(d.Messages, mv)
 	}
 	d.Violations = sb.srv.Violations()
-	cmds, _ := json.Marshal(leafCommands(sb.srv.Commands(""), as))
+	registered := sb.srv.Commands("")
+	cmds, _ := json.Marshal(leafCommands(registered, as))
 	d.Commands = template.JS(cmds)
+	hidden, _ := json.Marshal(hiddenCommands(registered, as))
+	d.Hidden = template.JS(hidden)
+	d.Clock = sb.clockView(now)
 	type entry struct{ ID, Name string }
 	dir := struct {
 		Channels []entry `json:"channels"`
@@ -266,11 +313,19 @@ func componentRows(raw json.RawMessage) [][]componentView {
 	return out
 }
 
+// clockTime is a message's time as Discord shows it beside the author:
+// "Today at 15:04", "Yesterday at 15:04", else "01/12/2026 15:04".
 func clockTime(t, now time.Time) string {
-	y1, m1, d1 := t.Date()
-	y2, m2, d2 := now.Date()
-	if y1 == y2 && m1 == m2 && d1 == d2 {
+	sameDay := func(a, b time.Time) bool {
+		y1, m1, d1 := a.Date()
+		y2, m2, d2 := b.Date()
+		return y1 == y2 && m1 == m2 && d1 == d2
+	}
+	switch {
+	case sameDay(t, now):
 		return "Today at " + t.Format("15:04")
+	case sameDay(t, now.AddDate(0, 0, -1)):
+		return "Yesterday at " + t.Format("15:04")
 	}
 	return t.Format("02/01/2006 15:04")
 }

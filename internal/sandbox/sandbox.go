@@ -7,14 +7,23 @@
 // the page's HTML is rendered here, its stylesheet and script are embedded
 // in the binary, and live updates arrive over server-sent events. The page
 // answers only itself: requests naming another host, sent from another
-// origin, or API calls that are not JSON are refused (guard.go). The
-// embedded server keeps all its checks on (payload limits, deadlines,
-// allowed_mentions); requests Discord would refuse are listed in a side
-// panel.
+// origin, or API calls that are not JSON are refused (guard.go), and no
+// other site may frame it. The embedded server answers only its own
+// address and only the bot's token, made afresh for each sandbox, as
+// Discord answers only its bot's token. It keeps all its checks on
+// (payload limits, deadlines, allowed_mentions); requests Discord would
+// refuse are listed in a side panel.
+//
+// The bot and the embedded server share one clock, the wall clock that
+// the page's Advance time control moves forward (clock.Shifted): close
+// timers fire and the daily quiz posts at once, and message times,
+// snowflakes and interaction deadlines follow the same jump.
 package sandbox
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -30,6 +39,7 @@ import (
 	"time"
 
 	"github.com/quizhost/quizhost/bot"
+	"github.com/quizhost/quizhost/internal/clock"
 	"github.com/quizhost/quizhost/internal/discordtest"
 	"github.com/quizhost/quizhost/questions"
 	"github.com/quizhost/quizhost/storage"
@@ -41,7 +51,6 @@ const (
 	guildID     = "8001"
 	quizChannel = "6001"
 	dailyChan   = "6002"
-	botToken    = "sandbox"
 )
 
 // simulatedMembers are the members one can act as, in the switcher's order.
@@ -80,6 +89,8 @@ type Config struct {
 // are safe for concurrent use.
 type Sandbox struct {
 	srv   *discordtest.Server
+	token string         // the bot's token, the only one the server accepts
+	clock *clock.Shifted // the bot's and the server's time
 	tmpl  *template.Template
 	db    *storage.DB
 	web   *http.Server
@@ -93,8 +104,9 @@ type Sandbox struct {
 	cerr  error
 	uiCtx context.Context
 
-	mu    sync.Mutex
-	calls map[string]call // interaction id → who used what, for message headers
+	mu     sync.Mutex
+	calls  map[string]call // interaction id → who used what, for message headers
+	jumped chan struct{}   // closed and replaced when the clock jumps
 }
 
 // call is an interaction the page made: shown above the bot's reply to it.
@@ -125,7 +137,14 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	srv, err := discordtest.Listen("127.0.0.1:0", discordtest.Options{Guilds: []discordtest.Guild{guild()}})
+	token, err := newToken()
+	if err != nil {
+		_ = ln.Close()
+		return nil, err
+	}
+	clk := &clock.Shifted{}
+	srv, err := discordtest.Listen("127.0.0.1:0", discordtest.Options{Guilds: []discordtest.Guild{guild()},
+		Token: token, OwnHostOnly: true, Now: clk.Now})
 	if err != nil {
 		_ = ln.Close()
 		return nil, fmt.Errorf("sandbox: %w", err)
@@ -136,7 +155,8 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 		srv.Close()
 		return nil, fmt.Errorf("sandbox: open database: %w", err)
 	}
-	b, err := bot.New(bot.Config{Token: botToken, APIBase: srv.URL(), Store: db, Catalogue: cfg.Catalogue, Logger: log})
+	b, err := bot.New(bot.Config{Token: token, APIBase: srv.URL(), Store: db, Catalogue: cfg.Catalogue,
+		Logger: log, Clock: clk})
 	if err != nil {
 		_ = ln.Close()
 		srv.Close()
@@ -144,8 +164,8 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	runCtx, stop := context.WithCancel(context.Background())
-	sb := &Sandbox{srv: srv, tmpl: tmpl, db: db, log: log, stop: stop, uiCtx: runCtx,
-		botc: make(chan error, 1), webc: make(chan error, 1), calls: map[string]call{},
+	sb := &Sandbox{srv: srv, token: token, clock: clk, tmpl: tmpl, db: db, log: log, stop: stop, uiCtx: runCtx,
+		botc: make(chan error, 1), webc: make(chan error, 1), calls: map[string]call{}, jumped: make(chan struct{}),
 		url: "http://" + ln.Addr().String(), hosts: newHostPolicy(cfg.Addr, ln.Addr())}
 	go func() { sb.botc <- b.Run(runCtx) }()
 	if err := sb.waitCommands(ctx); err != nil {
@@ -156,6 +176,16 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 		BaseContext: func(net.Listener) context.Context { return runCtx }}
 	go func() { sb.webc <- sb.web.Serve(ln) }()
 	return sb, nil
+}
+
+// newToken makes a bot token no one can guess: a web page may reach the
+// embedded server's port, but not use it without the token.
+func newToken() (string, error) {
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("sandbox: make a token: %w", err)
+	}
+	return hex.EncodeToString(b), nil
 }
 
 // checkLoopback refuses an address other machines could reach: the page

@@ -56,7 +56,7 @@ func sendTooLong(t *testing.T, sb *Sandbox) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Authorization", "Bot "+botToken)
+	req.Header.Set("Authorization", "Bot "+sb.token)
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -209,5 +209,35 @@ func TestMarkdown(t *testing.T) {
 				t.Errorf("render(%q): got %q, want it to contain %q", tt.in, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestHiddenCommandNeedsManageServer: a member without Manage Server is
+// told /quizadmin needs it (the page's composer and the API alike), and
+// nothing reaches the bot; Alice, who has it, gets through.
+func TestHiddenCommandNeedsManageServer(t *testing.T) {
+	sb := startSandbox(t, testBank)
+	const want = "/quizadmin needs the Manage Server permission, which Bob does not have: Discord hides it from them. Act as Alice to use it."
+	for _, route := range []string{"/api/command", "/api/autocomplete"} {
+		status, body := webRequest{}.do(t, sb, http.MethodPost, route,
+			`{"channel":"6001","as":"7002","name":"quizadmin","path":["question","show"],"options":[{"name":"id","value":"x"}],"focused":"id"}`)
+		if status != http.StatusOK || !strings.Contains(body, want) {
+			t.Errorf("POST %s as Bob: got %d %s, want the error %q", route, status, body, want)
+		}
+	}
+	if n := callbacks(sb); n != 0 {
+		t.Errorf("Bob's /quizadmin: got %d interactions answered by the bot, want 0", n)
+	}
+	_, page := webRequest{}.do(t, sb, http.MethodGet, "/channels/"+quizChannel+"?as=7002", "")
+	if !strings.Contains(page, `"name":"quizadmin","message":"`+want) {
+		t.Errorf("Bob's page: want the composer told why /quizadmin is hidden (%q)", want)
+	}
+	_, page = webRequest{}.do(t, sb, http.MethodGet, "/channels/"+quizChannel+"?as=7001", "")
+	if !strings.Contains(page, `<script id="hidden" type="application/json">[]</script>`) {
+		t.Errorf("Alice's page: want no hidden command")
+	}
+	status, body := webRequest{}.do(t, sb, http.MethodPost, "/api/command", `{"channel":"6001","as":"7001","name":"quizadmin","path":["daily","status"]}`)
+	if status != http.StatusOK || strings.Contains(body, "error") || callbacks(sb) != 1 {
+		t.Errorf("Alice's /quizadmin daily status: got %d %s and %d callbacks, want it answered by the bot", status, body, callbacks(sb))
 	}
 }

@@ -44,7 +44,9 @@ func (sb *Sandbox) routes() http.Handler {
 	mux.HandleFunc("POST /api/autocomplete", jsonAPI(sb.log, sb.autocomplete))
 	mux.HandleFunc("POST /api/component", jsonAPI(sb.log, sb.component))
 	mux.HandleFunc("POST /api/modal", jsonAPI(sb.log, sb.modal))
-	return sb.hosts.guard(sb.log, mux)
+	mux.HandleFunc("POST /api/advance", jsonAPI(sb.log, sb.advance))
+	mux.HandleFunc("GET /files/{name...}", sb.file)
+	return securityHeaders(sb.hosts.guard(sb.log, mux))
 }
 
 // viewer resolves the ?as= member and the channel of a request; ok is false
@@ -82,7 +84,7 @@ func (sb *Sandbox) page(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	data := sb.pageData(r.PathValue("channel"), m, time.Now())
+	data := sb.pageData(r.PathValue("channel"), m, sb.clock.Now())
 	var buf bytes.Buffer
 	if err := sb.tmpl.Execute(&buf, data); err != nil {
 		sb.log.Error("render page", "err", err)
@@ -108,6 +110,9 @@ func (sb *Sandbox) events(w http.ResponseWriter, r *http.Request) {
 	n := 0
 	for {
 		changed := sb.srv.Changed()
+		sb.mu.Lock()
+		jumped := sb.jumped
+		sb.mu.Unlock()
 		if _, err := fmt.Fprintf(w, "event: change\ndata: %d\n\n", n); err != nil {
 			return
 		}
@@ -117,6 +122,7 @@ func (sb *Sandbox) events(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		case <-changed:
+		case <-jumped:
 		}
 	}
 }
@@ -170,6 +176,10 @@ func (sb *Sandbox) command(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if why := sb.refusal(a.Name, m); why != "" {
+		writeJSON(w, outcome{Error: why})
+		return
+	}
 	opts, err := sb.buildOptions(a, "")
 	if err != nil {
 		writeJSON(w, outcome{Error: err.Error()})
@@ -185,6 +195,10 @@ func (sb *Sandbox) command(w http.ResponseWriter, r *http.Request) {
 func (sb *Sandbox) autocomplete(w http.ResponseWriter, r *http.Request) {
 	a, m, ok := sb.readAction(w, r)
 	if !ok {
+		return
+	}
+	if why := sb.refusal(a.Name, m); why != "" {
+		writeJSON(w, outcome{Error: why})
 		return
 	}
 	opts, err := sb.buildOptions(a, a.Focused)
@@ -373,6 +387,95 @@ type leafCommand struct {
 	Options     []optionDef `json:"options"`
 }
 
+// missing names the permissions of a command's default_member_permissions
+// that member lacks ("Manage Server"), or returns "" when they may use it.
+// Discord hides such a command from the member (the picker does not offer
+// it and typing it sends plain text); administrators see every command.
+func (c commandDef) missing(m discordtest.Member) string {
+	if c.DefaultMemberPermissions == nil || m.Permissions&discordgo.PermissionAdministrator != 0 {
+		return ""
+	}
+	need, err := strconv.ParseInt(*c.DefaultMemberPermissions, 10, 64)
+	if err != nil || need == 0 { // "0": administrators only
+		return permissionNames(discordgo.PermissionAdministrator)
+	}
+	return permissionNames(need &^ m.Permissions)
+}
+
+// permissionNames names permission bits as Discord's server settings do.
+func permissionNames(bits int64) string {
+	known := []struct {
+		bit  int64
+		name string
+	}{
+		{discordgo.PermissionAdministrator, "Administrator"},
+		{discordgo.PermissionManageGuild, "Manage Server"},
+		{discordgo.PermissionManageChannels, "Manage Channels"},
+		{discordgo.PermissionManageRoles, "Manage Roles"},
+		{discordgo.PermissionManageMessages, "Manage Messages"},
+		{discordgo.PermissionKickMembers, "Kick Members"},
+		{discordgo.PermissionBanMembers, "Ban Members"},
+	}
+	var names []string
+	for _, k := range known {
+		if bits&k.bit != 0 {
+			names = append(names, k.name)
+			bits &^= k.bit
+		}
+	}
+	if bits != 0 {
+		names = append(names, fmt.Sprintf("permission bits %d", bits))
+	}
+	return strings.Join(names, ", ")
+}
+
+// refusal says why member may not use the registered command name, ""
+// when they may (or no such command exists: buildOptions says so).
+func (sb *Sandbox) refusal(name string, m discordtest.Member) string {
+	for _, c := range decodeCommands(sb.srv.Commands("")) {
+		if c.Name == name {
+			return c.refusal(m)
+		}
+	}
+	return ""
+}
+
+// refusal tells a member why they cannot use c, as the page shows it under
+// the composer, and names a member who can; "" when they can.
+func (c commandDef) refusal(m discordtest.Member) string {
+	need := c.missing(m)
+	if need == "" {
+		return ""
+	}
+	msg := fmt.Sprintf("/%s needs the %s permission, which %s does not have: Discord hides it from them.",
+		c.Name, need, m.GlobalName)
+	for _, o := range simulatedMembers() {
+		if c.missing(o) == "" {
+			return msg + " Act as " + o.GlobalName + " to use it."
+		}
+	}
+	return msg
+}
+
+// hiddenCommand is a command Discord hides from the member, for the
+// composer to explain when they type it anyway.
+type hiddenCommand struct {
+	Name    string `json:"name"`
+	Message string `json:"message"`
+}
+
+// hiddenCommands lists the registered commands member lacks a permission
+// for.
+func hiddenCommands(raw []map[string]any, m discordtest.Member) []hiddenCommand {
+	out := []hiddenCommand{}
+	for _, c := range decodeCommands(raw) {
+		if why := c.refusal(m); why != "" && (c.Type == 0 || c.Type == 1) {
+			out = append(out, hiddenCommand{Name: c.Name, Message: why})
+		}
+	}
+	return out
+}
+
 // leafCommands flattens the registered slash commands that member may see
 // (Discord hides a command whose default_member_permissions the member
 // lacks, unless they are an administrator).
@@ -382,11 +485,8 @@ func leafCommands(raw []map[string]any, m discordtest.Member) []leafCommand {
 		if c.Type != 0 && c.Type != 1 {
 			continue
 		}
-		if c.DefaultMemberPermissions != nil {
-			need, _ := strconv.ParseInt(*c.DefaultMemberPermissions, 10, 64)
-			if m.Permissions&discordgo.PermissionAdministrator == 0 && m.Permissions&need != need {
-				continue
-			}
+		if c.missing(m) != "" {
+			continue
 		}
 		var walk func(path []string, desc string, opts []optionDef)
 		walk = func(path []string, desc string, opts []optionDef) {

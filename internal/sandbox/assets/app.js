@@ -7,6 +7,7 @@
   const channel = body.dataset.channel, as = body.dataset.as;
   const commands = JSON.parse(document.getElementById("commands").textContent || "[]") || [];
   const directory = JSON.parse(document.getElementById("directory").textContent || "{}");
+  const hidden = JSON.parse(document.getElementById("hidden").textContent || "[]") || [];
   const $ = (sel, root = document) => root.querySelector(sel);
   const scroller = $("#scroller");
   const dismissed = new Set();
@@ -29,6 +30,8 @@
       const nearBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80;
       morph($("#messages"), $("#messages", doc));
       $("#violations").innerHTML = $("#violations", doc).innerHTML;
+      $("#clock").innerHTML = $("#clock", doc).innerHTML;
+      offset = +$("#clock", doc).dataset.offset || 0;
       $("#violation-count").textContent = $("#violation-count", doc).textContent;
       markViolations();
       updateTimes();
@@ -67,8 +70,11 @@
   events.addEventListener("change", refresh);
 
   // ---- timestamps (same rules as render.go's relative) ---------------------
+  // offset is how far the sandbox's clock is ahead of this computer's, in
+  // milliseconds (Advance time moves it).
+  let offset = +$("#clock").dataset.offset || 0;
   function relative(t) {
-    let s = Math.round(t - Date.now() / 1000);
+    let s = Math.round(t - (Date.now() + offset) / 1000);
     const future = s > 0;
     s = Math.abs(s);
     if (s < 45) return future ? "in a few seconds" : "a few seconds ago";
@@ -82,10 +88,31 @@
     if (n !== 1) unit += "s";
     return future ? `in ${n} ${unit}` : `${n} ${unit} ago`;
   }
+  const clockFormat = new Intl.DateTimeFormat("en-GB", {weekday: "long", day: "numeric", month: "long",
+    year: "numeric", hour: "2-digit", minute: "2-digit"});
   function updateTimes() {
     for (const el of document.querySelectorAll('time.ts[data-s="R"]')) el.textContent = relative(+el.dataset.t);
+    $("#clock-now").textContent = clockFormat.format(new Date(Date.now() + offset));
   }
   setInterval(updateTimes, 1000);
+
+  // ---- Advance time -----------------------------------------------------------
+  $("#clock-panel").addEventListener("click", async e => {
+    const btn = e.target.closest("button[data-advance]");
+    if (!btn || btn.disabled) return;
+    const err = $("#advance-error");
+    err.hidden = true;
+    btn.disabled = true;
+    try {
+      const out = await post("/api/advance", {by: btn.dataset.advance});
+      if (out.offset_ms != null) offset = out.offset_ms;
+      if (out.error) { err.textContent = out.error; err.hidden = false; }
+      updateTimes();
+    } finally {
+      btn.disabled = false;
+      refresh();
+    }
+  });
 
   // ---- components -----------------------------------------------------------
   async function component(li, customID, values) {
@@ -129,7 +156,13 @@
     if (!sel || sel.classList.contains("disabled")) return;
     const menu = $(".select-menu", sel);
     if (e.target.closest(".select-head")) {
-      if (menu.hidden) { menu.hidden = false; sel.classList.add("open"); } else closeSelect(sel, true);
+      if (menu.hidden) {
+        menu.hidden = false;
+        sel.classList.add("open");
+        // The newest question's menu opens below the last message: bring
+        // its options into view, as Discord does.
+        menu.scrollIntoView({block: "nearest"});
+      } else closeSelect(sel, true);
       return;
     }
     const opt = e.target.closest(".select-option");
@@ -227,13 +260,18 @@
       popup.append(row);
     });
     popupItems = items; popupIndex = 0; popupPick = pick; popup.hidden = false;
+    popup.scrollTop = 0;
   }
+  // movePopup moves the highlight, which stays in view. It stops at either
+  // end rather than wrap: ArrowUp from the first command would otherwise
+  // land on the last, /quizadmin reset, where Enter picks it.
   function movePopup(delta) {
     const rows = popup.querySelectorAll(".popup-item");
     if (!rows.length) return;
     rows[popupIndex].classList.remove("active");
-    popupIndex = (popupIndex + delta + rows.length) % rows.length;
+    popupIndex = Math.max(0, Math.min(rows.length - 1, popupIndex + delta));
     rows[popupIndex].classList.add("active");
+    rows[popupIndex].scrollIntoView({block: "nearest"});
   }
 
   input.addEventListener("input", () => {
@@ -342,7 +380,10 @@
   $("#composer").addEventListener("submit", async e => {
     e.preventDefault();
     if (!current) {
-      if (input.value.trim()) showError("This sandbox has only the bot's commands: type / and pick one.");
+      const typed = input.value.trim();
+      const h = typed.startsWith("/") && hidden.find(c => c.name === typed.slice(1).split(/\s+/)[0]);
+      if (h) showError(h.message);
+      else if (typed) showError("This sandbox has only the bot's commands: type / and pick one.");
       return;
     }
     let missing = false;
