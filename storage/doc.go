@@ -49,6 +49,8 @@
 //	            <review><user> → the same          a review answer (review IDs come from the posts sequence)
 //	        asked/
 //	            <question ID> → <post>     asked in the current round
+//	        asks/                          created on a member's first /quiz ask
+//	            <user> → at, <post>        the member's last ask (CreateAsk's cooldown)
 //	        banks/
 //	            <lower-case name> → JSON bank file (stored by this build: the merged bank as YAML)
 //	        drafts/                        sequence = last draft ID

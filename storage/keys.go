@@ -36,6 +36,8 @@ var (
 	bReviews = []byte("reviews")
 	// Created on the first report (no schema version).
 	bReports = []byte("reports")
+	// Created on a member's first /quiz ask (no schema version).
+	bAsks = []byte("asks")
 
 	// Inside guilds/<guild>/periods/<period>/.
 	bRows    = []byte("rows")
