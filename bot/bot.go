@@ -72,9 +72,12 @@ type SettingsStore interface {
 }
 
 // PostStore keeps the questions posted, their close and reveal, and which
-// questions a guild was asked.
+// questions a guild was asked; a member's ask is held to the guild's
+// fair-play limits (CreateAsk) in the transaction that posts it.
 type PostStore interface {
 	CreatePost(ctx context.Context, p questions.Post) (questions.Post, error)
+	CreateAsk(ctx context.Context, p questions.Post, lim questions.AskLimits) (questions.Post, error)
+	LastAsk(guildID questions.GuildID, userID questions.UserID) (time.Time, error)
 	SetPostMessage(ctx context.Context, postID questions.PostID, messageID questions.MessageID) error
 	DeletePost(ctx context.Context, postID questions.PostID) error
 	Post(postID questions.PostID) (questions.Post, error)
