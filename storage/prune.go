@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/quizhost/quizhost/questions"
@@ -124,4 +125,77 @@ func periodEnd(name string, loc *time.Location) (end time.Time, ok bool) {
 	}
 	y, m, d := t.Date()
 	return time.Date(y, m+time.Month(months), d+days, 0, 0, 0, 0, loc), true
+}
+
+// ExpiredResult counts what PruneExpired deleted.
+type ExpiredResult struct {
+	// Reviews is how many review questions were deleted that had expired
+	// unanswered (see StartReview).
+	Reviews int
+	// Drafts is how many drafts were deleted past their expiry (see
+	// SaveDraft).
+	Drafts int
+}
+
+// PruneExpired deletes, in every guild, what can no longer be used: the
+// review questions shown to a member and not answered by their expiry
+// (questions.ReviewExpiry after they were shown) and the drafts past their
+// ExpiresAt. StartReview and SaveDraft delete those of the guild or member
+// they write for; PruneExpired catches those of members who do not come
+// back. Answered reviews, queued suggestions and everything else stay.
+// Each guild is pruned in its own write transaction. Safe for concurrent
+// use.
+func (db *DB) PruneExpired(ctx context.Context, now time.Time) (ExpiredResult, error) {
+	var guilds []questions.GuildID
+	err := db.view(func(tx *bbolt.Tx) error {
+		return tx.Bucket(bGuilds).ForEachBucket(func(k []byte) error {
+			guilds = append(guilds, getID[questions.GuildID](k))
+			return nil
+		})
+	})
+	if err != nil {
+		return ExpiredResult{}, fmt.Errorf("prune expired: %w", err)
+	}
+	var res ExpiredResult
+	for _, id := range guilds {
+		var one ExpiredResult
+		err := db.update(ctx, func(tx *bbolt.Tx) error {
+			one = ExpiredResult{}
+			g := guildRO(tx, id)
+			if g == nil {
+				return nil
+			}
+			if b := g.Bucket(bDrafts); b != nil {
+				n, err := dropExpiredDrafts(b, now)
+				if err != nil {
+					return err
+				}
+				one.Drafts = n
+			}
+			var users []questions.UserID
+			if shown := g.Bucket(bShown); shown != nil {
+				c := shown.Cursor()
+				for k, _ := c.First(); k != nil; k, _ = c.Seek(u64(getU64(k) + 1)) {
+					users = append(users, getID[questions.UserID](k))
+					if getU64(k) == math.MaxUint64 {
+						break
+					}
+				}
+			}
+			for _, u := range users {
+				n, err := deleteShown(g, u, now, -1)
+				if err != nil {
+					return err
+				}
+				one.Reviews += n
+			}
+			return nil
+		})
+		if err != nil {
+			return res, fmt.Errorf("prune expired of guild %d: %w", id, err)
+		}
+		res.Reviews += one.Reviews
+		res.Drafts += one.Drafts
+	}
+	return res, nil
 }
