@@ -246,6 +246,10 @@ type Bot struct {
 	postMu  [64]sync.Mutex        // striped by post id: serialise each post's message edits
 	reveals revealCache           // each answered post's reveal, rendered once for all its replies
 
+	// suggests and reviews rate-limit each member's suggestion and review
+	// writes (ratelimit.go).
+	suggests, reviews *limiter
+
 	// editMu serialises changes to imported banks (import, paste, approve,
 	// remove): each is planned from the banks as they are and stored whole.
 	editMu sync.Mutex
@@ -317,7 +321,8 @@ func New(cfg Config) (*Bot, error) {
 		refresh:  make(chan questions.PostID, 1024),
 		imports:  map[questions.GuildID]*guildBanks{},
 		revealAt: map[questions.PostID]time.Time{}, revealTries: map[questions.PostID]int{},
-		routes: routeTable(),
+		routes:   routeTable(),
+		suggests: newLimiter(suggestLimit), reviews: newLimiter(reviewLimit),
 	}, nil
 }
 
