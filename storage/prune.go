@@ -2,6 +2,8 @@ package storage
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -143,13 +145,16 @@ type ExpiredResult struct {
 // ExpiresAt. StartReview and SaveDraft delete those of the guild or member
 // they write for; PruneExpired catches those of members who do not come
 // back. Answered reviews, queued suggestions and everything else stay.
-// Each guild is pruned in its own write transaction. Safe for concurrent
-// use.
+// A read transaction finds the guilds with something to delete; each of
+// those is pruned in its own write transaction (so a run over many guilds
+// with nothing expired writes nothing). Safe for concurrent use.
 func (db *DB) PruneExpired(ctx context.Context, now time.Time) (ExpiredResult, error) {
 	var guilds []questions.GuildID
 	err := db.view(func(tx *bbolt.Tx) error {
 		return tx.Bucket(bGuilds).ForEachBucket(func(k []byte) error {
-			guilds = append(guilds, getID[questions.GuildID](k))
+			if hasExpired(tx.Bucket(bGuilds).Bucket(k), now) {
+				guilds = append(guilds, getID[questions.GuildID](k))
+			}
 			return nil
 		})
 	})
@@ -198,4 +203,32 @@ func (db *DB) PruneExpired(ctx context.Context, now time.Time) (ExpiredResult, e
 		res.Drafts += one.Drafts
 	}
 	return res, nil
+}
+
+// hasExpired reports whether guild bucket g holds a draft past its expiry
+// or a review not answered past its own (what PruneExpired deletes).
+func hasExpired(g *bbolt.Bucket, now time.Time) bool {
+	found := errors.New("found")
+	if b := g.Bucket(bDrafts); b != nil {
+		if b.ForEach(func(_, v []byte) error {
+			var r draftRec
+			if json.Unmarshal(v, &r) == nil && r.expired(now) {
+				return found
+			}
+			return nil
+		}) != nil {
+			return true
+		}
+	}
+	shown, reviews := g.Bucket(bShown), g.Bucket(bReviews)
+	if shown == nil {
+		return false
+	}
+	return shown.ForEach(func(k, _ []byte) error {
+		var r reviewRec
+		if v := getIn(reviews, k[8:]); v == nil || json.Unmarshal(v, &r) != nil || !now.Before(r.ExpiresAt) {
+			return found // an expired review, or a key to drop
+		}
+		return nil
+	}) != nil
 }

@@ -115,6 +115,12 @@ func TestPruneExpiredDrafts(t *testing.T) {
 	if err != nil || res.Drafts != 1 || res.Reviews != 0 {
 		t.Errorf("PruneExpired: %+v, %v; want 1 draft", res, err)
 	}
+	// A second run finds nothing and writes nothing.
+	txid := func() (id int) { db.bolt.View(func(tx *bbolt.Tx) error { id = tx.ID(); return nil }); return id }
+	before := txid()
+	if res, err := db.PruneExpired(t.Context(), t0.Add(2*time.Hour)); err != nil || res != (ExpiredResult{}) || txid() != before {
+		t.Errorf("PruneExpired with nothing expired: %+v, %v, transaction %d → %d; want nothing and no write", res, err, before, txid())
+	}
 	db.bolt.View(func(tx *bbolt.Tx) error {
 		b := guildRO(tx, guild).Bucket(bDrafts)
 		for i, id := range ids {
