@@ -28,6 +28,8 @@
 //     retry; autocomplete.go: option suggestions.
 //   - customid.go: the custom-ID codec; render.go and preview.go: pure
 //     rendering of domain values into Discord payloads.
+//   - ratelimit.go: the per-member rate limits of suggestion and review
+//     steps (the fair play of /quiz ask is in ask.go, held by the store).
 package bot
 
 import (
