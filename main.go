@@ -337,7 +337,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 // startOps starts what the configuration asks for besides the bot: the
 // admin listener (bound here, so a bad address stops start-up before
 // Discord is contacted), automatic backups and the daily pruning of old
-// scores. Each runs until ctx ends; wg counts them. m is what the admin
+// scores; and, always, the hourly deletion of expired reviews and drafts. Each runs until ctx ends; wg counts them. m is what the admin
 // listener serves at /metrics (the bot and storage record into it); nil
 // when there is no listener.
 func startOps(ctx context.Context, wg *sync.WaitGroup, cfg config, db *storage.DB, b *bot.Bot, m *metrics.Metrics, fresh bool, log *slog.Logger) error {
@@ -368,6 +368,8 @@ func startOps(ctx context.Context, wg *sync.WaitGroup, cfg config, db *storage.D
 		p := upkeep.Pruner{Keep: cfg.keepScores, Every: 24 * time.Hour, Prune: db.PruneScores, Clock: clock.Real{}, Log: log}
 		wg.Go(func() { p.Run(ctx) })
 	}
+	x := upkeep.Expirer{Every: time.Hour, Prune: db.PruneExpired, Clock: clock.Real{}, Log: log}
+	wg.Go(func() { x.Run(ctx) })
 	return nil
 }
 

@@ -16,7 +16,13 @@ import (
 // defers the interaction (Discord wants a response within 3 s).
 const answerAckWait = 2 * time.Second
 
+// askRetries is how many times a member's ask draws again when the
+// question it drew was asked meanwhile (by another member's ask).
+const askRetries = 3
+
 // ask posts a question now in this channel (/quiz ask [bank] [minutes]).
+// A member's ask is held to the server's fair play (see askLimits); an
+// admin's is not.
 func (b *Bot) ask(c *call, opts options) (response, error) {
 	if err := c.deferReply(true); err != nil {
 		return response{}, err
@@ -34,29 +40,106 @@ func (b *Bot) ask(c *call, opts options) (response, error) {
 		discordgo.PermissionSendMessages|discordgo.PermissionEmbedLinks|discordgo.PermissionViewChannel {
 		return response{}, userErr("I can't post here: I need View Channel, Send Messages and Embed Links in this channel.")
 	}
-	q, err := b.draw(c.ctx, c.guild, set, bankName)
-	if err != nil {
-		return response{}, err
-	}
 	closes := b.clock.Now().Add(time.Duration(minutes) * time.Minute)
-	post, err := b.postQuestion(c.ctx, c.guild, c.channel, q, closes, false)
-	if err != nil {
-		return response{}, err
+	if isManager(c.member) {
+		q, err := b.draw(c.ctx, c.guild, set, bankName)
+		if err != nil {
+			return response{}, err
+		}
+		post, err := b.postQuestion(c.ctx, c.guild, c.channel, q, closes, false)
+		if err != nil {
+			return response{}, err
+		}
+		return asReply(askedMessage(q, post)), nil
 	}
-	return asReply(askedMessage(q, post)), nil
+	lim := questions.AskLimits{Member: c.user, Cooldown: set.AskCooldown, MaxOpen: set.AskMaxOpen}
+	for try := 0; ; try++ {
+		q, err := b.drawFresh(c.guild, set, bankName)
+		if err != nil {
+			return response{}, err
+		}
+		post, err := b.publish(c.ctx, q, newPost(c.guild, c.channel, q, b.clock.Now(), closes, false),
+			func(ctx context.Context, p questions.Post) (questions.Post, error) {
+				return b.store.CreateAsk(ctx, p, lim)
+			})
+		if errors.Is(err, questions.ErrAlreadyAsked) && try < askRetries {
+			continue // another member's ask took it meanwhile: draw again
+		}
+		if err != nil {
+			return response{}, b.askRefused(c, set, bankName, err)
+		}
+		return asReply(askedMessage(q, post)), nil
+	}
+}
+
+// askRefused words the refusal of a member's ask by the server's fair
+// play, or passes err on.
+func (b *Bot) askRefused(c *call, set questions.Settings, bankName string, err error) error {
+	switch {
+	case errors.Is(err, questions.ErrCooldown):
+		last, lerr := b.store.LastAsk(c.guild, c.user)
+		if lerr != nil {
+			return fmt.Errorf("ask: %w", lerr)
+		}
+		return userErr("⏳ Members can ask one question every %s here. You can ask again %s.",
+			secondsText(set.AskCooldown), timestamp(last.Add(set.AskCooldown), "R"))
+	case errors.Is(err, questions.ErrChannelFull):
+		return userErr("⏳ %s open in this channel already, the most members can ask for here. Answer them; once one closes, ask again.",
+			plural(set.AskMaxOpen, "question is", "questions are"))
+	case errors.Is(err, questions.ErrAlreadyAsked):
+		return exhaustedErr(bankName)
+	}
+	return err
+}
+
+// exhaustedErr tells a member that every question they could be asked has
+// been asked in this round, and how an admin carries on.
+func exhaustedErr(bankName string) error {
+	what := "Every question this server draws from"
+	if bankName != "" {
+		what = "Every question of **" + truncate(bankName, 100) + "**"
+	}
+	return userErr("%s has been asked already in this round, so members can't ask it again. "+
+		"An admin can: `/quiz ask` posts the questions the group is closest to forgetting; "+
+		"`/quizadmin reset scope:all` starts a new round (it resets scores too); new questions (`/quizadmin import` or `add`) can be asked at once.", what)
+}
+
+// secondsText is a whole number of seconds in words: "60 seconds", "90
+// seconds", "2 minutes".
+func secondsText(d time.Duration) string {
+	s := int(d / time.Second)
+	if s >= 120 && s%60 == 0 {
+		return plural(s/60, "minute", "minutes")
+	}
+	return plural(s, "second", "seconds")
+}
+
+// newPost is the post of q in channel, before it is stored.
+func newPost(guild questions.GuildID, channel questions.ChannelID, q *questions.Question, opened, closesAt time.Time, daily bool) questions.Post {
+	return questions.Post{
+		GuildID: guild, ChannelID: channel, QuestionID: q.ID, Bank: q.Bank, Tags: q.Tags,
+		Correct: q.Correct(), OptionCount: len(q.Options), SelectCount: q.SelectCount(),
+		Daily: daily, OpenedAt: opened, ClosesAt: closesAt,
+	}
 }
 
 // postQuestion records a post of q and sends its message, with any extra
 // embeds after the question's. A message that cannot be sent leaves no post.
 func (b *Bot) postQuestion(ctx context.Context, guild questions.GuildID, channel questions.ChannelID, q *questions.Question, closesAt time.Time, daily bool, extra ...*discordgo.MessageEmbed) (questions.Post, error) {
-	post, err := b.store.CreatePost(ctx, questions.Post{
-		GuildID: guild, ChannelID: channel, QuestionID: q.ID, Bank: q.Bank, Tags: q.Tags,
-		Correct: q.Correct(), OptionCount: len(q.Options), SelectCount: q.SelectCount(),
-		Daily: daily, OpenedAt: b.clock.Now(), ClosesAt: closesAt,
-	})
+	return b.publish(ctx, q, newPost(guild, channel, q, b.clock.Now(), closesAt, daily), b.store.CreatePost, extra...)
+}
+
+// publish stores p, a post of q, with create (CreatePost, or CreateAsk
+// for a member's ask: its refusals come back wrapped) and sends its
+// message, with any extra embeds after the question's. A message that
+// cannot be sent leaves no post.
+func (b *Bot) publish(ctx context.Context, q *questions.Question, p questions.Post,
+	create func(context.Context, questions.Post) (questions.Post, error), extra ...*discordgo.MessageEmbed) (questions.Post, error) {
+	post, err := create(ctx, p)
 	if err != nil {
 		return questions.Post{}, fmt.Errorf("create post: %w", err)
 	}
+	channel, guild := p.ChannelID, p.GuildID
 	msg, err := b.sess.ChannelMessageSendComplex(formatID(channel), openMessage(post, q, extra...), rest(ctx)...)
 	if err != nil {
 		if derr := b.store.DeletePost(context.WithoutCancel(ctx), post.ID); derr != nil {
@@ -77,20 +160,19 @@ func (b *Bot) postQuestion(ctx context.Context, guild questions.GuildID, channel
 	return post, nil
 }
 
-// draw picks the guild's next question. While some candidates have not
-// been asked in this round, one of those at random; once every candidate
-// has been asked, the one the members who play are closest to forgetting
-// (questions.DrawForgotten; see drawForgotten).
-func (b *Bot) draw(ctx context.Context, guild questions.GuildID, set questions.Settings, bankName string) (*questions.Question, error) {
+// candidates are the questions a draw picks from (every question of the
+// bank named, or of the banks the guild draws from) and those of them not
+// asked yet in this round.
+func (b *Bot) candidates(guild questions.GuildID, set questions.Settings, bankName string) (all, fresh []*questions.Question, err error) {
 	banks, err := b.guildBanks(guild)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var pool []*questions.Bank
 	if bankName != "" {
 		bk := findBank(banks, bankName)
 		if bk == nil {
-			return nil, userErr("There is no bank named %q here. `/quiz banks` lists them.", truncate(bankName, 100))
+			return nil, nil, userErr("There is no bank named %q here. `/quiz banks` lists them.", truncate(bankName, 100))
 		}
 		pool = []*questions.Bank{bk}
 	} else {
@@ -100,33 +182,57 @@ func (b *Bot) draw(ctx context.Context, guild questions.GuildID, set questions.S
 			}
 		}
 		if len(pool) == 0 {
-			return nil, userErr("None of the banks this server draws from (%s) exists any more. An admin can pick others with `/quizadmin settings banks:`.",
+			return nil, nil, userErr("None of the banks this server draws from (%s) exists any more. An admin can pick others with `/quizadmin settings banks:`.",
 				truncate(strings.Join(set.Banks, ", "), 300))
 		}
 	}
-	var all []*questions.Question
 	for _, bk := range pool {
 		for i := range bk.Questions {
 			all = append(all, &bk.Questions[i])
 		}
 	}
 	if len(all) == 0 {
-		return nil, userErr("There are no questions to ask yet.")
+		return nil, nil, userErr("There are no questions to ask yet.")
 	}
 	asked, err := b.store.Asked(guild)
 	if err != nil {
-		return nil, fmt.Errorf("draw: %w", err)
+		return nil, nil, fmt.Errorf("draw: %w", err)
 	}
-	var fresh []*questions.Question
 	for _, q := range all {
 		if !asked[q.ID] {
 			fresh = append(fresh, q)
 		}
 	}
+	return all, fresh, nil
+}
+
+// draw picks the guild's next question. While some candidates have not
+// been asked in this round, one of those at random; once every candidate
+// has been asked, the one the members who play are closest to forgetting
+// (questions.DrawForgotten; see drawForgotten).
+func (b *Bot) draw(_ context.Context, guild questions.GuildID, set questions.Settings, bankName string) (*questions.Question, error) {
+	all, fresh, err := b.candidates(guild, set, bankName)
+	if err != nil {
+		return nil, err
+	}
 	if len(fresh) > 0 {
 		return fresh[b.pick(len(fresh))], nil
 	}
 	return b.drawForgotten(guild, all)
+}
+
+// drawFresh is draw for a member's ask: a candidate not asked yet in this
+// round, at random; once every one has been asked, a refusal that says
+// how an admin carries on (members do not post a bank again).
+func (b *Bot) drawFresh(guild questions.GuildID, set questions.Settings, bankName string) (*questions.Question, error) {
+	_, fresh, err := b.candidates(guild, set, bankName)
+	if err != nil {
+		return nil, err
+	}
+	if len(fresh) == 0 {
+		return nil, exhaustedErr(bankName)
+	}
+	return fresh[b.pick(len(fresh))], nil
 }
 
 // drawForgotten draws among questions that have all been asked: the one

@@ -28,6 +28,8 @@
 //     retry; autocomplete.go: option suggestions.
 //   - customid.go: the custom-ID codec; render.go and preview.go: pure
 //     rendering of domain values into Discord payloads.
+//   - ratelimit.go: the per-member rate limits of suggestion and review
+//     steps (the fair play of /quiz ask is in ask.go, held by the store).
 package bot
 
 import (
@@ -72,9 +74,12 @@ type SettingsStore interface {
 }
 
 // PostStore keeps the questions posted, their close and reveal, and which
-// questions a guild was asked.
+// questions a guild was asked; a member's ask is held to the guild's
+// fair-play limits (CreateAsk) in the transaction that posts it.
 type PostStore interface {
 	CreatePost(ctx context.Context, p questions.Post) (questions.Post, error)
+	CreateAsk(ctx context.Context, p questions.Post, lim questions.AskLimits) (questions.Post, error)
+	LastAsk(guildID questions.GuildID, userID questions.UserID) (time.Time, error)
 	SetPostMessage(ctx context.Context, postID questions.PostID, messageID questions.MessageID) error
 	DeletePost(ctx context.Context, postID questions.PostID) error
 	Post(postID questions.PostID) (questions.Post, error)
@@ -243,6 +248,10 @@ type Bot struct {
 	postMu  [64]sync.Mutex        // striped by post id: serialise each post's message edits
 	reveals revealCache           // each answered post's reveal, rendered once for all its replies
 
+	// suggests and reviews rate-limit each member's suggestion and review
+	// writes (ratelimit.go).
+	suggests, reviews *limiter
+
 	// editMu serialises changes to imported banks (import, paste, approve,
 	// remove): each is planned from the banks as they are and stored whole.
 	editMu sync.Mutex
@@ -314,7 +323,8 @@ func New(cfg Config) (*Bot, error) {
 		refresh:  make(chan questions.PostID, 1024),
 		imports:  map[questions.GuildID]*guildBanks{},
 		revealAt: map[questions.PostID]time.Time{}, revealTries: map[questions.PostID]int{},
-		routes: routeTable(),
+		routes:   routeTable(),
+		suggests: newLimiter(suggestLimit), reviews: newLimiter(reviewLimit),
 	}, nil
 }
 

@@ -21,8 +21,6 @@ const (
 	draftTTL = 24 * time.Hour
 	// maxPaste is the most characters the modal's text input takes.
 	maxPaste = 4000
-	// maxQueuedPerMember caps a member's suggestions waiting for review.
-	maxQueuedPerMember = 10
 	// previewQuestions is how many questions a preview shows (two embeds
 	// each, of the ten a message may carry).
 	previewQuestions = 5
@@ -50,12 +48,15 @@ func (b *Bot) openPaste(c *call, opts options, kind questions.DraftKind) (respon
 			bank = bk.Name
 		}
 	}
+	now := b.clock.Now()
 	if kind == questions.DraftSuggestion {
 		if err := b.checkQueue(c.guild, c.user); err != nil {
 			return response{}, err
 		}
+		if err := b.suggests.take(c, now); err != nil {
+			return response{}, err
+		}
 	}
-	now := b.clock.Now()
 	d, err := b.store.SaveDraft(c.ctx, questions.Draft{GuildID: c.guild, UserID: c.user, Kind: kind, Bank: bank,
 		CreatedAt: now, ExpiresAt: now.Add(draftTTL)})
 	if err != nil {
@@ -64,8 +65,9 @@ func (b *Bot) openPaste(c *call, opts options, kind questions.DraftKind) (respon
 	return asModal(pasteModal(d, "")), nil
 }
 
-// checkQueue refuses a member who has maxQueuedPerMember suggestions
-// waiting.
+// checkQueue refuses a member who has questions.MaxQueuedSuggestions
+// suggestions waiting, before the form opens. It is a courtesy: SaveDraft
+// holds the cap in the transaction that queues.
 func (b *Bot) checkQueue(guild questions.GuildID, user questions.UserID) error {
 	queue, err := b.store.Suggestions(guild)
 	if err != nil {
@@ -77,10 +79,15 @@ func (b *Bot) checkQueue(guild questions.GuildID, user questions.UserID) error {
 			n++
 		}
 	}
-	if n >= maxQueuedPerMember {
-		return userErr("You have %d suggestions waiting for review already. Once an admin has looked at them, suggest more.", n)
+	if n >= questions.MaxQueuedSuggestions {
+		return queueFullErr()
 	}
 	return nil
+}
+
+// queueFullErr refuses a member's suggestion beyond the cap.
+func queueFullErr() error {
+	return userErr("You have %d suggestions waiting for review already. Once an admin has looked at them, suggest more.", questions.MaxQueuedSuggestions)
 }
 
 // pasteModal is the modal of a draft: one paragraph text input, holding
@@ -125,7 +132,8 @@ func modalText(rows []discordgo.MessageComponent, id string) string {
 func (b *Bot) ownDraft(c *call, id uint64) (questions.Draft, error) {
 	d, err := b.store.Draft(c.guild, id)
 	if errors.Is(err, questions.ErrNotFound) {
-		return d, userErr("This paste is gone: it was added, cancelled or has expired. Start again with `/quizadmin add` or `/quiz suggest`.")
+		return d, userErr("This paste is gone: it was added, cancelled, has expired or was replaced by a newer one (each member keeps their %d latest). Start again with `/quizadmin add` or `/quiz suggest`.",
+			questions.MaxUnsentDrafts)
 	}
 	if err != nil {
 		return d, fmt.Errorf("draft: %w", err)
@@ -150,6 +158,11 @@ func (b *Bot) pasteSubmit(c *call, id componentID, text string) (response, error
 	d, err := b.ownDraft(c, id.draft)
 	if err != nil {
 		return response{}, err
+	}
+	if d.Kind == questions.DraftSuggestion {
+		if err := b.suggests.take(c, b.clock.Now()); err != nil {
+			return response{}, err
+		}
 	}
 	d.Text = truncate(text, maxPaste)
 	d.ExpiresAt = b.clock.Now().Add(draftTTL)
@@ -183,9 +196,7 @@ func (b *Bot) draftOutcome(c *call, d questions.Draft) (message, error) {
 		return draftProblemsMessage(d, errs), nil
 	}
 	if d.Kind == questions.DraftSuggestion {
-		if err := b.checkQueue(c.guild, c.user); err != nil {
-			return message{}, err
-		}
+		// SaveDraft refuses it beyond the member's cap (ErrQueueFull).
 		d.Queued, d.ExpiresAt = true, time.Time{}
 		if _, err := b.store.SaveDraft(c.ctx, d); err != nil {
 			return message{}, storeDraftErr(err)
@@ -201,7 +212,11 @@ func (b *Bot) draftOutcome(c *call, d questions.Draft) (message, error) {
 
 func storeDraftErr(err error) error {
 	if errors.Is(err, questions.ErrNotFound) {
-		return userErr("This paste has expired. Start again with `/quizadmin add` or `/quiz suggest`.")
+		return userErr("This paste has expired or was replaced by a newer one (each member keeps their %d latest). Start again with `/quizadmin add` or `/quiz suggest`.",
+			questions.MaxUnsentDrafts)
+	}
+	if errors.Is(err, questions.ErrQueueFull) {
+		return queueFullErr()
 	}
 	return fmt.Errorf("save draft: %w", err)
 }

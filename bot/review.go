@@ -48,6 +48,9 @@ func (b *Bot) nextReview(c *call, lead string) (message, error) {
 	if q == nil { // removed between the queue and now
 		return message{ephemeral: true, content: joinLines(lead, "That question was just removed from the banks. Try `/quiz review` again.")}, nil
 	}
+	if err := b.reviews.take(c, now); err != nil {
+		return message{}, err
+	}
 	r, err := b.store.StartReview(c.ctx, questions.Review{
 		GuildID: c.guild, UserID: c.user, QuestionID: q.ID, Bank: q.Bank, Tags: q.Tags,
 		Correct: q.Correct(), OptionCount: len(q.Options), SelectCount: q.SelectCount(), OpenedAt: now,
@@ -109,10 +112,13 @@ func reviewQuestionMessage(lead string, r questions.Review, q *questions.Questio
 func (b *Bot) studyAnswer(c *call, reviewID questions.PostID, values []string) (response, error) {
 	r, err := b.store.Review(c.guild, reviewID)
 	if errors.Is(err, questions.ErrNotFound) {
-		return response{}, userErr("This review is over. `/quiz review` starts a new one.")
+		return response{}, userErr("This review question is gone: it expired, or you were shown %d newer ones. `/quiz review` picks up where you left off.", questions.MaxOpenReviews)
 	}
 	if err != nil {
 		return response{}, fmt.Errorf("review answer: %w", err)
+	}
+	if err := b.reviews.take(c, b.clock.Now()); err != nil {
+		return response{}, err
 	}
 	a, err := b.store.RecordReview(c.ctx, questions.Answer{
 		PostID: reviewID, GuildID: c.guild, UserID: c.user, InteractionID: mustID(c.i.ID),

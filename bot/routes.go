@@ -37,7 +37,7 @@ type sub struct {
 // routes is quizhost's command tree. Names, option names and types are an
 // interface that study groups' docs rely on: change them only on purpose.
 func routes() []command {
-	one, minMinutes := 1, 1.0
+	one, minMinutes, zero := 1, 1.0, 0.0
 	str := func(name, desc string, required, auto bool) *discordgo.ApplicationCommandOption {
 		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString,
 			Name: name, Description: desc, Required: required, Autocomplete: auto, MinLength: &one, MaxLength: 100}
@@ -91,6 +91,12 @@ func routes() []command {
 					Name: "reveal_on_answer", Description: "Show the answer and explanation right after a member answers"},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger,
 					Name: "ask_minutes", Description: "How long /quiz ask stays open", MinValue: &minMinutes, MaxValue: 10080},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger,
+					Name: "ask_cooldown_seconds", Description: "Least time between two of a member's /quiz ask (0: none; admins exempt)",
+					MinValue: &zero, MaxValue: maxAskCooldown},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger,
+					Name: "ask_max_open", Description: "Open questions in a channel beyond which members can't /quiz ask (0: no cap)",
+					MinValue: &zero, MaxValue: maxAskMaxOpen},
 				str("banks", "Banks /quiz ask and the daily draw from: comma-separated names, or \"all\"", false, false),
 				str("timezone", "IANA time zone for days, weeks and streaks", false, true),
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger,

@@ -10,6 +10,12 @@ import (
 	"github.com/quizhost/quizhost/questions"
 )
 
+// Bounds of the fair-play settings (/quizadmin settings).
+const (
+	maxAskCooldown = 86400 // seconds: a day
+	maxAskMaxOpen  = 25
+)
+
 // errZoneMoved aborts a settings update whose guild changed time zone
 // between reading it and the update's transaction.
 var errZoneMoved = errors.New("time zone changed meanwhile")
@@ -55,6 +61,21 @@ func (b *Bot) settingsCmd(c *call, opts options) (response, error) {
 			return response{}, userErr("ask_minutes must be between 1 and 10080 (a week).")
 		}
 		edits = append(edits, func(s *questions.Settings, _ *time.Location) error { s.AskMinutes = v; return nil })
+	}
+	if v, ok := opts.int("ask_cooldown_seconds"); ok {
+		if v < 0 || v > maxAskCooldown {
+			return response{}, userErr("ask_cooldown_seconds must be between 0 (none) and %d (a day).", maxAskCooldown)
+		}
+		edits = append(edits, func(s *questions.Settings, _ *time.Location) error {
+			s.AskCooldown = time.Duration(v) * time.Second
+			return nil
+		})
+	}
+	if v, ok := opts.int("ask_max_open"); ok {
+		if v < 0 || v > maxAskMaxOpen {
+			return response{}, userErr("ask_max_open must be between 0 (no cap) and %d.", maxAskMaxOpen)
+		}
+		edits = append(edits, func(s *questions.Settings, _ *time.Location) error { s.AskMaxOpen = v; return nil })
 	}
 	if v, ok := opts.str("timezone"); ok {
 		loc, err := questions.LoadZone(v)
@@ -127,9 +148,17 @@ func settingsMessage(set questions.Settings, changed bool) message {
 	if changed {
 		head = "⚙️ **Settings saved**"
 	}
+	cooldown := "no cooldown"
+	if set.AskCooldown > 0 {
+		cooldown = "one per member every " + secondsText(set.AskCooldown)
+	}
+	maxOpen := "no cap on open questions"
+	if set.AskMaxOpen > 0 {
+		maxOpen = "none while " + plural(set.AskMaxOpen, "question is", "questions are") + " open in the channel"
+	}
 	return message{ephemeral: true, content: truncate(fmt.Sprintf(
-		"%s\nAnswer and explanation shown: %s\n`/quiz ask` stays open: %s\nQuestions drawn from: %s\nTime zone: %s",
-		head, reveal, plural(set.AskMinutes, "minute", "minutes"), banks, set.TimeZone), 2000)}
+		"%s\nAnswer and explanation shown: %s\n`/quiz ask` stays open: %s\nMembers' `/quiz ask` (admins exempt): %s; %s\nQuestions drawn from: %s\nTime zone: %s",
+		head, reveal, plural(set.AskMinutes, "minute", "minutes"), cooldown, maxOpen, banks, set.TimeZone), 2000)}
 }
 
 // bankList reads "all" or a comma-separated list of existing bank names.

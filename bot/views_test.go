@@ -128,11 +128,18 @@ func TestBanksMessage(t *testing.T) {
 
 func TestSettingsMessage(t *testing.T) {
 	set := questions.DefaultSettings(1)
-	if got, want := settingsMessage(set, false).content, "⚙️ **Settings**\nAnswer and explanation shown: at once, in the private answer reply\n`/quiz ask` stays open: 10 minutes\nQuestions drawn from: every bank\nTime zone: UTC"; got != want {
+	if got, want := settingsMessage(set, false).content, "⚙️ **Settings**\nAnswer and explanation shown: at once, in the private answer reply\n`/quiz ask` stays open: 10 minutes\n"+
+		"Members' `/quiz ask` (admins exempt): one per member every 60 seconds; none while 3 questions are open in the channel\nQuestions drawn from: every bank\nTime zone: UTC"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	set.RevealOnAnswer, set.Banks, set.AskMinutes, set.TimeZone = false, []string{"A", "B"}, 1, "Europe/Paris"
-	if got, want := settingsMessage(set, true).content, "⚙️ **Settings saved**\nAnswer and explanation shown: only when the question closes\n`/quiz ask` stays open: 1 minute\nQuestions drawn from: A, B\nTime zone: Europe/Paris"; got != want {
+	set.AskCooldown, set.AskMaxOpen = 0, 0
+	if got, want := settingsMessage(set, true).content, "⚙️ **Settings saved**\nAnswer and explanation shown: only when the question closes\n`/quiz ask` stays open: 1 minute\n"+
+		"Members' `/quiz ask` (admins exempt): no cooldown; no cap on open questions\nQuestions drawn from: A, B\nTime zone: Europe/Paris"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	set.AskCooldown, set.AskMaxOpen = 5*time.Minute, 1
+	if got, want := settingsMessage(set, false).content, "one per member every 5 minutes; none while 1 question is open in the channel"; !strings.Contains(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -1,6 +1,24 @@
 package questions
 
-import "time"
+import (
+	"errors"
+	"time"
+)
+
+// Per-member caps on drafts, enforced by storage in the transaction that
+// saves a draft.
+const (
+	// MaxQueuedSuggestions is how many of a member's suggestions may wait
+	// for review in a guild (ErrQueueFull beyond).
+	MaxQueuedSuggestions = 10
+	// MaxUnsentDrafts is how many drafts a member may have in a guild that
+	// are neither added nor queued: a new one replaces the oldest.
+	MaxUnsentDrafts = 5
+)
+
+// ErrQueueFull: the member has MaxQueuedSuggestions suggestions waiting
+// for review already.
+var ErrQueueFull = errors.New("too many suggestions waiting for review")
 
 // DraftKind says who wrote a draft and what becomes of it.
 type DraftKind string

@@ -20,6 +20,15 @@ var (
 	// ErrBadChoice: chosen letters that were not offered, duplicates, or
 	// the wrong number of picks.
 	ErrBadChoice = errors.New("invalid choice")
+	// ErrCooldown: a member asks again before Settings.AskCooldown has
+	// passed since their last ask (see AskLimits).
+	ErrCooldown = errors.New("asked too recently")
+	// ErrChannelFull: a member asks in a channel that has
+	// Settings.AskMaxOpen questions open already (see AskLimits).
+	ErrChannelFull = errors.New("too many questions open in the channel")
+	// ErrAlreadyAsked: a member's ask drew a question that was asked in the
+	// current round already (meanwhile, by someone else).
+	ErrAlreadyAsked = errors.New("question already asked in this round")
 )
 
 // Post is a question posted in a channel. IDs of guilds, channels, messages
@@ -154,6 +163,13 @@ type Settings struct {
 	RevealOnAnswer bool
 	// AskMinutes is how long /quiz ask stays open by default.
 	AskMinutes int
+	// AskCooldown is the least time between two of a member's /quiz ask
+	// in the guild; 0: none. Admins are not held to it.
+	AskCooldown time.Duration
+	// AskMaxOpen is how many questions may be open in a channel for a
+	// member's /quiz ask to post another there; 0: no cap. Admins and the
+	// daily quiz are not held to it (their questions count, though).
+	AskMaxOpen int
 	// Banks limits /quiz ask and the daily draw to these banks; empty: all.
 	Banks []string
 	// Daily is the daily schedule; nil when off.
@@ -187,9 +203,27 @@ type Daily struct {
 	LastError string
 }
 
+// Defaults of a member's /quiz ask (Settings.AskCooldown, AskMaxOpen).
+const (
+	DefaultAskCooldown = 60 * time.Second
+	DefaultAskMaxOpen  = 3
+)
+
 // DefaultSettings returns the settings of a guild that has chosen nothing.
 func DefaultSettings(guildID GuildID) Settings {
-	return Settings{GuildID: guildID, TimeZone: "UTC", RevealOnAnswer: true, AskMinutes: 10}
+	return Settings{GuildID: guildID, TimeZone: "UTC", RevealOnAnswer: true, AskMinutes: 10,
+		AskCooldown: DefaultAskCooldown, AskMaxOpen: DefaultAskMaxOpen}
+}
+
+// AskLimits are the fair-play rules a member's /quiz ask is held to, checked
+// in the transaction that creates its post, so that asks made at once
+// cannot all pass: a member asks at most once per Cooldown, into a channel
+// with fewer than MaxOpen questions open, and only questions not asked yet
+// in the current round (an exhausted bank is not posted again by members).
+type AskLimits struct {
+	Member   UserID        // who asks
+	Cooldown time.Duration // since Member's last ask in the guild; 0: none
+	MaxOpen  int           // open questions in the post's channel; 0: no cap
 }
 
 // BankFile is a bank a guild imported: the file as uploaded, kept so that it

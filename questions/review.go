@@ -12,8 +12,13 @@ import (
 var ErrNotYours = errors.New("review of another member")
 
 // ReviewExpiry is how long a review question shown to a member accepts
-// their answer.
+// their answer. A review that expired unanswered is deleted (storage drops
+// it when the member starts another, and in its periodic upkeep).
 const ReviewExpiry = time.Hour
+
+// MaxOpenReviews is how many review questions a member may have shown and
+// not answered at once in a guild: starting another deletes the oldest.
+const MaxOpenReviews = 5
 
 // Review is one question shown to one member in a private review session
 // (/quiz review): the snapshot of the question's key it is graded against,

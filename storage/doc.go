@@ -49,6 +49,8 @@
 //	            <review><user> → the same          a review answer (review IDs come from the posts sequence)
 //	        asked/
 //	            <question ID> → <post>     asked in the current round
+//	        asks/                          created on a member's first /quiz ask
+//	            <user> → at, <post>        the member's last ask (CreateAsk's cooldown)
 //	        banks/
 //	            <lower-case name> → JSON bank file (stored by this build: the merged bank as YAML)
 //	        drafts/                        sequence = last draft ID
@@ -59,6 +61,8 @@
 //	            <user> → JSON exam date    {"date": "2006-01-02", "bank": …}
 //	        reviews/
 //	            <review> → JSON review     a question shown in /quiz review: member, question, key snapshot, expiry
+//	        shown/
+//	            <user><review> → ∅          reviews not answered yet (deleted with them once expired)
 //	        reports/                       sequence = last report ID; created on the first report
 //	            <report> → JSON report     a member's report about a question: question, post, member, text, time
 //	        resets/
@@ -162,7 +166,8 @@
 // guilds/<g>/drafts to every guild. Version 5 added guilds/<g>/memory,
 // exams and reviews, and built every member's memory of every question
 // from the stored answers in recording order (RebuildMemory recomputes
-// them the same way).
+// them the same way). Version 6 added guilds/<g>/shown, indexing every
+// review without an answer of its member.
 //
 // # Memory and reviews
 //
@@ -172,5 +177,15 @@
 // stored answer, whatever the resets (memory is knowledge, not
 // competition: ResetGuild and ResetMember keep it). A review answer is
 // stored with the answers, under the review's ID; it counts a study day
-// for the streak and nothing on the boards (countReview).
+// for the streak and nothing on the boards (countReview). A review that
+// expired unanswered is deleted (StartReview for its member, PruneExpired
+// for all); an answered one stays, as its answer's source.
+//
+// # Caps held in the write
+//
+// Per-member caps are checked in the transaction that writes, so that
+// requests made at once cannot all pass: CreateAsk (a member's /quiz ask:
+// cooldown, open questions per channel, the current round), SaveDraft
+// (queued suggestions; unqueued drafts, the oldest replaced) and
+// StartReview (unanswered reviews, the oldest replaced).
 package storage

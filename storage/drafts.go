@@ -37,8 +37,13 @@ func (r draftRec) expired(now time.Time) bool {
 // new: it gets the guild's next draft ID and, when CreatedAt is zero, the
 // current time. A draft with an ID replaces that draft, which must exist
 // and not have expired (else an error wrapping questions.ErrNotFound).
-// The same transaction drops the guild's expired drafts. Safe for
-// concurrent use.
+// The same transaction drops the guild's expired drafts and holds the
+// member to the caps of questions/draft.go, whatever other saves run at
+// once: a draft saved Queued when the member has
+// questions.MaxQueuedSuggestions others queued is refused
+// (questions.ErrQueueFull, nothing written), and a new unqueued draft
+// deletes the member's oldest unqueued drafts (lowest IDs) beyond
+// questions.MaxUnsentDrafts - 1. Safe for concurrent use.
 func (db *DB) SaveDraft(ctx context.Context, d questions.Draft) (questions.Draft, error) {
 	if d.GuildID == 0 || d.UserID == 0 {
 		return questions.Draft{}, errors.New("save draft: no guild or user")
@@ -57,7 +62,7 @@ func (db *DB) SaveDraft(ctx context.Context, d questions.Draft) (questions.Draft
 		if err != nil {
 			return err
 		}
-		if err := dropExpiredDrafts(b, now); err != nil {
+		if err := tidyDrafts(b, d, now); err != nil {
 			return err
 		}
 		if d.ID == 0 {
@@ -210,8 +215,9 @@ func draftsRW(g *bbolt.Bucket) (*bbolt.Bucket, error) {
 	return g.CreateBucketIfNotExists(bDrafts)
 }
 
-// dropExpiredDrafts deletes the drafts of b that expired at now.
-func dropExpiredDrafts(b *bbolt.Bucket, now time.Time) error {
+// dropExpiredDrafts deletes the drafts of b that expired at now and
+// returns how many.
+func dropExpiredDrafts(b *bbolt.Bucket, now time.Time) (int, error) {
 	var old [][]byte
 	err := b.ForEach(func(k, v []byte) error {
 		var r draftRec
@@ -221,9 +227,49 @@ func dropExpiredDrafts(b *bbolt.Bucket, now time.Time) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	for _, k := range old {
+		if err := b.Delete(k); err != nil {
+			return 0, err
+		}
+	}
+	return len(old), nil
+}
+
+// tidyDrafts makes room for d, about to be saved in b: it deletes the
+// expired drafts, refuses d queued when its member has
+// questions.MaxQueuedSuggestions others queued (questions.ErrQueueFull),
+// and when d is new and not queued deletes the member's oldest unqueued
+// drafts so that, with d, there are at most questions.MaxUnsentDrafts.
+func tidyDrafts(b *bbolt.Bucket, d questions.Draft, now time.Time) error {
+	queued := 0
+	var drop, unsent [][]byte // unsent: the member's other unqueued drafts, oldest first
+	err := b.ForEach(func(k, v []byte) error {
+		var r draftRec
+		switch {
+		case json.Unmarshal(v, &r) != nil:
+			// Left for Draft to report; it counts for nobody.
+		case r.expired(now):
+			drop = append(drop, append([]byte(nil), k...))
+		case r.UserID != d.UserID || getU64(k) == d.ID:
+		case r.Queued:
+			queued++
+		default:
+			unsent = append(unsent, append([]byte(nil), k...))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if d.Queued && queued >= questions.MaxQueuedSuggestions {
+		return fmt.Errorf("member %d has %d suggestions queued: %w", d.UserID, queued, questions.ErrQueueFull)
+	}
+	if !d.Queued && d.ID == 0 {
+		drop = append(drop, unsent[:max(0, len(unsent)-(questions.MaxUnsentDrafts-1))]...)
+	}
+	for _, k := range drop {
 		if err := b.Delete(k); err != nil {
 			return err
 		}

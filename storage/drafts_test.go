@@ -3,6 +3,7 @@ package storage
 import (
 	"errors"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -146,5 +147,92 @@ func TestMigrateV3(t *testing.T) {
 	}
 	if q, err := db.Suggestions(guild); err != nil || len(q) != 1 || q[0].ID != d.ID {
 		t.Errorf("Suggestions after the migration = %+v, %v", q, err)
+	}
+}
+
+// TestSuggestionCapConcurrent is issue 19's "40 submits at once queued
+// 32": the cap of questions.MaxQueuedSuggestions is checked in the
+// transaction that queues, so 40 suggestions queued at once by one member
+// leave exactly 10, and another member is not held to that member's cap.
+func TestSuggestionCapConcurrent(t *testing.T) {
+	t.Parallel()
+	db, _ := newDB(t)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	refused := 0
+	start := make(chan struct{})
+	for range 40 {
+		wg.Go(func() {
+			<-start
+			_, err := db.SaveDraft(t.Context(), questions.Draft{GuildID: guild, UserID: 7, Kind: questions.DraftSuggestion, Text: "x", Queued: true})
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case errors.Is(err, questions.ErrQueueFull):
+				refused++
+			case err != nil:
+				t.Error(err)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	q, err := db.Suggestions(guild)
+	if err != nil || len(q) != questions.MaxQueuedSuggestions || refused != 40-questions.MaxQueuedSuggestions {
+		t.Errorf("40 suggestions queued at once: %d queued (%v), %d refused; want %d and %d", len(q), err, refused,
+			questions.MaxQueuedSuggestions, 40-questions.MaxQueuedSuggestions)
+	}
+	// A draft the member had before is refused when queued too; another
+	// member queues.
+	d, err := db.SaveDraft(t.Context(), questions.Draft{GuildID: guild, UserID: 7, Kind: questions.DraftSuggestion, Text: "y"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Queued = true
+	if _, err := db.SaveDraft(t.Context(), d); !errors.Is(err, questions.ErrQueueFull) {
+		t.Errorf("queueing an 11th suggestion: got %v, want ErrQueueFull", err)
+	}
+	if got, _ := db.Draft(guild, d.ID); got.Queued {
+		t.Error("the refused draft was queued")
+	}
+	if _, err := db.SaveDraft(t.Context(), questions.Draft{GuildID: guild, UserID: 8, Kind: questions.DraftSuggestion, Text: "z", Queued: true}); err != nil {
+		t.Errorf("another member's suggestion: %v", err)
+	}
+}
+
+// TestUnsentDraftCap: a member keeps at most questions.MaxUnsentDrafts
+// drafts neither added nor queued; a new one deletes the oldest. Queued
+// suggestions and other members' drafts stay.
+func TestUnsentDraftCap(t *testing.T) {
+	db, _ := newDB(t)
+	save := func(user questions.UserID, queued bool) questions.Draft {
+		t.Helper()
+		d, err := db.SaveDraft(t.Context(), questions.Draft{GuildID: guild, UserID: user, Kind: questions.DraftSuggestion,
+			Text: "x", Queued: queued, ExpiresAt: t0.Add(time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	queued := save(7, true)
+	other := save(8, false)
+	var mine []questions.Draft
+	for range 8 {
+		mine = append(mine, save(7, false))
+	}
+	for i, d := range mine {
+		_, err := db.Draft(guild, d.ID)
+		if kept := i >= len(mine)-questions.MaxUnsentDrafts; kept != (err == nil) {
+			t.Errorf("draft %d of 8: Draft = %v, want kept %v", i+1, err, kept)
+		}
+	}
+	// Saving an existing draft again deletes nothing.
+	if _, err := db.SaveDraft(t.Context(), mine[len(mine)-1]); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range append([]questions.Draft{queued, other}, mine[len(mine)-questions.MaxUnsentDrafts:]...) {
+		if _, err := db.Draft(guild, d.ID); err != nil {
+			t.Errorf("draft %d (member %d, queued %v): %v, want kept", d.ID, d.UserID, d.Queued, err)
+		}
 	}
 }

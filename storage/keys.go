@@ -34,8 +34,12 @@ var (
 	bMemory  = []byte("memory")
 	bExams   = []byte("exams")
 	bReviews = []byte("reviews")
+	// Schema version 6: the review questions shown and not answered.
+	bShown = []byte("shown")
 	// Created on the first report (no schema version).
 	bReports = []byte("reports")
+	// Created on a member's first /quiz ask (no schema version).
+	bAsks = []byte("asks")
 
 	// Inside guilds/<guild>/periods/<period>/.
 	bRows    = []byte("rows")
@@ -53,7 +57,7 @@ var (
 
 // guildSubBuckets are created with every guild bucket.
 var guildSubBuckets = [][]byte{bInfo, bAnswers, bAsked, bBanks, bResets, bTopics, bStreaks, bPeriods, bDrafts,
-	bMemory, bExams, bReviews}
+	bMemory, bExams, bReviews, bShown}
 
 const (
 	dateLayout  = "2006-01-02"

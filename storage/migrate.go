@@ -29,6 +29,7 @@ func migrations() []migration {
 		{3, "index unrevealed posts; closed posts count as revealed", indexUnrevealed},
 		{4, "a drafts bucket in every guild", createDrafts},
 		{5, "memory, exams and reviews in every guild; memories built from the answers", buildMemory},
+		{6, "index the review questions shown and not answered", indexShown},
 	}
 }
 
@@ -142,5 +143,34 @@ func createDrafts(tx *bbolt.Tx) error {
 	return guilds.ForEachBucket(func(name []byte) error {
 		_, err := guilds.Bucket(name).CreateBucketIfNotExists(bDrafts)
 		return err
+	})
+}
+
+// indexShown is version 6: guilds/<g>/shown, the index of each member's
+// review questions shown and not answered (reviews without an answer of
+// their member), behind the cap on them and the deletion of those that
+// expired (StartReview, PruneExpired).
+func indexShown(tx *bbolt.Tx) error {
+	guilds := tx.Bucket(bGuilds)
+	return guilds.ForEachBucket(func(name []byte) error {
+		g := guilds.Bucket(name)
+		shown, err := g.CreateBucketIfNotExists(bShown)
+		if err != nil {
+			return err
+		}
+		reviews, answers := g.Bucket(bReviews), g.Bucket(bAnswers)
+		if reviews == nil {
+			return nil
+		}
+		return reviews.ForEach(func(k, v []byte) error {
+			var r reviewRec
+			if err := json.Unmarshal(v, &r); err != nil {
+				return fmt.Errorf("guild %d, review %d: %w", getU64(name), getU64(k), err)
+			}
+			if getIn(answers, cat(k, u64(r.UserID))) != nil {
+				return nil
+			}
+			return shown.Put(cat(u64(r.UserID), k), nil)
+		})
 	})
 }

@@ -2,7 +2,10 @@ package storage
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/quizhost/quizhost/questions"
@@ -124,4 +127,108 @@ func periodEnd(name string, loc *time.Location) (end time.Time, ok bool) {
 	}
 	y, m, d := t.Date()
 	return time.Date(y, m+time.Month(months), d+days, 0, 0, 0, 0, loc), true
+}
+
+// ExpiredResult counts what PruneExpired deleted.
+type ExpiredResult struct {
+	// Reviews is how many review questions were deleted that had expired
+	// unanswered (see StartReview).
+	Reviews int
+	// Drafts is how many drafts were deleted past their expiry (see
+	// SaveDraft).
+	Drafts int
+}
+
+// PruneExpired deletes, in every guild, what can no longer be used: the
+// review questions shown to a member and not answered by their expiry
+// (questions.ReviewExpiry after they were shown) and the drafts past their
+// ExpiresAt. StartReview and SaveDraft delete those of the guild or member
+// they write for; PruneExpired catches those of members who do not come
+// back. Answered reviews, queued suggestions and everything else stay.
+// A read transaction finds the guilds with something to delete; each of
+// those is pruned in its own write transaction (so a run over many guilds
+// with nothing expired writes nothing). Safe for concurrent use.
+func (db *DB) PruneExpired(ctx context.Context, now time.Time) (ExpiredResult, error) {
+	var guilds []questions.GuildID
+	err := db.view(func(tx *bbolt.Tx) error {
+		return tx.Bucket(bGuilds).ForEachBucket(func(k []byte) error {
+			if hasExpired(tx.Bucket(bGuilds).Bucket(k), now) {
+				guilds = append(guilds, getID[questions.GuildID](k))
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return ExpiredResult{}, fmt.Errorf("prune expired: %w", err)
+	}
+	var res ExpiredResult
+	for _, id := range guilds {
+		var one ExpiredResult
+		err := db.update(ctx, func(tx *bbolt.Tx) error {
+			one = ExpiredResult{}
+			g := guildRO(tx, id)
+			if g == nil {
+				return nil
+			}
+			if b := g.Bucket(bDrafts); b != nil {
+				n, err := dropExpiredDrafts(b, now)
+				if err != nil {
+					return err
+				}
+				one.Drafts = n
+			}
+			var users []questions.UserID
+			if shown := g.Bucket(bShown); shown != nil {
+				c := shown.Cursor()
+				for k, _ := c.First(); k != nil; k, _ = c.Seek(u64(getU64(k) + 1)) {
+					users = append(users, getID[questions.UserID](k))
+					if getU64(k) == math.MaxUint64 {
+						break
+					}
+				}
+			}
+			for _, u := range users {
+				n, err := deleteShown(g, u, now, -1)
+				if err != nil {
+					return err
+				}
+				one.Reviews += n
+			}
+			return nil
+		})
+		if err != nil {
+			return res, fmt.Errorf("prune expired of guild %d: %w", id, err)
+		}
+		res.Reviews += one.Reviews
+		res.Drafts += one.Drafts
+	}
+	return res, nil
+}
+
+// hasExpired reports whether guild bucket g holds a draft past its expiry
+// or a review not answered past its own (what PruneExpired deletes).
+func hasExpired(g *bbolt.Bucket, now time.Time) bool {
+	found := errors.New("found")
+	if b := g.Bucket(bDrafts); b != nil {
+		if b.ForEach(func(_, v []byte) error {
+			var r draftRec
+			if json.Unmarshal(v, &r) == nil && r.expired(now) {
+				return found
+			}
+			return nil
+		}) != nil {
+			return true
+		}
+	}
+	shown, reviews := g.Bucket(bShown), g.Bucket(bReviews)
+	if shown == nil {
+		return false
+	}
+	return shown.ForEach(func(k, _ []byte) error {
+		var r reviewRec
+		if v := getIn(reviews, k[8:]); v == nil || json.Unmarshal(v, &r) != nil || !now.Before(r.ExpiresAt) {
+			return found // an expired review, or a key to drop
+		}
+		return nil
+	}) != nil
 }

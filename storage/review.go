@@ -18,6 +18,15 @@ import (
 // guilds/<g>/answers, with the same encoding and the same sequence (so
 // resets, rebuilds and regrades see every answer in recording order).
 // Review IDs come from the posts sequence, so they never equal a post ID.
+//
+// guilds/<g>/shown/<user><review> indexes the reviews not answered yet
+// (schema version 6): StartReview puts the key, the answer's transaction
+// deletes it. A review not answered by its ExpiresAt can take no answer
+// any more, so it is deleted, record and key (deleteShown): when its
+// member starts another (StartReview, which also keeps at most
+// questions.MaxOpenReviews of them), or by PruneExpired. An answered
+// review stays: it is what its answer answers (sourceOf), history like a
+// post.
 
 // reviewRec is how a review is stored (JSON).
 type reviewRec struct {
@@ -59,9 +68,12 @@ func getReview(tx *bbolt.Tx, guildID questions.GuildID, id questions.PostID) (qu
 // guild, member, question ID, bank, tags and the question's current key
 // (Correct, OptionCount, SelectCount = len(Correct)); the answer is graded
 // against that snapshot. It refuses a review without guild, member or
-// question, or whose key is out of range. Nothing else changes: the
-// member's memory moves only when they answer (RecordReview). Safe for
-// concurrent use.
+// question, or whose key is out of range. In the same transaction it
+// deletes the member's reviews not answered that expired at r.OpenedAt,
+// and the oldest of those left so that, with r, the member has at most
+// questions.MaxOpenReviews unanswered (answering a deleted one is
+// questions.ErrNotFound). Nothing else changes: the member's memory moves
+// only when they answer (RecordReview). Safe for concurrent use.
 func (db *DB) StartReview(ctx context.Context, r questions.Review) (questions.Review, error) {
 	if r.GuildID == 0 || r.UserID == 0 || r.QuestionID == "" {
 		return questions.Review{}, errors.New("start review: no guild, member or question")
@@ -98,7 +110,17 @@ func (db *DB) StartReview(ctx context.Context, r questions.Review) (questions.Re
 		if err != nil {
 			return err
 		}
+		shown, err := g.CreateBucketIfNotExists(bShown)
+		if err != nil {
+			return err
+		}
+		if _, err := deleteShown(g, r.UserID, r.OpenedAt, questions.MaxOpenReviews-1); err != nil {
+			return err
+		}
 		r.ID = questions.PostID(id)
+		if err := shown.Put(cat(u64(r.UserID), u64(id)), nil); err != nil {
+			return err
+		}
 		return b.Put(u64(id), v)
 	})
 	if err != nil {
@@ -201,6 +223,11 @@ func (db *DB) recordReview(tx *bbolt.Tx, d *deltas, a questions.Answer) (questio
 	if err := putAnswer(g, d, r.ID, a); err != nil {
 		return questions.Answer{}, nil, err
 	}
+	if shown := g.Bucket(bShown); shown != nil {
+		if err := shown.Delete(cat(u64(a.UserID), u64(r.ID))); err != nil {
+			return questions.Answer{}, nil, err
+		}
+	}
 	loc, err := db.locationIn(tx, d, a.GuildID)
 	if err != nil {
 		return questions.Answer{}, nil, err
@@ -212,4 +239,54 @@ func (db *DB) recordReview(tx *bbolt.Tx, d *deltas, a questions.Answer) (questio
 		return questions.Answer{}, nil, err
 	}
 	return a, nil, nil
+}
+
+// deleteShown deletes the member's reviews not answered (guilds/<g>/shown)
+// that expired at now, then, when keep >= 0, the oldest of the others
+// beyond keep, record and key, and returns how many reviews it deleted. A key whose review has an answer after all, or no record, is
+// dropped from the index and the record left alone.
+func deleteShown(g *bbolt.Bucket, user questions.UserID, now time.Time, keep int) (int, error) {
+	shown, reviews, answers := g.Bucket(bShown), g.Bucket(bReviews), g.Bucket(bAnswers)
+	if shown == nil {
+		return 0, nil
+	}
+	type entry struct{ key, id []byte }
+	var stale, live []entry // live: oldest first
+	prefix := u64(user)
+	c := shown.Cursor()
+	for k, _ := c.Seek(prefix); hasPrefix(k, prefix); k, _ = c.Next() {
+		e := entry{append([]byte(nil), k...), append([]byte(nil), k[8:]...)}
+		v := getIn(reviews, e.id)
+		if v == nil || getIn(answers, cat(e.id, prefix)) != nil {
+			stale = append(stale, entry{key: e.key}) // not a review waiting for its answer
+			continue
+		}
+		var r reviewRec
+		if err := json.Unmarshal(v, &r); err != nil {
+			return 0, fmt.Errorf("review %d: %w", getU64(e.id), err)
+		}
+		if !now.Before(r.ExpiresAt) {
+			stale = append(stale, e)
+		} else {
+			live = append(live, e)
+		}
+	}
+	drop := stale
+	if keep >= 0 && len(live) > keep {
+		drop = append(drop, live[:len(live)-keep]...)
+	}
+	deleted := 0
+	for _, e := range drop {
+		if err := shown.Delete(e.key); err != nil {
+			return 0, err
+		}
+		if e.id == nil {
+			continue
+		}
+		if err := reviews.Delete(e.id); err != nil {
+			return 0, err
+		}
+		deleted++
+	}
+	return deleted, nil
 }

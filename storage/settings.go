@@ -15,9 +15,12 @@ import (
 // settingsRec is how settings are stored (JSON): the file format is ours,
 // not the domain type's field names.
 type settingsRec struct {
-	TimeZone       string    `json:"tz"`
-	RevealOnAnswer bool      `json:"reveal"`
-	AskMinutes     int       `json:"askMinutes"`
+	TimeZone       string `json:"tz"`
+	RevealOnAnswer bool   `json:"reveal"`
+	AskMinutes     int    `json:"askMinutes"`
+	// Absent in files written before the fair-play settings: the defaults.
+	AskCooldownSec *int      `json:"askCooldown,omitempty"`
+	AskMaxOpen     *int      `json:"askMaxOpen,omitempty"`
 	Banks          []string  `json:"banks,omitempty"`
 	Daily          *dailyRec `json:"daily,omitempty"`
 	LastDaily      string    `json:"lastDaily,omitempty"`
@@ -38,8 +41,9 @@ type dailyRec struct {
 }
 
 func encodeSettings(s questions.Settings) ([]byte, error) {
+	cooldown, maxOpen := int(s.AskCooldown/time.Second), s.AskMaxOpen
 	r := settingsRec{TimeZone: s.TimeZone, RevealOnAnswer: s.RevealOnAnswer, AskMinutes: s.AskMinutes, Banks: s.Banks,
-		LastDaily: s.LastDaily, LastDailyTime: s.LastDailyTime}
+		AskCooldownSec: &cooldown, AskMaxOpen: &maxOpen, LastDaily: s.LastDaily, LastDailyTime: s.LastDailyTime}
 	if d := s.Daily; d != nil {
 		r.Daily = &dailyRec{ChannelID: d.ChannelID, Time: d.Time, Bank: d.Bank, Count: d.Count,
 			CloseAfterHours: d.CloseAfterHours, Next: utc(d.Next), LastPosted: d.LastPosted, LastError: d.LastError}
@@ -53,7 +57,14 @@ func decodeSettings(guildID questions.GuildID, v []byte) (questions.Settings, er
 		return questions.Settings{}, fmt.Errorf("settings of guild %d: %w", guildID, err)
 	}
 	s := questions.Settings{GuildID: guildID, TimeZone: r.TimeZone, RevealOnAnswer: r.RevealOnAnswer,
-		AskMinutes: r.AskMinutes, Banks: r.Banks, LastDaily: r.LastDaily, LastDailyTime: r.LastDailyTime}
+		AskMinutes: r.AskMinutes, Banks: r.Banks, LastDaily: r.LastDaily, LastDailyTime: r.LastDailyTime,
+		AskCooldown: questions.DefaultAskCooldown, AskMaxOpen: questions.DefaultAskMaxOpen}
+	if r.AskCooldownSec != nil {
+		s.AskCooldown = time.Duration(*r.AskCooldownSec) * time.Second
+	}
+	if r.AskMaxOpen != nil {
+		s.AskMaxOpen = *r.AskMaxOpen
+	}
 	if d := r.Daily; d != nil {
 		s.Daily = &questions.Daily{ChannelID: d.ChannelID, Time: d.Time, Bank: d.Bank, Count: d.Count,
 			CloseAfterHours: d.CloseAfterHours, Next: utc(d.Next), LastPosted: d.LastPosted, LastError: d.LastError}
@@ -208,6 +219,9 @@ func validateSettings(s questions.Settings) error {
 	// An IANA name: not "Local", which would follow the host's TZ.
 	if _, err := time.LoadLocation(s.TimeZone); err != nil || s.TimeZone == "" || s.TimeZone == "Local" {
 		return fmt.Errorf("unknown time zone %q", s.TimeZone)
+	}
+	if s.AskCooldown < 0 || s.AskCooldown%time.Second != 0 || s.AskMaxOpen < 0 {
+		return fmt.Errorf("ask cooldown %v, max open %d: want whole seconds and counts, not negative", s.AskCooldown, s.AskMaxOpen)
 	}
 	return nil
 }

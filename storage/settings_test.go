@@ -47,7 +47,8 @@ func TestSettingsNextInUTC(t *testing.T) {
 }
 
 // TestSettingsOldDailyRecord: a record written when Daily had its own time
-// zone still decodes; that field is ignored.
+// zone still decodes; that field is ignored. Written before the fair-play
+// settings, it has the default cooldown and cap of open questions.
 func TestSettingsOldDailyRecord(t *testing.T) {
 	db, _ := newDB(t)
 	old := `{"tz":"Europe/Paris","reveal":true,"askMinutes":10,` +
@@ -57,9 +58,38 @@ func TestSettingsOldDailyRecord(t *testing.T) {
 	}
 	got, err := db.Settings(5)
 	want := questions.Settings{GuildID: 5, TimeZone: "Europe/Paris", RevealOnAnswer: true, AskMinutes: 10,
+		AskCooldown: questions.DefaultAskCooldown, AskMaxOpen: questions.DefaultAskMaxOpen,
 		Daily: &questions.Daily{ChannelID: 8, Time: "07:30", Count: 2, LastPosted: "2025-03-13"}}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("Settings: got %+v (daily %+v), %v; want %+v (daily %+v)", got, got.Daily, err, want, want.Daily)
+	}
+}
+
+// TestSettingsAskLimitsOff: a cooldown and a cap of 0 (off) are stored as
+// such, not taken for the defaults of a record that has none.
+func TestSettingsAskLimitsOff(t *testing.T) {
+	db, _ := newDB(t)
+	for _, tc := range []struct {
+		name     string
+		cooldown time.Duration
+		maxOpen  int
+	}{
+		{"off", 0, 0},
+		{"set", 90 * time.Second, 7},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := db.UpdateSettings(t.Context(), 5, func(s *questions.Settings) error {
+				s.AskCooldown, s.AskMaxOpen = tc.cooldown, tc.maxOpen
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			read, err := db.Settings(5)
+			if err != nil || !reflect.DeepEqual(read, got) || read.AskCooldown != tc.cooldown || read.AskMaxOpen != tc.maxOpen {
+				t.Errorf("Settings: got cooldown %v, max open %d (%v); want %v, %d", read.AskCooldown, read.AskMaxOpen, err, tc.cooldown, tc.maxOpen)
+			}
+		})
 	}
 }
 
@@ -73,6 +103,9 @@ func TestSaveSettingsRefuses(t *testing.T) {
 		{"empty zone", questions.Settings{GuildID: 1}},
 		{"host zone", questions.Settings{GuildID: 1, TimeZone: "Local"}},
 		{"no guild", questions.Settings{TimeZone: "UTC"}},
+		{"negative cooldown", questions.Settings{GuildID: 1, TimeZone: "UTC", AskCooldown: -time.Second}},
+		{"cooldown not in seconds", questions.Settings{GuildID: 1, TimeZone: "UTC", AskCooldown: 1500 * time.Millisecond}},
+		{"negative cap", questions.Settings{GuildID: 1, TimeZone: "UTC", AskMaxOpen: -1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := db.SaveSettings(t.Context(), tc.s); err == nil {

@@ -7,7 +7,13 @@
 // loopback address unless a bearer token protects it: CheckConfig refuses
 // any other address without a token. With a token, every endpoint, /healthz
 // included, requires "Authorization: Bearer <token>"; without one (on
-// loopback only), every endpoint is open to the local machine.
+// loopback only), every endpoint is open to the local machine's programs,
+// but not to the web pages of its browsers: a request is served only when
+// its Host header names the listener (a loopback name, or the configured
+// address, with the listening port or none: see hostcheck), and refused
+// with 421 Misdirected Request otherwise. A page that rebinds its own name
+// to 127.0.0.1 (DNS rebinding) sends that name as Host, so it cannot read
+// /backup through the victim's browser.
 package admin
 
 import (
@@ -25,6 +31,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/quizhost/quizhost/internal/hostcheck"
 )
 
 // Gateway tells whether the bot is connected to Discord's gateway.
@@ -105,6 +113,7 @@ func Loopback(host string) bool {
 type Server struct {
 	cfg      Config
 	ln       net.Listener
+	hosts    hostcheck.Policy // the Host values served without a token
 	srv      *http.Server
 	inflight sync.WaitGroup
 }
@@ -126,7 +135,7 @@ func Listen(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("admin listener: %w", err)
 	}
-	s := &Server{cfg: cfg, ln: ln}
+	s := &Server{cfg: cfg, ln: ln, hosts: hostcheck.New(cfg.Addr, ln.Addr())}
 	s.srv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 5 * time.Second, IdleTimeout: time.Minute,
 		ErrorLog: slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn)}
 	return s, nil
@@ -162,7 +171,9 @@ func (s *Server) Serve(ctx context.Context) error {
 	return fmt.Errorf("admin listener: %w", err)
 }
 
-// Handler is the admin endpoints behind the token check.
+// Handler is the admin endpoints behind the token check or, without a
+// token, the Host check (421 Misdirected Request for a Host that does not
+// name the listener).
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
@@ -178,8 +189,22 @@ func (s *Server) Handler() http.Handler {
 			http.Error(w, "a bearer token is required (QUIZHOST_ADMIN_TOKEN)", http.StatusUnauthorized)
 			return
 		}
+		if s.cfg.Token == "" && !s.hosts.Allows(r.Host) {
+			s.cfg.Logger.Warn("admin listener refused a request for another host", "host", r.Host, "path", r.URL.Path, "remote", r.RemoteAddr)
+			http.Error(w, fmt.Sprintf("misdirected request: host %q is not this listener's; without QUIZHOST_ADMIN_TOKEN it answers only "+
+				"to localhost, 127.0.0.1, [::1] or the address it listens on (%s)", truncateHost(r.Host), s.ln.Addr()), http.StatusMisdirectedRequest)
+			return
+		}
 		mux.ServeHTTP(w, r)
 	})
+}
+
+// truncateHost cuts a Host header to a readable length for a message.
+func truncateHost(h string) string {
+	if len(h) > 100 {
+		return h[:100] + "…"
+	}
+	return h
 }
 
 // authorized compares the request's bearer token with the configured one

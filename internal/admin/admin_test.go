@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,20 +88,7 @@ func start(t *testing.T, cfg Config) string {
 
 func get(t *testing.T, url, token string) (*http.Response, []byte) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", url, nil)
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("GET %s: %v", url, err)
-	}
-	return resp, body
+	return getHost(t, url, "", token)
 }
 
 func TestToken(t *testing.T) {
@@ -238,4 +226,119 @@ func TestListenRefusesOpenAddressWithoutToken(t *testing.T) {
 	if _, err := Listen(Config{Addr: "0.0.0.0:0"}); err == nil || !strings.Contains(err.Error(), "QUIZHOST_ADMIN_TOKEN") {
 		t.Errorf("Listen on 0.0.0.0 without a token: got %v, want an error naming QUIZHOST_ADMIN_TOKEN", err)
 	}
+}
+
+// TestHostWithoutToken is issue 19's DNS rebinding: without a token, a
+// request whose Host is not the listener's (a page that rebound its own
+// name to 127.0.0.1) got the whole database from /backup. It is refused
+// with 421 now, before any endpoint runs; the listener's own names are
+// served. With a token, Host does not matter.
+func TestHostWithoutToken(t *testing.T) {
+	backups := &countingBackup{}
+	base := start(t, Config{Backup: backups, Gateway: &gateway{}, Database: database{}})
+	port := strings.TrimPrefix(base, "http://127.0.0.1:")
+	tests := []struct {
+		host string
+		want int
+	}{
+		{"127.0.0.1:" + port, 200},
+		{"localhost:" + port, 200},
+		{"LOCALHOST", 200},
+		{"[::1]:" + port, 200},
+		{"evil.example", 421},
+		{"evil.example:" + port, 421},
+		{"127.0.0.1.nip.io:" + port, 421},
+		{"localhost.:" + port, 421},
+		{"127.0.0.1:1", 421},
+		{"127.0.0.2:" + port, 421},
+	}
+	for _, tt := range tests {
+		for _, path := range []string{"/backup", "/healthz", "/metrics"} {
+			before := backups.n.Load()
+			resp, body := getHost(t, base+path, tt.host, "")
+			want := tt.want
+			if want == 200 && path == "/healthz" {
+				want = 503 // the test gateway is not connected: served all the same
+			}
+			if want == 200 && path == "/metrics" {
+				want = 404 // no metrics configured: the mux's answer
+			}
+			if resp.StatusCode != want {
+				t.Errorf("GET %s with Host %q: got %d %q, want %d", path, tt.host, resp.StatusCode, body, want)
+			}
+			if tt.want == 421 && backups.n.Load() != before {
+				t.Errorf("GET %s with Host %q ran the backup", path, tt.host)
+			}
+			if tt.want == 421 && !strings.Contains(string(body), "misdirected request") {
+				t.Errorf("GET %s with Host %q: body %q, want it to say why", path, tt.host, body)
+			}
+		}
+	}
+
+	const token = "correct-horse-battery-staple"
+	base = start(t, Config{Token: token, Backup: backups})
+	if resp, _ := getHost(t, base+"/backup", "evil.example", token); resp.StatusCode != 200 {
+		t.Errorf("GET /backup with a token and a foreign Host: got %d, want 200", resp.StatusCode)
+	}
+	if resp, _ := getHost(t, base+"/backup", "evil.example", ""); resp.StatusCode != 401 {
+		t.Errorf("GET /backup without the token and a foreign Host: got %d, want 401", resp.StatusCode)
+	}
+}
+
+// TestHostOfConfiguredAddress: the address the listener was configured
+// with is its name too (here localhost, which it resolves to loopback).
+func TestHostOfConfiguredAddress(t *testing.T) {
+	s, err := Listen(Config{Addr: "localhost:0", Backup: &countingBackup{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := s.Handler()
+	for _, tc := range []struct {
+		host string
+		want int
+	}{
+		{s.Addr().String(), 200},
+		{"localhost", 200},
+		{"quizhost.internal", 421},
+	} {
+		req, _ := http.NewRequest("GET", "/backup", nil)
+		req.Host = tc.host
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != tc.want {
+			t.Errorf("Host %q: got %d, want %d", tc.host, rec.Code, tc.want)
+		}
+	}
+	s.ln.Close()
+}
+
+// countingBackup is a tiny backup that counts the downloads it served.
+type countingBackup struct{ n atomic.Int32 }
+
+func (b *countingBackup) StreamBackup(w io.Writer, size func(int64)) (int64, error) {
+	b.n.Add(1)
+	size(4)
+	n, err := w.Write([]byte("db!\n"))
+	return int64(n), err
+}
+
+// getHost GETs url with the Host header set to host (from url when
+// empty) and the bearer token when there is one.
+func getHost(t *testing.T, url, host, token string) (*http.Response, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Host = host
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	return resp, body
 }

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/quizhost/quizhost/internal/hostcheck"
 )
 
 // The page lets whoever reaches it act as any member, admin imports
@@ -22,68 +24,22 @@ import (
 //     sends cross-site only after a CORS preflight the sandbox never
 //     answers, and it refuses any Origin but its own.
 
-// hostPolicy is the Host values the sandbox answers to: the loopback names
-// and the address it was told to listen on, with or without the port it
-// listens on. It is read-only once built.
+// hostPolicy is the Host values the sandbox answers to (hostcheck.Policy:
+// the loopback names and the address it was told to listen on, with or
+// without the port it listens on), and where its page is, for refusals.
 type hostPolicy struct {
-	// names are host names in lower case and IP addresses in Go's
-	// canonical form (IPv6 without brackets).
-	names map[string]bool
-	port  string
-	url   string // where the page is, for the refusal's message
+	hostcheck.Policy
+	url string
 }
 
 // newHostPolicy builds the policy of a sandbox asked to listen on
 // configured ("127.0.0.1:8080", "localhost:0") and listening on bound.
 func newHostPolicy(configured string, bound net.Addr) hostPolicy {
-	p := hostPolicy{names: map[string]bool{}}
-	for _, h := range []string{"localhost", "127.0.0.1", "::1"} {
-		p.names[canonicalHost(h)] = true
-	}
-	if h, _, err := net.SplitHostPort(configured); err == nil && h != "" {
-		p.names[canonicalHost(h)] = true
-	}
-	if h, port, err := net.SplitHostPort(bound.String()); err == nil {
-		p.names[canonicalHost(h)] = true
-		p.port = port
-	}
-	p.url = "http://" + bound.String()
-	return p
+	return hostPolicy{Policy: hostcheck.New(configured, bound), url: "http://" + bound.String()}
 }
 
 // allows reports whether a request's Host header names this sandbox.
-func (p hostPolicy) allows(hostHeader string) bool {
-	host, port, ok := splitHostHeader(hostHeader)
-	if !ok || (port != "" && port != p.port) {
-		return false
-	}
-	return p.names[canonicalHost(host)]
-}
-
-// splitHostHeader splits "name", "name:port", "[v6]" or "[v6]:port"; ok
-// is false for anything else (a bare IPv6 address, an empty host).
-func splitHostHeader(h string) (host, port string, ok bool) {
-	if strings.HasPrefix(h, "[") && strings.HasSuffix(h, "]") {
-		return h[1 : len(h)-1], "", len(h) > 2
-	}
-	if !strings.Contains(h, ":") {
-		return h, "", h != ""
-	}
-	host, port, err := net.SplitHostPort(h)
-	if err != nil || host == "" || port == "" {
-		return "", "", false
-	}
-	return host, port, true
-}
-
-// canonicalHost lower-cases a name and writes an IP address one way
-// (0:0:0:0:0:0:0:1 is ::1).
-func canonicalHost(h string) string {
-	if ip := net.ParseIP(h); ip != nil {
-		return ip.String()
-	}
-	return strings.ToLower(h)
-}
+func (p hostPolicy) allows(hostHeader string) bool { return p.Allows(hostHeader) }
 
 // sameOrigin reports whether a request's Origin header, when present, is
 // the page's own origin: http and the host the request was sent to.

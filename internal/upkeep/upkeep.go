@@ -1,7 +1,8 @@
 // Package upkeep runs quizhost's periodic housekeeping while the bot runs:
 // automatic backups (verified copies of the database in a folder, the
-// newest few kept) and the pruning of old day, week and month score
-// periods. Each job runs on a timer of an injected clock, so tests drive
+// newest few kept), the pruning of old day, week and month score
+// periods and the deletion of what expired unused (review questions not
+// answered, drafts not sent). Each job runs on a timer of an injected clock, so tests drive
 // it without sleeping.
 package upkeep
 
@@ -155,6 +156,30 @@ func (p Pruner) Run(ctx context.Context) {
 			return
 		}
 		p.Log.Info("old scores pruned", "periods", res.Periods, "guilds", res.Guilds, "took", time.Since(start).Round(time.Millisecond))
+	})
+}
+
+// Expirer deletes what expired unused (storage.DB.PruneExpired: review
+// questions not answered by their expiry, drafts past theirs) at start
+// and then every Every.
+type Expirer struct {
+	Every time.Duration
+	Prune func(ctx context.Context, now time.Time) (storage.ExpiredResult, error)
+	Clock clock.Clock
+	Log   *slog.Logger
+}
+
+// Run deletes what expired until ctx ends.
+func (x Expirer) Run(ctx context.Context) {
+	every(ctx, x.Clock, x.Clock.Now(), x.Every, func(now time.Time) {
+		res, err := x.Prune(ctx, now)
+		if err != nil {
+			x.Log.Error("delete expired reviews and drafts", "err", err)
+			return
+		}
+		if res.Reviews > 0 || res.Drafts > 0 {
+			x.Log.Info("expired reviews and drafts deleted", "reviews", res.Reviews, "drafts", res.Drafts)
+		}
 	})
 }
 

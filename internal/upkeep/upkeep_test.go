@@ -232,3 +232,32 @@ func TestPrunerRunsAtStartAndDaily(t *testing.T) {
 		t.Errorf("prunes at %v, want %v", calls, want)
 	}
 }
+
+// TestExpirerDeletesExpiredReviews runs the Expirer on a database with a
+// review question shown and never answered: it is kept while it can take
+// an answer and deleted at the first run after its expiry.
+func TestExpirerDeletesExpiredReviews(t *testing.T) {
+	db := openDB(t)
+	r, err := db.StartReview(t.Context(), questions.Review{GuildID: 1, UserID: 2, QuestionID: "q", Correct: []string{"A"},
+		OptionCount: 2, SelectCount: 1, OpenedAt: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := clock.NewFake(t0)
+	logs := &logBuffer{}
+	x := Expirer{Every: time.Hour, Prune: db.PruneExpired, Clock: clk, Log: slog.New(slog.NewTextHandler(logs, nil))}
+	run(t, x.Run)
+	if !clk.WaitArmed(1, 5*time.Second) {
+		t.Fatal("no run at start")
+	}
+	if _, err := db.Review(1, r.ID); err != nil {
+		t.Fatalf("the review before its expiry: %v", err)
+	}
+	step(t, clk, questions.ReviewExpiry)
+	if _, err := db.Review(1, r.ID); !errors.Is(err, questions.ErrNotFound) {
+		t.Errorf("the review after its expiry: got %v, want deleted", err)
+	}
+	if !strings.Contains(logs.String(), "reviews=1") {
+		t.Errorf("log %q, want the deletion counted", logs.String())
+	}
+}
