@@ -213,11 +213,13 @@ func revealBlocks(q *questions.Question, p questions.Post, votes bool) []block {
 		blocks = []block{{title: truncate("Answer: "+strings.Join(p.Correct, ", "), maxTitle), color: colorClosed}}
 	}
 	field := func(name, value string) {
+		name = truncate(name, maxTitle-runes(" (continued)"))
 		for i, piece := range splitText(value, maxFieldValue) {
+			n := name
 			if i > 0 {
-				name = truncate(name, maxTitle-len(" (continued)")) + " (continued)"
+				n += " (continued)"
 			}
-			blocks = append(blocks, block{field: &discordgo.MessageEmbedField{Name: truncate(name, maxTitle), Value: piece}})
+			blocks = append(blocks, block{field: &discordgo.MessageEmbedField{Name: n, Value: piece}})
 		}
 	}
 	correct := map[string]bool{}

@@ -313,6 +313,23 @@ func TestRevealShowsVotesAndRationales(t *testing.T) {
 	checkFields(t, "without votes", hidden.Fields, [][2]string{{"✅ A", "A is right."}, {"❌ B", "B is wrong."}})
 }
 
+// TestLongRationaleContinues: a rationale that does not fit its field
+// beside the vote bar goes on in the next field, named as continued.
+func TestLongRationaleContinues(t *testing.T) {
+	long := strings.TrimSpace(strings.Repeat("word ", 300)) // 1499 runes
+	q := &questions.Question{ID: "X#1", Bank: "X", Number: 1, Stem: "Which?",
+		Options: []questions.Option{{Letter: "A", Text: "a", Correct: true, Rationale: long}, {Letter: "B", Text: "b"}}}
+	p := questions.Post{ID: 1, Correct: []string{"A"}, OptionCount: 2, SelectCount: 1, Tallies: []int{1, 0}, Answers: 1, Right: 1}
+	e := packEmbeds(revealBlocks(q, p, true), maxEmbedTotal, maxEmbeds)[0][0]
+	if len(e.Fields) != 3 || e.Fields[0].Name != "✅ A · 1 vote (100%)" || e.Fields[1].Name != "✅ A · 1 vote (100%) (continued)" ||
+		e.Fields[2].Name != "❌ B · 0 votes (0%)" {
+		t.Fatalf("fields %+v, want A, A continued, B", e.Fields)
+	}
+	if got := strings.TrimPrefix(e.Fields[0].Value, "`██████████` ") + " " + e.Fields[1].Value; got != long {
+		t.Errorf("the rationale reads %q, want it whole", got)
+	}
+}
+
 func checkFields(t *testing.T, what string, got []*discordgo.MessageEmbedField, want [][2]string) {
 	t.Helper()
 	if len(got) != len(want) {
