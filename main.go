@@ -640,6 +640,7 @@ func validate(args []string, getenv func(string) string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
+	ps = append(ps, longReveals(cat, explicit)...)
 	warns, errs := ps.Warnings(), ps.Errors()
 	// A question an error names at its first line does not load (start-up
 	// would refuse the whole set): it is not counted.
@@ -681,6 +682,30 @@ func validate(args []string, getenv func(string) string, stdout, stderr io.Write
 		return exitCode{1, ""}
 	}
 	return nil
+}
+
+// longReveals warns of each question of cat's banks (the built-in bank
+// too unless explicit) whose reveal takes more than one message.
+func longReveals(cat *questions.Catalogue, explicit bool) questions.Problems {
+	var ps questions.Problems
+	for _, b := range cat.Banks() {
+		if explicit && len(b.Files()) == 0 {
+			continue
+		}
+		for i := range b.Questions {
+			q := &b.Questions[i]
+			if n := bot.RevealMessageCount(q); n > 1 {
+				path := q.Path
+				if path == "" {
+					path = "(built in)"
+				}
+				ps = append(ps, questions.Problem{Path: path, Line: q.Line, Warning: true,
+					Msg: fmt.Sprintf("question %d's reveal takes %d messages: the closed post, then %s replying to it (quizhost preview shows them)",
+						q.Number, n, plural(n-1, "message", "messages"))})
+			}
+		}
+	}
+	return ps
 }
 
 // preview prints each question as it will be posted and as revealed.

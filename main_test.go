@@ -267,18 +267,19 @@ func TestPreviewCommand(t *testing.T) {
 		t.Fatalf("got exit %d, want 0; stderr %q", code, errOut)
 	}
 	for _, w := range []string{
-		"######## AWS Cloud Practitioner#12 (" + filepath.Join(folder, "q12.txt") + ":1)\nPOSTED\n",
+		"######## AWS Cloud Practitioner#12 (" + filepath.Join(folder, "q12.txt") + ":1)\n━━ message 1: posted ━━\n",
 		"== AWS Cloud Practitioner · Question 40 ==\nWhich AWS service stores objects (question 40)?\n\n**A.** Amazon S3\n**B.** Amazon EC2\n",
 		"[menu: Choose your answer]\n  A · Amazon S3\n  B · Amazon EC2\n",
-		"REVEALED\n== Answer: A ==\nS3 is the object store.\n-- ✅ A --\nS3 stores objects in buckets.\n-- ❌ B --\nEC2 runs virtual machines.\n",
+		"━━ message 1: edited when the question closes ━━\n",
+		"== Answer: A ==\nS3 is the object store.\n-- ✅ A · 0 votes (0%) --\n`░░░░░░░░░░` S3 stores objects in buckets.\n-- ❌ B · 0 votes (0%) --\n`░░░░░░░░░░` EC2 runs virtual machines.\n",
 		"Which S3 storage class is cheapest?",
-		"-- ✅ A --\nMade for rarely read archives.\n-- ❌ B --\nThe most expensive to store.\n",
+		"-- ✅ A · 0 votes (0%) --\n`░░░░░░░░░░` Made for rarely read archives.\n-- ❌ B · 0 votes (0%) --\n`░░░░░░░░░░` The most expensive to store.\n",
 	} {
 		if !strings.Contains(out, w) {
 			t.Errorf("got preview\n%s\nwant it to contain\n%s", out, w)
 		}
 	}
-	if n := strings.Count(out, "\nPOSTED\n"); n != 4 {
+	if n := strings.Count(out, "\n━━ message 1: posted ━━\n"); n != 4 {
 		t.Errorf("got %d questions previewed, want 4", n)
 	}
 	if strings.Contains(out, "quizhost Sample") {
@@ -878,5 +879,37 @@ func TestDamagedDatabaseRefused(t *testing.T) {
 				t.Errorf("the file changed: %d bytes before, %d after", len(tc.data), len(after))
 			}
 		})
+	}
+}
+
+// TestValidateWarnsOfLongReveals: a question whose reveal takes more than
+// one message loads, with a warning that says how many and points to
+// preview; --strict fails on it.
+func TestValidateWarnsOfLongReveals(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	long := func(word string, n int) string { return strings.TrimSpace(strings.Repeat(word+" ", n/(len(word)+1))) }
+	var b strings.Builder
+	b.WriteString("Long Question 1\nSelect 1" + long("stem", 3800) + "\n")
+	for _, l := range []string{"A", "B", "C", "D", "E"} {
+		b.WriteString("- " + l + "\nOption " + l + "\n")
+	}
+	b.WriteString("Show answer and explanation\nCorrect answer: B\nExplanation\n" + long("explanation", 4000) + "\n")
+	for _, l := range []string{"A", "B", "C", "D", "E"} {
+		verdict := "Incorrect"
+		if l == "B" {
+			verdict = "Correct"
+		}
+		b.WriteString("- " + l + ". " + verdict + ".\n" + long("rationale", 1000) + "\n")
+	}
+	b.WriteString("Long Question 2\nSelect 1Short?\n- A\nyes\n- B\nno\nCorrect answer: A\n")
+	os.WriteFile("long.txt", []byte(b.String()), 0o600)
+	code, out, errOut := runCLI(t, nil, "validate", "long.txt")
+	if want := "long.txt:1: warning: question 1's reveal takes 3 messages: the closed post, then 2 messages replying to it (quizhost preview shows them)\n"; code != 0 || !strings.Contains(errOut, want) || !strings.Contains(errOut, "0 errors, 1 warning") ||
+		!strings.Contains(out, "Long: 2 questions") {
+		t.Errorf("got exit %d, stdout %q, stderr %q; want 0, both questions and the one warning %q", code, out, errOut, want)
+	}
+	if code, _, _ := runCLI(t, nil, "validate", "--strict", "long.txt"); code != 1 {
+		t.Errorf("--strict: got exit %d, want 1", code)
 	}
 }

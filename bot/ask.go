@@ -313,7 +313,7 @@ func (b *Bot) answer(c *call, postID questions.PostID, values []string) (respons
 	if err != nil {
 		return response{}, fmt.Errorf("answer: %w", err)
 	}
-	var reveal []*discordgo.MessageEmbed
+	var reveal [][]*discordgo.MessageEmbed
 	if q := b.questionFor(post); set.RevealOnAnswer && q != nil {
 		reveal = b.reveals.get(post, q)
 	}
@@ -332,7 +332,7 @@ func (b *Bot) answer(c *call, postID questions.PostID, values []string) (respons
 	if err == nil {
 		b.cfg.Metrics.AnswerRecorded(time.Since(c.start))
 	}
-	return asReply(gradeMessage(a, post, reveal)), nil
+	return asReplies(gradeMessage(a, post, reveal)), nil
 }
 
 // commitAnswer records a, and returns what RecordAnswer returns (a store

@@ -87,6 +87,7 @@ type PostStore interface {
 	OpenPostsIn(guildID questions.GuildID, channelID questions.ChannelID) ([]questions.Post, error)
 	ClosePost(ctx context.Context, postID questions.PostID, at time.Time) (questions.Post, bool, error)
 	MarkRevealed(ctx context.Context, postID questions.PostID) error
+	SetRevealSent(ctx context.Context, postID questions.PostID, sent int) error
 	UnrevealedPosts() ([]questions.Post, error)
 	Asked(guildID questions.GuildID) (map[string]bool, error)
 	ForgetAsked(ctx context.Context, guildID questions.GuildID, questionIDs []string) error

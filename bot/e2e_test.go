@@ -515,12 +515,16 @@ func TestAskAnswerClose(t *testing.T) {
 			t.Errorf("select option %d = %q/%q", i, o.Label, o.Value)
 		}
 	}
-	if f := msg.Embeds[0].Fields; len(f) != 1 || !strings.Contains(f[0].Value, fmt.Sprintf("Pick **%d** answer", q.SelectCount())) ||
-		!strings.Contains(f[0].Value, fmt.Sprintf("closes <t:%d:R>", post.ClosesAt.Unix())) {
-		t.Errorf("question embed fields %+v, want how many to pick and when it closes", msg.Embeds[0].Fields)
+	// How to answer and when it closes: said once, in the line above.
+	if f := msg.Embeds[0].Fields; len(f) != 0 {
+		t.Errorf("question embed fields %+v, want none", f)
 	}
-	if !strings.Contains(msg.Content, "closes <t:") || !strings.Contains(msg.Content, "0 answers") {
-		t.Errorf("question content %q, want the close time and the answer count", msg.Content)
+	if !strings.Contains(msg.Content, fmt.Sprintf("Pick **%d** answer", q.SelectCount())) ||
+		!strings.Contains(msg.Content, fmt.Sprintf("closes <t:%d:R>", post.ClosesAt.Unix())) || !strings.Contains(msg.Content, "0 answers") {
+		t.Errorf("question content %q, want how many to pick, the close time and the answer count", msg.Content)
+	}
+	if n := strings.Count(msg.Content+embedsText(msg.Embeds), "Pick **"); n != 1 {
+		t.Errorf("the post says how many to pick %d times, want once", n)
 	}
 
 	// Right and wrong answers, graded privately with the reveal.

@@ -276,13 +276,17 @@ func (b *Bot) draftButton(c *call, id componentID) (response, error) {
 
 // Rendering: pure functions of the draft and what it would do.
 
-// previewEmbeds show a question as it will be posted, then its answer and
-// rationales as the reveal shows them.
+// previewEmbeds show a question as it will be posted, with how to answer
+// it (the post's line above), then its answer and rationales as the
+// reveal shows them.
 func previewEmbeds(q *questions.Question) []*discordgo.MessageEmbed {
 	p := questions.Post{SelectCount: q.SelectCount(), OptionCount: len(q.Options), Correct: q.Correct()}
-	e := questionEmbed(q, p)
-	e.Fields = []*discordgo.MessageEmbedField{{Name: "How to answer", Value: pickText(p.SelectCount) + " from the menu"}}
-	return []*discordgo.MessageEmbed{e, revealEmbed(q, p, false)}
+	embeds := questionEmbeds(q, colorOpen)
+	embeds[0].Fields = []*discordgo.MessageEmbedField{{Name: "How to answer", Value: pickText(p.SelectCount) + " from the menu"}}
+	for _, part := range answerReveal(q, p) {
+		embeds = append(embeds, part...)
+	}
+	return embeds
 }
 
 // previewOf is the preview embeds of the first previewQuestions questions

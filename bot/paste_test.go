@@ -68,7 +68,7 @@ func TestPastePreviewMessage(t *testing.T) {
 			if len(m.embeds) != tt.wantEmbeds {
 				t.Errorf("%d embeds, want %d", len(m.embeds), tt.wantEmbeds)
 			}
-			checkEmbeds(t, m.embeds)
+			checkLimits(t, tt.name, m.content, m.embeds, m.components)
 			for _, w := range tt.want {
 				if !strings.Contains(m.content, w) {
 					t.Errorf("content %q lacks %q", m.content, w)

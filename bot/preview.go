@@ -12,42 +12,68 @@ import (
 	"github.com/quizhost/quizhost/questions"
 )
 
-// PreviewText renders q as plain text the way Discord will show it, for
-// "quizhost preview": first the message /quiz ask posts (its line above,
-// the question embed and the answer menu's options), open for a server's
-// default time, then the reveal embed a member sees (the correct letters,
-// the explanation and every option's rationale; the channel's reveal adds
-// the votes). It flattens the bot's own rendering (openMessage,
-// revealEmbed), so it cannot drift from what is posted. Discord timestamps
-// are written relative to the post ("in 10 minutes"). Pure; safe for
-// concurrent use.
+// PreviewText renders q as plain text, message by message, exactly as the
+// bot sends it to a channel, for "quizhost preview": the message /quiz ask
+// posts (open for a server's default time), then the reveal when it
+// closes, with no answers yet: the edit of that message, and each message
+// the reveal continues in when the post cannot hold all of it. Each
+// message is headed by a line saying which it is; each embed shows its
+// title, description and fields, each menu its options as Discord shows
+// them. It flattens what the bot sends (openMessage, closedReveal), so it
+// cannot drift from it. Discord timestamps are written relative to the
+// post ("in 10 minutes"). Pure; safe for concurrent use.
 func PreviewText(q *questions.Question) string {
+	p := previewPost(q)
+	var posted, revealed strings.Builder
+	m := openMessage(p, q)
+	posted.WriteString("━━ message 1: posted ━━\n")
+	writeMessage(&posted, m.Content, m.Embeds, m.Components)
+	closed := p
+	closed.Closed, closed.ClosedAt = true, p.ClosesAt
+	r := closedReveal(closed, q)
+	revealed.WriteString("\n━━ message 1: edited when the question closes ━━\n")
+	writeMessage(&revealed, *r.edit.Content, *r.edit.Embeds, *r.edit.Components)
+	for i, more := range r.more {
+		fmt.Fprintf(&revealed, "\n━━ message %d: posted after it, a reply to message 1 ━━\n", i+2)
+		writeMessage(&revealed, more.Content, more.Embeds, more.Components)
+	}
+	// Each part's times as a member reads them then.
+	return flattenTimestamps(posted.String(), p.OpenedAt) + flattenTimestamps(revealed.String(), closed.ClosedAt)
+}
+
+// previewPost is the post PreviewText shows q in: asked now for a server's
+// default time, not answered yet.
+func previewPost(q *questions.Question) questions.Post {
 	opened := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC) // any instant: times are shown relative to it
-	p := questions.Post{
+	return questions.Post{
+		ID: 1, GuildID: 1, ChannelID: 1, MessageID: 1,
 		QuestionID: q.ID, Bank: q.Bank, Tags: q.Tags, Correct: q.Correct(),
 		OptionCount: len(q.Options), SelectCount: q.SelectCount(), OpenedAt: opened,
 		ClosesAt: opened.Add(time.Duration(questions.DefaultSettings(0).AskMinutes) * time.Minute),
+		Tallies:  make([]int, len(q.Options)),
 	}
-	var b strings.Builder
-	m := openMessage(p, q)
-	b.WriteString("POSTED\n")
-	b.WriteString(m.Content + "\n")
-	for _, e := range m.Embeds {
-		writeEmbed(&b, e)
+}
+
+// writeMessage writes a message's content, embeds and components.
+func writeMessage(b *strings.Builder, content string, embeds []*discordgo.MessageEmbed, comps []discordgo.MessageComponent) {
+	if content != "" {
+		b.WriteString(content + "\n")
 	}
-	for _, row := range m.Components {
-		writeComponents(&b, row)
+	for _, e := range embeds {
+		writeEmbed(b, e)
 	}
-	b.WriteString("\nREVEALED\n")
-	for _, e := range fitEmbeds([]*discordgo.MessageEmbed{revealEmbed(q, p, false)}) {
-		writeEmbed(&b, e)
+	for _, c := range comps {
+		writeComponents(b, c)
 	}
-	return flattenTimestamps(b.String(), opened)
 }
 
 // writeEmbed writes an embed's title, description and fields.
 func writeEmbed(b *strings.Builder, e *discordgo.MessageEmbed) {
-	fmt.Fprintf(b, "== %s ==\n", e.Title)
+	if e.Title == "" {
+		b.WriteString("==\n") // an embed without a title
+	} else {
+		fmt.Fprintf(b, "== %s ==\n", e.Title)
+	}
 	if e.Description != "" {
 		b.WriteString(e.Description + "\n")
 	}
@@ -56,8 +82,8 @@ func writeEmbed(b *strings.Builder, e *discordgo.MessageEmbed) {
 	}
 }
 
-// writeComponents writes select menus: the placeholder, then each option's
-// label as the menu shows it.
+// writeComponents writes select menus (the placeholder, then each
+// option's label as the menu shows it) and buttons.
 func writeComponents(b *strings.Builder, c discordgo.MessageComponent) {
 	switch c := c.(type) {
 	case discordgo.ActionsRow:
@@ -69,6 +95,8 @@ func writeComponents(b *strings.Builder, c discordgo.MessageComponent) {
 		for _, o := range c.Options {
 			fmt.Fprintf(b, "  %s\n", o.Label)
 		}
+	case discordgo.Button:
+		fmt.Fprintf(b, "[button: %s]\n", c.Label)
 	}
 }
 

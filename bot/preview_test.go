@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -20,34 +21,79 @@ func TestPreviewText(t *testing.T) {
 		Explanation: "Object storage keeps data as objects in buckets or vaults.",
 	}
 	want := strings.Join([]string{
-		"POSTED",
-		"Pick **2** answers · closes in 10 minutes · 0 answers so far",
+		"━━ message 1: posted ━━",
+		"Pick **2** answers from the menu below · closes in 10 minutes · 0 answers so far",
 		"== AWS Cloud Practitioner · Question 12 ==",
 		"Which services store objects?",
 		"",
 		"**A.** Amazon S3",
 		"**B.** Amazon EC2",
 		"**C.** Amazon S3 Glacier",
-		"-- How to answer --",
-		"Pick **2** answers from the menu below · closes in 10 minutes",
 		"[menu: Choose 2 answers]",
 		"  A · Amazon S3",
 		"  B · Amazon EC2",
 		"  C · Amazon S3 Glacier",
 		"",
-		"REVEALED",
+		"━━ message 1: edited when the question closes ━━",
+		"**Closed** now · 0 answers · 0 right (0%)",
+		"== AWS Cloud Practitioner · Question 12 ==",
+		"Which services store objects?",
+		"",
+		"**A.** Amazon S3",
+		"**B.** Amazon EC2",
+		"**C.** Amazon S3 Glacier",
 		"== Answer: A, C ==",
 		"Object storage keeps data as objects in buckets or vaults.",
-		"-- ✅ A --",
-		"S3 is object storage.",
-		"-- ❌ B --",
-		"—",
-		"-- ✅ C --",
-		"Glacier stores archives as objects.",
+		"-- ✅ A · 0 votes (0%) --",
+		"`░░░░░░░░░░` S3 is object storage.",
+		"-- ❌ B · 0 votes (0%) --",
+		"`░░░░░░░░░░`",
+		"-- ✅ C · 0 votes (0%) --",
+		"`░░░░░░░░░░` Glacier stores archives as objects.",
+		"[menu: Closed]",
+		"  A · Amazon S3",
+		"  B · Amazon EC2",
+		"  C · Amazon S3 Glacier",
+		"[button: Report a problem]",
 		"",
 	}, "\n")
 	if got := PreviewText(q); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestPreviewLongQuestion: the preview of a reveal that continues in
+// further messages shows each, in order, marked, exactly as sent.
+func TestPreviewLongQuestion(t *testing.T) {
+	q := longQuestion()
+	got := PreviewText(q)
+	p := previewPost(q)
+	p.Closed, p.ClosedAt = true, p.ClosesAt
+	r := closedReveal(p, q)
+	if n := RevealMessageCount(q); n != 1+len(r.more) || n < 2 {
+		t.Fatalf("RevealMessageCount %d, want the closing edit and its %d continuations (at least 2 messages)", n, len(r.more))
+	}
+	var wantHeads []string
+	wantHeads = append(wantHeads, "━━ message 1: posted ━━", "━━ message 1: edited when the question closes ━━")
+	for i := range r.more {
+		wantHeads = append(wantHeads, fmt.Sprintf("━━ message %d: posted after it, a reply to message 1 ━━", i+2))
+	}
+	var heads []string
+	for _, l := range strings.Split(got, "\n") {
+		if strings.HasPrefix(l, "━━") {
+			heads = append(heads, l)
+		}
+	}
+	if strings.Join(heads, "\n") != strings.Join(wantHeads, "\n") {
+		t.Errorf("message heads\n%s\nwant\n%s", strings.Join(heads, "\n"), strings.Join(wantHeads, "\n"))
+	}
+	// Every text, whole, in order: the stem and options in the post, then
+	// again in its closing edit with the explanation and rationales.
+	checkWhole(t, "preview", got, append(append(postTexts(q), postTexts(q)...), revealTexts(q)...))
+	for i, m := range r.more {
+		if !strings.Contains(got, m.Content) {
+			t.Errorf("preview lacks continuation %d's line %q", i+2, m.Content)
+		}
 	}
 }
 

@@ -21,19 +21,26 @@ func (b *Bot) questionShow(c *call, opts options) (response, error) {
 	if q == nil {
 		return response{}, userErr("There is no question with id %q here. Type part of its text and pick it from the list.", truncate(id, 100))
 	}
-	return asReply(questionShowMessage(q, b.isCatalogue(q.ID))), nil
+	return asReplies(questionShowMessage(q, b.isCatalogue(q.ID))), nil
 }
 
 // questionShowMessage is a question as posted and its reveal, with its ID
-// and where it comes from.
-func questionShowMessage(q *questions.Question, builtin bool) message {
+// and where it comes from: one message, or more when the reveal is long
+// (the rest are follow-ups).
+func questionShowMessage(q *questions.Question, builtin bool) []message {
 	origin := "imported"
 	if builtin {
 		origin = "comes with this quizhost"
 	}
-	return message{ephemeral: true,
-		content: truncate(fmt.Sprintf("🔎 Question `%s` · bank **%s** (%s)", q.ID, q.Bank, origin), 2000),
-		embeds:  fitEmbeds(previewEmbeds(q))}
+	p := questions.Post{SelectCount: q.SelectCount(), OptionCount: len(q.Options), Correct: q.Correct()}
+	parts := withReveal(questionEmbeds(q, colorOpen), revealBlocks(q, p, false))
+	out := []message{{ephemeral: true,
+		content: truncate(fmt.Sprintf("🔎 Question `%s` · bank **%s** (%s) · %s", q.ID, q.Bank, origin, pickText(p.SelectCount)), maxContent),
+		embeds:  parts[0]}}
+	for i, part := range parts[1:] {
+		out = append(out, continued(part, i+2, len(parts)))
+	}
+	return out
 }
 
 func (b *Bot) isCatalogue(id string) bool {

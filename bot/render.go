@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -55,25 +56,37 @@ func questionTitle(q *questions.Question) string {
 	return truncate(fmt.Sprintf("%s · Question %d", q.Bank, q.Number), maxTitle)
 }
 
-// questionEmbed shows the bank and number, the stem and every option's
-// full text, how many options to pick and when the question closes.
-func questionEmbed(q *questions.Question, p questions.Post) *discordgo.MessageEmbed {
-	how := pickText(p.SelectCount) + " from the menu below"
-	color := colorOpen
-	switch {
-	case p.Closed:
-		how, color = pickText(p.SelectCount)+" · closed "+timestamp(p.ClosedAt, "R"), colorClosed
-	case p.ClosesAt.IsZero():
-		how += " · closes when the next daily question is posted"
-	default:
-		how += " · closes " + timestamp(p.ClosesAt, "R")
+// questionEmbeds show the question as posted: its bank and number, the
+// stem and every option's full text. They fit one description when they
+// can; else the stem is the first embed's description and the options
+// follow in the descriptions of the next (splitText), all in one message:
+// questions.Validate refuses a question whose embeds would not fit one
+// (a stem over questions.MaxStemLength or a Body over
+// questions.MaxBodyLength). Only for a question it refuses are they cut to
+// fit (fitEmbeds). How to answer and when it closes is the message's
+// content (openContent), said once.
+func questionEmbeds(q *questions.Question, color int) []*discordgo.MessageEmbed {
+	var pieces []string
+	if body := strings.TrimSpace(q.Body()); runes(body) <= maxDesc {
+		pieces = []string{body}
+	} else {
+		pieces = append(splitText(q.Stem, maxDesc), splitText(q.OptionLines(), maxDesc)...)
 	}
-	return &discordgo.MessageEmbed{
-		Title:       questionTitle(q),
-		Description: truncate(q.Body(), maxDesc),
-		Fields:      []*discordgo.MessageEmbedField{{Name: "How to answer", Value: how}},
-		Color:       color,
+	embeds := make([]*discordgo.MessageEmbed, 0, len(pieces))
+	for i, p := range pieces {
+		e := &discordgo.MessageEmbed{Description: p, Color: color}
+		if i == 0 {
+			e.Title = questionTitle(q)
+		}
+		embeds = append(embeds, e)
 	}
+	if len(embeds) == 0 {
+		embeds = []*discordgo.MessageEmbed{{Title: questionTitle(q), Color: color}}
+	}
+	if len(embeds) > maxEmbeds || embedsSize(embeds) > maxEmbedTotal {
+		embeds = fitEmbeds(embeds[:min(len(embeds), maxEmbeds)])
+	}
+	return embeds
 }
 
 // pickText says how many options to pick.
@@ -84,31 +97,32 @@ func pickText(n int) string {
 	return fmt.Sprintf("Pick **%d** answers", n)
 }
 
-// openContent is the line above an open question: what to pick, when it
-// closes and the live answer count.
+// openContent is the line above an open question, the one place a post
+// says how to answer: what to pick, when it closes and the live answer
+// count (which the refresher keeps current by editing this line alone).
 func openContent(p questions.Post) string {
 	var b strings.Builder
 	if p.Daily {
 		b.WriteString("📅 **Daily question** · ")
 	}
 	b.WriteString(pickText(p.SelectCount))
-	if !p.ClosesAt.IsZero() {
-		fmt.Fprintf(&b, " · closes <t:%d:R>", p.ClosesAt.Unix())
+	b.WriteString(" from the menu below")
+	if p.ClosesAt.IsZero() {
+		b.WriteString(" · closes when the next daily question is posted")
+	} else {
+		b.WriteString(" · closes " + timestamp(p.ClosesAt, "R"))
 	}
 	fmt.Fprintf(&b, " · %s so far", plural(p.Answers, "answer", "answers"))
 	return b.String()
 }
 
 // answerSelect is the string select members answer with. Labels begin with
-// the letter and preview the option; the full text is in the embed.
+// the letter and show the option as plain text (optionLabel): Discord
+// shows a label's markdown as typed. The full text is in the embed.
 func answerSelect(p questions.Post, q *questions.Question, disabled bool) discordgo.ActionsRow {
 	opts := make([]discordgo.SelectMenuOption, 0, len(q.Options))
 	for _, o := range q.Options {
-		label := o.Letter
-		if t := strings.Join(strings.Fields(o.Text), " "); t != "" {
-			label = truncate(o.Letter+" · "+t, maxLabel)
-		}
-		opts = append(opts, discordgo.SelectMenuOption{Label: label, Value: o.Letter})
+		opts = append(opts, discordgo.SelectMenuOption{Label: optionLabel(o.Letter, o.Text), Value: o.Letter})
 	}
 	n := p.SelectCount
 	placeholder := "Choose your answer"
@@ -124,11 +138,21 @@ func answerSelect(p questions.Post, q *questions.Question, disabled bool) discor
 	}}}
 }
 
-// openMessage is a question as posted.
+// openMessage is a question as posted, with the extra embeds (the daily
+// quiz's streaks) after the question's that fit the message; an extra
+// that does not fit is left out, the question never.
 func openMessage(p questions.Post, q *questions.Question, extra ...*discordgo.MessageEmbed) *discordgo.MessageSend {
+	embeds := questionEmbeds(q, colorOpen)
+	room := maxEmbedTotal - embedsSize(embeds)
+	for _, e := range extra {
+		if n := embedLen(e); n <= room && len(embeds) < maxEmbeds {
+			embeds = append(embeds, e)
+			room -= n
+		}
+	}
 	return &discordgo.MessageSend{
 		Content:         openContent(p),
-		Embeds:          fitEmbeds(append([]*discordgo.MessageEmbed{questionEmbed(q, p)}, extra...)),
+		Embeds:          embeds,
 		Components:      []discordgo.MessageComponent{answerSelect(p, q, false)},
 		AllowedMentions: noPings(),
 	}
@@ -150,72 +174,173 @@ func percent(n, total int) int {
 	return (n*100 + total/2) / total
 }
 
-// revealEmbed shows the correct letters, the explanation and each option's
-// rationale; with votes, also how many members picked each option.
-func revealEmbed(q *questions.Question, p questions.Post, votes bool) *discordgo.MessageEmbed {
-	e := &discordgo.MessageEmbed{
-		Title:       truncate("Answer: "+strings.Join(p.Correct, ", "), maxTitle),
-		Description: truncate(q.Explanation, maxDesc),
-		Color:       colorClosed,
+// communityLine is the line a reveal opens with when most visitors of the
+// site q was copied from chose another answer than key (q.Community):
+// "⚠️ Key: B · most members of the source site chose C (71%)"; "" when
+// they agree or q has no community vote.
+func communityLine(q *questions.Question, key []string) string {
+	top, ok := q.CommunityDisagrees()
+	if !ok || len(top.Letters) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("⚠️ Key: %s · most members of the source site chose %s (%d%%)",
+		strings.Join(key, ", "), strings.Join(top.Letters, ", "), top.Percent)
+}
+
+// revealBlocks is the reveal of q in reading order, as blocks to pack
+// into embeds (packEmbeds), none of them cut: the correct letters as the
+// title; the community line (communityLine) and the explanation as the
+// description, continued in embeds of their own past 4096 characters;
+// then a field per option with a rationale, a value over 1024 characters
+// continued in the next fields. With votes (the channel's reveal), every
+// option shows its votes: in its field, or, when no option has a
+// rationale, in one compact "Votes" list. Without votes, an option
+// without a rationale has no field.
+func revealBlocks(q *questions.Question, p questions.Post, votes bool) []block {
+	head := strings.TrimSpace(q.Explanation)
+	if line := communityLine(q, p.Correct); line != "" {
+		head = strings.TrimSpace(line + "\n\n" + head)
+	}
+	var blocks []block
+	for i, piece := range splitText(head, maxDesc) {
+		b := block{desc: piece, color: colorClosed}
+		if i == 0 {
+			b.title = truncate("Answer: "+strings.Join(p.Correct, ", "), maxTitle)
+		}
+		blocks = append(blocks, b)
+	}
+	if len(blocks) == 0 {
+		blocks = []block{{title: truncate("Answer: "+strings.Join(p.Correct, ", "), maxTitle), color: colorClosed}}
+	}
+	field := func(name, value string) {
+		name = truncate(name, maxTitle-runes(" (continued)"))
+		for i, piece := range splitText(value, maxFieldValue) {
+			n := name
+			if i > 0 {
+				n += " (continued)"
+			}
+			blocks = append(blocks, block{field: &discordgo.MessageEmbedField{Name: n, Value: piece}})
+		}
 	}
 	correct := map[string]bool{}
 	for _, l := range p.Correct {
 		correct[l] = true
 	}
-	for i, o := range q.Options {
-		mark := "❌"
-		if correct[o.Letter] {
-			mark = "✅"
+	mark := func(letter string) string {
+		if correct[letter] {
+			return "✅ " + letter
 		}
-		name := mark + " " + o.Letter
-		var value string
-		if votes {
-			n := 0
-			if i < len(p.Tallies) {
-				n = p.Tallies[i]
-			}
-			name += fmt.Sprintf(" · %s (%d%%)", plural(n, "vote", "votes"), percent(n, p.Answers))
-			value = bar(n, p.Answers)
-		}
-		if o.Rationale != "" {
-			if value != "" {
-				value += " "
-			}
-			value += o.Rationale
-		}
-		if value == "" {
-			value = "—"
-		}
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: truncate(name, 256), Value: truncate(value, maxFieldValue)})
+		return "❌ " + letter
 	}
-	return e
+	tally := func(i int) int {
+		if i < len(p.Tallies) {
+			return p.Tallies[i]
+		}
+		return 0
+	}
+	voteText := func(n int) string {
+		return fmt.Sprintf("%s (%d%%)", plural(n, "vote", "votes"), percent(n, p.Answers))
+	}
+	rationales := slices.ContainsFunc(q.Options, func(o questions.Option) bool { return strings.TrimSpace(o.Rationale) != "" })
+	if votes && !rationales {
+		lines := make([]string, len(q.Options))
+		for i, o := range q.Options {
+			n := tally(i)
+			lines[i] = fmt.Sprintf("%s %s %s", mark(o.Letter), bar(n, p.Answers), voteText(n))
+		}
+		field("Votes", strings.Join(lines, "\n"))
+		return blocks
+	}
+	for i, o := range q.Options {
+		rationale := strings.TrimSpace(o.Rationale)
+		if !votes {
+			if rationale != "" {
+				field(mark(o.Letter), rationale)
+			}
+			continue
+		}
+		n := tally(i)
+		field(mark(o.Letter)+" · "+voteText(n), strings.TrimSpace(bar(n, p.Answers)+" "+rationale))
+	}
+	return blocks
 }
 
-// closedMessage is the edit that closes a question: the select disabled,
-// the reveal and the votes, and a button to report a problem with it.
-func closedMessage(p questions.Post, q *questions.Question) *discordgo.MessageEdit {
-	content := fmt.Sprintf("**Closed** · %s · %d right (%d%%)", plural(p.Answers, "answer", "answers"),
-		p.Right, percent(p.Right, p.Answers))
+// channelReveal is what closing a post sends to its channel, in order:
+// the edit of the post, then the messages that continue its reveal when
+// the post cannot hold all of it.
+type channelReveal struct {
+	edit *discordgo.MessageEdit
+	more []*discordgo.MessageSend
+}
+
+// closedReveal is the reveal of a closed post: the edit that closes it
+// (the select disabled, the question as posted, as much of the reveal and
+// the votes as the message holds, and a button to report a problem), then
+// the rest of the reveal in further messages, each a reply to the post
+// saying which part of the reveal it is. Nothing of the reveal is cut.
+// q nil (the bank no longer has the question) shows what the post kept.
+func closedReveal(p questions.Post, q *questions.Question) channelReveal {
+	content := fmt.Sprintf("**Closed** %s · %s · %d right (%d%%)", timestamp(p.ClosedAt, "R"),
+		plural(p.Answers, "answer", "answers"), p.Right, percent(p.Right, p.Answers))
 	if p.Daily {
 		content = "📅 " + content
 	}
-	var embeds []*discordgo.MessageEmbed
-	var comps []discordgo.MessageComponent
 	report := discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{
 		Label: "Report a problem", Emoji: &discordgo.ComponentEmoji{Name: "⚠️"}, Style: discordgo.SecondaryButton, CustomID: reportCustomID(p.ID)}}}
-	if q != nil {
-		embeds = fitEmbeds([]*discordgo.MessageEmbed{questionEmbed(q, p), revealEmbed(q, p, true)})
-		comps = []discordgo.MessageComponent{answerSelect(p, q, true), report}
-	} else {
-		// The bank no longer has the question: show what the post kept.
+	edit := &discordgo.MessageEdit{
+		Channel: formatID(p.ChannelID), ID: formatID(p.MessageID), AllowedMentions: noPings(),
+	}
+	if q == nil {
 		content += "\nCorrect: **" + strings.Join(p.Correct, ", ") + "**"
-		embeds = []*discordgo.MessageEmbed{}
-		comps = []discordgo.MessageComponent{report}
+		embeds := []*discordgo.MessageEmbed{}
+		comps := []discordgo.MessageComponent{report}
+		edit.Content, edit.Embeds, edit.Components = &content, &embeds, &comps
+		return channelReveal{edit: edit}
 	}
-	return &discordgo.MessageEdit{
-		Channel: formatID(p.ChannelID), ID: formatID(p.MessageID),
-		Content: &content, Embeds: &embeds, Components: &comps, AllowedMentions: noPings(),
+	embeds := questionEmbeds(q, colorClosed)
+	parts := withReveal(embeds, revealBlocks(q, p, true))
+	var more []*discordgo.MessageSend
+	if len(parts[0]) == len(embeds) {
+		// None of the reveal fits with the question: the post still says
+		// the answer.
+		content += " · Answer: **" + strings.Join(p.Correct, ", ") + "**"
 	}
+	if n := len(parts) - 1; n > 0 {
+		content += fmt.Sprintf(" · ⬇️ the reveal continues in %s below", plural(n, "more message", "more messages"))
+	}
+	for i, part := range parts[1:] {
+		more = append(more, &discordgo.MessageSend{
+			Content: truncate(fmt.Sprintf("↪️ **%s** · the reveal, continued (%d of %d)", questionTitle(q), i+2, len(parts)), maxContent),
+			Embeds:  part,
+			Reference: &discordgo.MessageReference{MessageID: formatID(p.MessageID), ChannelID: formatID(p.ChannelID),
+				GuildID: formatID(p.GuildID), FailIfNotExists: new(bool)},
+			AllowedMentions: noPings(),
+		})
+	}
+	comps := []discordgo.MessageComponent{answerSelect(p, q, true), report}
+	edit.Content, edit.Embeds, edit.Components = &content, &parts[0], &comps
+	return channelReveal{edit: edit, more: more}
+}
+
+// withReveal lays a reveal's blocks out after embeds a message carries
+// already: the first message's embeds (embeds, then as much of the reveal
+// as fits with them), then the embeds of each message the reveal continues
+// in.
+func withReveal(embeds []*discordgo.MessageEmbed, blocks []block) [][]*discordgo.MessageEmbed {
+	parts := packEmbeds(blocks, maxEmbedTotal-embedsSize(embeds), maxEmbeds-len(embeds))
+	parts[0] = append(slices.Clone(embeds), parts[0]...)
+	return parts
+}
+
+// RevealMessageCount is how many messages the channel's reveal of q takes
+// when a post of it closes with no answers: 1 when the closing edit of
+// the post holds it all (see closedReveal). The vote counts of a real
+// close add a few characters, which can move a reveal at the very edge of
+// a message into one more. Pure; safe for concurrent use.
+func RevealMessageCount(q *questions.Question) int {
+	p := previewPost(q)
+	p.Closed, p.ClosedAt = true, p.ClosesAt
+	return 1 + len(closedReveal(p, q).more)
 }
 
 // askedMessage is the private reply to /quiz ask: which question was
@@ -227,17 +352,26 @@ func askedMessage(q *questions.Question, p questions.Post) message {
 
 // answerReveal is what the reply to an answer shows of the answer when the
 // guild reveals on answer: the correct letters, the explanation and each
-// option's rationale, without the votes. It is the same for every member
-// who answers the post, so the bot renders it once per post (revealCache)
-// and shares it between replies: it must not be changed once made.
-func answerReveal(q *questions.Question, p questions.Post) []*discordgo.MessageEmbed {
-	return fitEmbeds([]*discordgo.MessageEmbed{revealEmbed(q, p, false)})
+// option's rationale, without the votes, as the embeds of one message or
+// more: the first go with the grade, each next group in a follow-up. It
+// is the same for every member who answers the post, so the bot renders
+// it once per post (revealCache) and shares it between replies: it must
+// not be changed once made.
+func answerReveal(q *questions.Question, p questions.Post) [][]*discordgo.MessageEmbed {
+	return packEmbeds(revealBlocks(q, p, false), maxEmbedTotal, maxEmbeds)
+}
+
+// continued is a private message that carries part n of m of a reveal
+// begun in the message before it.
+func continued(embeds []*discordgo.MessageEmbed, n, m int) message {
+	return message{ephemeral: true, content: fmt.Sprintf("↪️ The reveal, continued (%d of %d)", n, m), embeds: embeds}
 }
 
 // gradeMessage is the private reply to an answer: the member's grade, then
-// reveal (answerReveal), or, when reveal is nil, a line saying when the
-// answer shows.
-func gradeMessage(a questions.Answer, p questions.Post, reveal []*discordgo.MessageEmbed) message {
+// the reveal (answerReveal), or, when reveal is nil, a line saying when the
+// answer shows. A reveal longer than one message continues in the
+// messages after the first, sent as follow-ups.
+func gradeMessage(a questions.Answer, p questions.Post, reveal [][]*discordgo.MessageEmbed) []message {
 	var b strings.Builder
 	if a.Right {
 		b.WriteString("✅ **Right!**")
@@ -262,12 +396,15 @@ func gradeMessage(a questions.Answer, p questions.Post, reveal []*discordgo.Mess
 	b.WriteString(". **+")
 	b.WriteString(plural(a.Points, "point", "points"))
 	b.WriteString("**.")
-	m := message{ephemeral: true, embeds: reveal}
 	if reveal == nil {
 		b.WriteString(" The answer and explanation show when the question closes.")
+		return []message{{ephemeral: true, content: b.String()}}
 	}
-	m.content = b.String()
-	return m
+	out := []message{{ephemeral: true, content: b.String(), embeds: reveal[0]}}
+	for i, embeds := range reveal[1:] {
+		out = append(out, continued(embeds, i+2, len(reveal)))
+	}
+	return out
 }
 
 // embedLen counts the characters Discord counts toward the 6000 total.

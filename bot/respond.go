@@ -38,6 +38,9 @@ type response struct {
 	msg     message                                     // respondReply, respondUpdate
 	modal   *discordgo.InteractionResponseData          // respondModal
 	choices []*discordgo.ApplicationCommandOptionChoice // respondChoices
+	// more continues a reply or update that one message cannot hold (a
+	// long reveal): follow-ups sent in order once it is out.
+	more []message
 	// after, when set, runs once the response is out (a direct message
 	// to a member, say, which must not hold up the response).
 	after func()
@@ -59,6 +62,23 @@ func asReply(m message) response { return response{kind: respondReply, msg: m} }
 // asUpdate answers a component by replacing its message.
 func asUpdate(m message) response { return response{kind: respondUpdate, msg: m} }
 
+// asReplies answers with ms[0] and continues with the rest of ms as
+// follow-ups, in order. ms must not be empty.
+func asReplies(ms []message) response {
+	r := asReply(ms[0])
+	r.more = ms[1:]
+	return r
+}
+
+// asUpdates answers a component by replacing its message with ms[0],
+// then continues with the rest of ms as follow-ups, in order. ms must not
+// be empty.
+func asUpdates(ms []message) response {
+	r := asUpdate(ms[0])
+	r.more = ms[1:]
+	return r
+}
+
 // asModal answers by opening a form.
 func asModal(d *discordgo.InteractionResponseData) response {
 	return response{kind: respondModal, modal: d}
@@ -73,12 +93,21 @@ func asChoices(cs []*discordgo.ApplicationCommandOptionChoice) response {
 func (c *call) send(r response) error {
 	switch r.kind {
 	case respondReply:
-		return c.reply(r.msg)
-	case respondUpdate:
-		if c.acked { // deferred with deferUpdate: the edit replaces the message
-			return c.reply(r.msg)
+		if err := c.reply(r.msg); err != nil {
+			return err
 		}
-		return c.update(r.msg)
+		return c.sendMore(r.more)
+	case respondUpdate:
+		var err error
+		if c.acked { // deferred with deferUpdate: the edit replaces the message
+			err = c.reply(r.msg)
+		} else {
+			err = c.update(r.msg)
+		}
+		if err != nil {
+			return err
+		}
+		return c.sendMore(r.more)
 	case respondModal:
 		return c.modal(r.modal)
 	case respondChoices:
@@ -223,6 +252,24 @@ func (c *call) update(m message) error {
 		return fmt.Errorf("update message: %w", err)
 	}
 	c.acked, c.replied = true, true
+	return nil
+}
+
+// sendMore sends ms as follow-ups of the interaction, one after the other
+// so that they show in order, after its reply.
+func (c *call) sendMore(ms []message) error {
+	for i, m := range ms {
+		content, embeds, comps := m.payload()
+		var flags discordgo.MessageFlags
+		if m.ephemeral {
+			flags = discordgo.MessageFlagsEphemeral
+		}
+		_, err := c.followup(true, &discordgo.WebhookParams{Content: content, Embeds: embeds, Components: comps,
+			Files: m.files, Flags: flags, AllowedMentions: noPings()}, discordgo.WithContext(c.ctx))
+		if err != nil {
+			return fmt.Errorf("follow-up %d of %d: %w", i+1, len(ms), err)
+		}
+	}
 	return nil
 }
 

@@ -14,9 +14,12 @@ import (
 )
 
 // closePost closes a post (if still open) and edits its message into the
-// reveal, then records that the reveal went out. It is safe to call more
-// than once: a post already revealed is left alone, and one closed but not
-// yet revealed (its edit failed) is revealed now.
+// reveal, posts the messages that continue a reveal too long for it, then
+// records that the reveal went out. It is safe to call more than once: a
+// post already revealed is left alone, and one closed but not yet
+// revealed (a step failed) is revealed now, going on after the messages
+// that reached the channel (questions.Post.RevealSent) rather than
+// posting them twice.
 func (b *Bot) closePost(ctx context.Context, postID questions.PostID) error {
 	mu := b.postLock(postID)
 	mu.Lock()
@@ -30,14 +33,43 @@ func (b *Bot) closePost(ctx context.Context, postID questions.PostID) error {
 		return nil
 	}
 	if post.MessageID != 0 {
-		if err := b.editNow(ctx, closedMessage(post, b.questionFor(post))); err != nil {
-			return fmt.Errorf("edit closed post %d: %w", postID, err)
+		if err := b.sendReveal(ctx, post, closedReveal(post, b.questionFor(post))); err != nil {
+			return err
 		}
 	}
 	if err := b.store.MarkRevealed(context.WithoutCancel(ctx), postID); err != nil {
 		return fmt.Errorf("mark post %d revealed: %w", postID, err)
 	}
 	b.log.Info("question closed", "guild", post.GuildID, "post", postID, "answers", post.Answers)
+	return nil
+}
+
+// sendReveal sends the reveal of a closed post that post.RevealSent says
+// has not reached the channel yet: the edit of the post, then each message
+// that continues it, in order, each after the one before it is in. Past
+// the edit, each message sent is recorded (SetRevealSent) before the next.
+// A reveal that fits the post costs no record.
+func (b *Bot) sendReveal(ctx context.Context, post questions.Post, r channelReveal) error {
+	sent := post.RevealSent
+	if sent < 1 {
+		if err := b.editNow(ctx, r.edit); err != nil {
+			return fmt.Errorf("edit closed post %d: %w", post.ID, err)
+		}
+		sent = 1
+		if len(r.more) > 0 {
+			if err := b.store.SetRevealSent(context.WithoutCancel(ctx), post.ID, sent); err != nil {
+				return fmt.Errorf("record reveal of post %d: %w", post.ID, err)
+			}
+		}
+	}
+	for i := sent - 1; i < len(r.more); i++ {
+		if err := b.sendNow(ctx, formatID(post.ChannelID), r.more[i]); err != nil {
+			return fmt.Errorf("continue reveal of post %d (message %d of %d): %w", post.ID, i+2, len(r.more)+1, err)
+		}
+		if err := b.store.SetRevealSent(context.WithoutCancel(ctx), post.ID, i+2); err != nil {
+			return fmt.Errorf("record reveal of post %d: %w", post.ID, err)
+		}
+	}
 	return nil
 }
 
@@ -124,12 +156,55 @@ func permanent(err error) bool {
 // leaves the edit to a later retry. It takes the route's discordgo bucket
 // itself, so discordgo's own requests and this one still count together.
 func (b *Bot) editNow(ctx context.Context, m *discordgo.MessageEdit) error {
+	if m.Embeds != nil {
+		richEmbeds(*m.Embeds)
+	}
+	body, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("edit message %s: %w", m.ID, err)
+	}
+	if err := b.requestNow(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(m.Channel, m.ID),
+		discordgo.EndpointChannelMessage(m.Channel, ""), body); err != nil {
+		return fmt.Errorf("edit message %s: %w", m.ID, err)
+	}
+	return nil
+}
+
+// sendNow posts a message in a channel as editNow edits one: without
+// waiting out a long rate limit (errRateLimited), in discordgo's bucket of
+// the route.
+func (b *Bot) sendNow(ctx context.Context, channel string, m *discordgo.MessageSend) error {
+	richEmbeds(m.Embeds)
+	body, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("send message: %w", err)
+	}
+	route := discordgo.EndpointChannelMessages(channel)
+	if err := b.requestNow(ctx, http.MethodPost, route, route, body); err != nil {
+		return fmt.Errorf("send message: %w", err)
+	}
+	return nil
+}
+
+// richEmbeds sets the type discordgo sets on embeds it sends itself.
+func richEmbeds(embeds []*discordgo.MessageEmbed) {
+	for _, e := range embeds {
+		if e.Type == "" {
+			e.Type = discordgo.EmbedTypeRich
+		}
+	}
+}
+
+// requestNow makes a REST request in discordgo's rate-limit bucket of
+// route, failing with errRateLimited rather than waiting more than
+// maxRateWait for the bucket (see editNow).
+func (b *Bot) requestNow(ctx context.Context, method, uri, route string, body []byte) error {
 	rl := b.sess.Ratelimiter
-	bucket := rl.GetBucket(discordgo.EndpointChannelMessage(m.Channel, ""))
+	bucket := rl.GetBucket(route)
 	give := time.Now().Add(maxRateWait)
 	for !bucket.TryLock() { // another request of the route is in flight, or asleep
 		if time.Now().After(give) {
-			return fmt.Errorf("edit message %s: %w", m.ID, errRateLimited)
+			return errRateLimited
 		}
 		if err := sleepCtx(ctx, 10*time.Millisecond); err != nil {
 			return err
@@ -138,7 +213,7 @@ func (b *Bot) editNow(ctx context.Context, m *discordgo.MessageEdit) error {
 	if wait := rl.GetWaitTime(bucket, 1); wait > 0 {
 		if wait > maxRateWait {
 			bucket.Unlock()
-			return fmt.Errorf("edit message %s: %w (for %v)", m.ID, errRateLimited, wait.Round(time.Millisecond))
+			return fmt.Errorf("%w (for %v)", errRateLimited, wait.Round(time.Millisecond))
 		}
 		if err := sleepCtx(ctx, wait); err != nil {
 			bucket.Unlock()
@@ -146,19 +221,7 @@ func (b *Bot) editNow(ctx context.Context, m *discordgo.MessageEdit) error {
 		}
 	}
 	bucket.Remaining--
-	if m.Embeds != nil {
-		for _, e := range *m.Embeds {
-			if e.Type == "" {
-				e.Type = discordgo.EmbedTypeRich
-			}
-		}
-	}
-	body, err := json.Marshal(m)
-	if err != nil {
-		bucket.Release(nil)
-		return fmt.Errorf("edit message %s: %w", m.ID, err)
-	}
-	_, err = b.sess.RequestWithLockedBucket(http.MethodPatch, discordgo.EndpointChannelMessage(m.Channel, m.ID),
-		"application/json", body, bucket, 0, append(rest(ctx), discordgo.WithRetryOnRatelimit(false))...)
+	_, err := b.sess.RequestWithLockedBucket(method, uri, "application/json", body, bucket, 0,
+		append(rest(ctx), discordgo.WithRetryOnRatelimit(false))...)
 	return err
 }

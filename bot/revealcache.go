@@ -28,12 +28,12 @@ type revealCache struct {
 type revealEntry struct {
 	q       *questions.Question
 	correct []string
-	embeds  []*discordgo.MessageEmbed
+	embeds  [][]*discordgo.MessageEmbed
 }
 
 // get returns post's reveal of q, rendering it if it is not kept. The
 // result is shared: callers must not change it.
-func (c *revealCache) get(p questions.Post, q *questions.Question) []*discordgo.MessageEmbed {
+func (c *revealCache) get(p questions.Post, q *questions.Question) [][]*discordgo.MessageEmbed {
 	c.mu.Lock()
 	e, ok := c.posts[p.ID]
 	c.mu.Unlock()

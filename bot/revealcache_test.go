@@ -13,24 +13,24 @@ func TestRevealCache(t *testing.T) {
 	q, p := bigQuestion(4)
 	var c revealCache
 	first := c.get(p, q)
-	if want := answerReveal(q, p); len(first) != 1 || first[0].Title != want[0].Title || first[0].Description != want[0].Description ||
-		len(first[0].Fields) != len(want[0].Fields) {
-		t.Fatalf("got reveal %+v, want answerReveal's %+v", first[0], want[0])
+	if want := answerReveal(q, p); len(first) != len(want) || first[0][0].Title != want[0][0].Title || first[0][0].Description != want[0][0].Description ||
+		len(first[0][0].Fields) != len(want[0][0].Fields) {
+		t.Fatalf("got reveal %+v, want answerReveal's %+v", first[0][0], want[0][0])
 	}
-	if again := c.get(p, q); again[0] != first[0] {
+	if again := c.get(p, q); again[0][0] != first[0][0] {
 		t.Error("second answer rendered the reveal again, want the first one shared")
 	}
 
 	regraded := p
 	regraded.Correct = []string{"B"}
-	if got := c.get(regraded, q); got[0] == first[0] || got[0].Title != "Answer: B" {
-		t.Errorf("after a regrade got title %q (shared %v), want a new render titled %q", got[0].Title, got[0] == first[0], "Answer: B")
+	if got := c.get(regraded, q); got[0][0] == first[0][0] || got[0][0].Title != "Answer: B" {
+		t.Errorf("after a regrade got title %q (shared %v), want a new render titled %q", got[0][0].Title, got[0][0] == first[0][0], "Answer: B")
 	}
 
 	edited := *q
 	edited.Explanation = "Edited."
-	if got := c.get(regraded, &edited); got[0].Description != "Edited." {
-		t.Errorf("after a bank change got description %q, want %q", got[0].Description, "Edited.")
+	if got := c.get(regraded, &edited); got[0][0].Description != "Edited." {
+		t.Errorf("after a bank change got description %q, want %q", got[0][0].Description, "Edited.")
 	}
 
 	c.forget(p.ID)

@@ -91,18 +91,12 @@ func reviewQuestionMessage(lead string, r questions.Review, q *questions.Questio
 	if missed {
 		head += " · you missed this one last time"
 	}
-	e := &discordgo.MessageEmbed{
-		Title:       questionTitle(q),
-		Description: truncate(q.Body(), maxDesc),
-		Fields: []*discordgo.MessageEmbedField{{Name: "How to answer",
-			Value: pickText(r.SelectCount) + " from the menu below · private, for your memory and your streak, not for points"}},
-		Color: colorOpen,
-	}
+	head += "\n" + pickText(r.SelectCount) + " from the menu below · private, for your memory and your streak, not for points"
 	row := answerSelect(questions.Post{ID: r.ID, SelectCount: r.SelectCount}, q, false)
 	sel := row.Components[0].(discordgo.SelectMenu)
 	sel.CustomID = studyCustomID(r.ID)
 	row.Components[0] = sel
-	return message{ephemeral: true, content: joinLines(lead, head), embeds: fitEmbeds([]*discordgo.MessageEmbed{e}),
+	return message{ephemeral: true, content: joinLines(lead, head), embeds: questionEmbeds(q, colorOpen),
 		components: []discordgo.MessageComponent{row, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Stop", Style: discordgo.SecondaryButton, CustomID: studyNextCustomID("stop")}}}}}
 }
@@ -157,13 +151,15 @@ func (b *Bot) studyAnswer(c *call, reviewID questions.PostID, values []string) (
 	if q != nil && (len(q.Options) != r.OptionCount || !slices.Equal(q.Correct(), r.Correct)) {
 		q = nil // changed since: show the key the answer was graded against
 	}
-	return asUpdate(reviewGradeMessage(a, r, q, due, queue)), nil
+	return asUpdates(reviewGradeMessage(a, r, q, due, queue)), nil
 }
 
 // reviewGradeMessage is the grading of a review answer: right or wrong,
 // when the question comes back, the answer with its explanation and
-// rationales, then Next and Stop while questions are due.
-func reviewGradeMessage(a questions.Answer, r questions.Review, q *questions.Question, due time.Time, queue questions.ReviewQueue) message {
+// rationales, then Next and Stop while questions are due. A reveal longer
+// than one message continues in follow-ups; Next and Stop are on the last
+// message, below all of it.
+func reviewGradeMessage(a questions.Answer, r questions.Review, q *questions.Question, due time.Time, queue questions.ReviewQueue) []message {
 	var sb strings.Builder
 	if a.Right {
 		sb.WriteString("✅ **Right!**")
@@ -175,22 +171,26 @@ func reviewGradeMessage(a questions.Answer, r questions.Review, q *questions.Que
 		fmt.Fprintf(&sb, " This question comes back %s.", timestamp(due, "R"))
 	}
 	sb.WriteString(" Reviews count for your streak, not for points.")
-	m := message{ephemeral: true}
+	ms := []message{{ephemeral: true}}
 	if q != nil {
-		m.embeds = fitEmbeds([]*discordgo.MessageEmbed{revealEmbed(q, questions.Post{Correct: r.Correct, SelectCount: r.SelectCount}, false)})
+		parts := answerReveal(q, questions.Post{Correct: r.Correct, SelectCount: r.SelectCount})
+		ms[0].embeds = parts[0]
+		for i, part := range parts[1:] {
+			ms = append(ms, continued(part, i+2, len(parts)))
+		}
 	} else {
 		fmt.Fprintf(&sb, "\nCorrect: **%s**", strings.Join(r.Correct, ", "))
 	}
 	if len(queue.Due) == 0 {
-		m.content = sb.String() + "\n" + nothingDueText(queue.Next, true)
-		return m
+		ms[0].content = sb.String() + "\n" + nothingDueText(queue.Next, true)
+		return ms
 	}
-	m.content = sb.String() + "\n" + fmt.Sprintf("%s still due.", plural(len(queue.Due), "question", "questions"))
-	m.components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+	ms[0].content = sb.String() + "\n" + fmt.Sprintf("%s still due.", plural(len(queue.Due), "question", "questions"))
+	ms[len(ms)-1].components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: "Next question", Style: discordgo.PrimaryButton, CustomID: studyNextCustomID("next")},
 		discordgo.Button{Label: "Stop", Style: discordgo.SecondaryButton, CustomID: studyNextCustomID("stop")},
 	}}}
-	return m
+	return ms
 }
 
 // studyNext shows the next due question in place of the graded one, or

@@ -6,8 +6,8 @@ import (
 	"unicode/utf8"
 )
 
-// Limits that Validate enforces besides MaxOptions, MaxBodyLength,
-// MaxExplanationLength and MaxRationaleLength.
+// Limits that Validate enforces besides MaxOptions, MaxStemLength,
+// MaxBodyLength, MaxExplanationLength and MaxRationaleLength.
 const (
 	// MaxBankNameLength is the longest bank name in runes: bank names are
 	// offered as autocomplete choices, whose names Discord caps at 100.
@@ -92,7 +92,8 @@ func parse(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
 // name of 1 to MaxBankNameLength runes and at least one question; for each
 // question a non-empty ID of at most MaxIDLength bytes, unique among banks;
 // a stem; 2 to MaxOptions options lettered in order, each with text, at
-// least one correct; a Body of at most MaxBodyLength runes, an explanation
+// least one correct; a stem of at most MaxStemLength runes and a Body of
+// at most MaxBodyLength (what one post holds: see MaxBodyLength), an explanation
 // of at most MaxExplanationLength, rationales of at most MaxRationaleLength
 // and tags of 1 to MaxTagLength runes. Long option text is allowed: the
 // bot shows it in full in the embed and cuts only the select label.
@@ -165,8 +166,10 @@ func validateQuestion(q *Question, problem func(format string, args ...any)) {
 	if len(q.Options) > 0 && q.SelectCount() == 0 {
 		problem("no option is correct")
 	}
-	if n := utf8.RuneCountInString(q.Body()); n > MaxBodyLength {
-		problem("question text and options are %d characters; a Discord embed description holds at most %d", n, MaxBodyLength)
+	if n := utf8.RuneCountInString(q.Stem); n > MaxStemLength {
+		problem("the question text is %d characters; a Discord embed description holds at most %d", n, MaxStemLength)
+	} else if n := utf8.RuneCountInString(q.Body()); n > MaxBodyLength {
+		problem("question text and options are %d characters; one post holds at most %d (Discord's 6000 for a message's embeds, less the title)", n, MaxBodyLength)
 	}
 	if n := utf8.RuneCountInString(q.Explanation); n > MaxExplanationLength {
 		problem("the explanation is %d characters; a Discord embed description holds at most %d", n, MaxExplanationLength)

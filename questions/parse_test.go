@@ -39,10 +39,10 @@ func TestParseErrors(t *testing.T) {
 		t.Errorf("got %v, want one problem naming notes.md", err)
 	}
 	// Parse runs Validate: a body too long for Discord is refused.
-	long := strings.Repeat("x", MaxBodyLength)
+	long := strings.Repeat("x", MaxStemLength+1)
 	_, err = Parse("b.txt", lines("B Question 1", "Select 1"+long, "- A", "a", "- B", "b", "Correct answer: A"))
-	if err == nil || err.Error() != "b.txt:1: question text and options are 4115 characters; a Discord embed description holds at most 4096" {
-		t.Errorf("got %v, want the body length problem at line 1", err)
+	if err == nil || err.Error() != "b.txt:1: the question text is 4097 characters; a Discord embed description holds at most 4096" {
+		t.Errorf("got %v, want the stem length problem at line 1", err)
 	}
 }
 
@@ -82,7 +82,16 @@ func TestValidate(t *testing.T) {
 	}{
 		{"sound", "B", func(q *Question) {}, nil},
 		{"long option text is fine", "B", func(q *Question) { q.Options[0].Text = strings.Repeat("o", 3000) }, nil},
-		{"body too long", "B", func(q *Question) { q.Stem = strings.Repeat("é", MaxBodyLength) }, []want{{7, "question text and options are 4115 characters; a Discord embed description holds at most 4096"}}},
+		{"longest stem", "B", func(q *Question) { q.Stem = strings.Repeat("é", MaxStemLength) }, nil},
+		{"stem too long", "B", func(q *Question) { q.Stem = strings.Repeat("é", MaxStemLength+1) }, []want{{7, "the question text is 4097 characters; a Discord embed description holds at most 4096"}}},
+		{"longest body", "B", func(q *Question) {
+			q.Stem = strings.Repeat("s", MaxStemLength)
+			q.Options[1].Text = strings.Repeat("o", MaxBodyLength-MaxStemLength-18)
+		}, nil},
+		{"body too long", "B", func(q *Question) {
+			q.Stem = strings.Repeat("s", MaxStemLength)
+			q.Options[1].Text = strings.Repeat("o", MaxBodyLength-MaxStemLength-17)
+		}, []want{{7, "question text and options are 5801 characters; one post holds at most 5800"}}},
 		{"explanation too long", "B", func(q *Question) { q.Explanation = strings.Repeat("e", MaxExplanationLength+1) }, []want{{7, "the explanation is 4097 characters"}}},
 		{"rationale too long", "B", func(q *Question) { q.Options[1].Rationale = strings.Repeat("r", MaxRationaleLength+1) }, []want{{7, "the rationale of option B is 1025 characters; a Discord embed field holds at most 1024"}}},
 		{"too many options", "B", func(q *Question) {

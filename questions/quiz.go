@@ -51,9 +51,15 @@ type Post struct {
 	ClosesAt    time.Time // zero: closes only by hand or by the next daily post
 	Closed      bool
 	ClosedAt    time.Time
-	// Revealed: the message was edited into the reveal after the close.
-	// A closed post that is not revealed yet is retried.
+	// Revealed: the message was edited into the reveal after the close
+	// (and the messages that continue a long reveal were posted). A closed
+	// post that is not revealed yet is retried.
 	Revealed bool
+	// RevealSent counts the messages of a long reveal that reached the
+	// channel before it was done: 1 once the post is edited, 1 more for
+	// each message that continues it; 0 until then. A retried reveal goes
+	// on after them instead of posting them again.
+	RevealSent int
 	// Tallies[i] counts the members who picked option Letter(i).
 	Tallies []int
 	// Answers counts the members who answered; Right counts those who were right.

@@ -35,7 +35,7 @@
 //	settings/
 //	    <guild> → JSON settings
 //	posts/                                 sequence = last post ID
-//	    <post> → JSON post (tallies, answers, right, revealed)
+//	    <post> → JSON post (tallies, answers, right, revealed, revealSent)
 //	open/
 //	    <guild><channel><post> → ∅          open posts
 //	unrevealed/

@@ -31,6 +31,7 @@ type postRec struct {
 	Closed      bool                `json:"closed,omitempty"`
 	ClosedAt    time.Time           `json:"closedAt"`
 	Revealed    bool                `json:"revealed,omitempty"`
+	RevealSent  int                 `json:"revealSent,omitempty"`
 	Tallies     []int               `json:"tallies"`
 	Answers     int                 `json:"answers"`
 	Right       int                 `json:"right"`
@@ -48,7 +49,7 @@ func encodePost(p questions.Post) ([]byte, error) {
 		GuildID: p.GuildID, ChannelID: p.ChannelID, MessageID: p.MessageID, QuestionID: p.QuestionID,
 		Bank: p.Bank, Tags: p.Tags, Correct: p.Correct, OptionCount: p.OptionCount, SelectCount: p.SelectCount,
 		Daily: p.Daily, OpenedAt: utc(p.OpenedAt), ClosesAt: utc(p.ClosesAt), Closed: p.Closed,
-		ClosedAt: utc(p.ClosedAt), Revealed: p.Revealed, Tallies: p.Tallies, Answers: p.Answers, Right: p.Right,
+		ClosedAt: utc(p.ClosedAt), Revealed: p.Revealed, RevealSent: p.RevealSent, Tallies: p.Tallies, Answers: p.Answers, Right: p.Right,
 	})
 }
 
@@ -61,7 +62,7 @@ func decodePost(id questions.PostID, v []byte) (questions.Post, error) {
 		ID: id, GuildID: r.GuildID, ChannelID: r.ChannelID, MessageID: r.MessageID, QuestionID: r.QuestionID,
 		Bank: r.Bank, Tags: r.Tags, Correct: r.Correct, OptionCount: r.OptionCount, SelectCount: r.SelectCount,
 		Daily: r.Daily, OpenedAt: r.OpenedAt, ClosesAt: r.ClosesAt, Closed: r.Closed, ClosedAt: r.ClosedAt,
-		Revealed: r.Revealed, Tallies: r.Tallies, Answers: r.Answers, Right: r.Right,
+		Revealed: r.Revealed, RevealSent: r.RevealSent, Tallies: r.Tallies, Answers: r.Answers, Right: r.Right,
 	}, nil
 }
 
@@ -471,6 +472,34 @@ func (db *DB) MarkRevealed(ctx context.Context, postID questions.PostID) error {
 	})
 	if err != nil {
 		return fmt.Errorf("mark revealed: %w", err)
+	}
+	return nil
+}
+
+// SetRevealSent records that the first sent messages of a closed post's
+// reveal reached its channel (the post's edit and the messages that
+// continue it; see questions.Post.RevealSent), so that a reveal retried
+// after a failure goes on after them. It never lowers the count, and
+// changes nothing for a post revealed already. It returns an error
+// wrapping questions.ErrNotFound for an unknown post, and refuses an open
+// post. Safe for concurrent use.
+func (db *DB) SetRevealSent(ctx context.Context, postID questions.PostID, sent int) error {
+	err := db.update(ctx, func(tx *bbolt.Tx) error {
+		p, err := getPost(tx, postID)
+		if err != nil {
+			return err
+		}
+		if !p.Closed {
+			return fmt.Errorf("post %d is still open", postID)
+		}
+		if p.Revealed || sent <= p.RevealSent {
+			return nil
+		}
+		p.RevealSent = sent
+		return putPost(tx, p)
+	})
+	if err != nil {
+		return fmt.Errorf("set reveal sent: %w", err)
 	}
 	return nil
 }

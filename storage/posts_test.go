@@ -220,6 +220,71 @@ func TestReveal(t *testing.T) {
 	}
 }
 
+// TestSetRevealSent: the progress of a long reveal is kept across a
+// reopen, never goes back, stays off an open or revealed post, and leaves
+// the post on UnrevealedPosts until MarkRevealed.
+func TestSetRevealSent(t *testing.T) {
+	db, path := newDB(t)
+	p := mustPost(t, db, questions.Post{})
+	open := mustPost(t, db, questions.Post{})
+	if _, _, err := db.ClosePost(t.Context(), p.ID, t0); err != nil {
+		t.Fatal(err)
+	}
+	sent := func(id questions.PostID) int {
+		t.Helper()
+		got, err := db.Post(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.RevealSent
+	}
+	for _, tc := range []struct {
+		name    string
+		post    questions.PostID
+		sent    int
+		wantErr error
+		want    int
+	}{
+		{"the edit", p.ID, 1, nil, 1},
+		{"a continuation", p.ID, 2, nil, 2},
+		{"never back", p.ID, 1, nil, 2},
+		{"unknown", 99, 1, questions.ErrNotFound, 2},
+		{"open", open.ID, 1, errAny, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := db.SetRevealSent(t.Context(), tc.post, tc.sent)
+			switch {
+			case tc.wantErr == nil && err != nil:
+				t.Fatalf("SetRevealSent: %v", err)
+			case tc.wantErr == errAny && err == nil:
+				t.Fatal("SetRevealSent: got nil error, want an error")
+			case tc.wantErr != nil && tc.wantErr != errAny:
+				wantErr(t, err, tc.wantErr)
+			}
+			if got := sent(p.ID); got != tc.want {
+				t.Errorf("RevealSent: got %d, want %d", got, tc.want)
+			}
+		})
+	}
+	if got := sent(open.ID); got != 0 {
+		t.Errorf("open post's RevealSent %d, want 0", got)
+	}
+	if ps, err := db.UnrevealedPosts(); err != nil || len(ps) != 1 || ps[0].ID != p.ID || ps[0].RevealSent != 2 {
+		t.Errorf("UnrevealedPosts: %+v, %v; want the post with 2 sent", ps, err)
+	}
+	db.Close()
+	db = openPath(t, path)
+	if got := sent(p.ID); got != 2 {
+		t.Errorf("RevealSent after reopen: got %d, want 2", got)
+	}
+	if err := db.MarkRevealed(t.Context(), p.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetRevealSent(t.Context(), p.ID, 3); err != nil || sent(p.ID) != 2 {
+		t.Errorf("SetRevealSent on a revealed post: %v, sent %d; want nil and 2 kept", err, sent(p.ID))
+	}
+}
+
 // errAny in a table means "some error, whichever".
 var errAny = errors.New("any error")
 

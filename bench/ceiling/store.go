@@ -125,6 +125,10 @@ func (s *store) MarkRevealed(_ context.Context, postID questions.PostID) error {
 	return s.change(postID, func(p *questions.Post) { p.Revealed = true })
 }
 
+func (s *store) SetRevealSent(_ context.Context, postID questions.PostID, sent int) error {
+	return s.change(postID, func(p *questions.Post) { p.RevealSent = max(p.RevealSent, sent) })
+}
+
 func (s *store) UnrevealedPosts() ([]questions.Post, error) {
 	return s.find(func(p questions.Post) bool { return p.Closed && !p.Revealed })
 }

@@ -41,6 +41,9 @@ type message struct {
 	webhook                bool
 	original               bool
 	deleted                bool
+	// replyTo is the message this one replies to (its message_reference);
+	// "" for none.
+	replyTo string
 }
 
 type attachment struct {
@@ -77,6 +80,9 @@ type Message struct {
 	Edits     int // successful edits so far
 	CreatedAt time.Time
 	EditedAt  time.Time // zero until edited
+	// Reference is the message this one replies to, as Discord serves a
+	// reply's message_reference; nil when it is no reply.
+	Reference *discordgo.MessageReference
 	// JSON is the message object as the server serves it.
 	JSON json.RawMessage
 }
@@ -229,6 +235,9 @@ func (s *Server) messageJSONLocked(m *message) map[string]any {
 		o["webhook_id"] = s.opts.AppID
 		o["application_id"] = s.opts.AppID
 	}
+	if ref := s.messages[m.replyTo]; ref != nil {
+		o["message_reference"] = map[string]any{"type": 0, "message_id": ref.id, "channel_id": ref.channelID, "guild_id": ref.guildID}
+	}
 	return o
 }
 
@@ -243,6 +252,9 @@ func (s *Server) snapshotLocked(m *message) Message {
 	}
 	_ = json.Unmarshal(m.embeds, &out.Embeds)
 	out.Components = decodeComponents(m.components)
+	if ref := s.messages[m.replyTo]; ref != nil {
+		out.Reference = &discordgo.MessageReference{MessageID: ref.id, ChannelID: ref.channelID, GuildID: ref.guildID}
+	}
 	if m.allowedMentions != nil {
 		out.AllowedMentions = &discordgo.MessageAllowedMentions{}
 		_ = json.Unmarshal(m.allowedMentions, out.AllowedMentions)

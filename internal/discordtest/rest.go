@@ -328,7 +328,14 @@ func (s *Server) channelRouteLocked(req *Request, cid string, rest []string, obj
 		if fe := validateMessage(obj, len(req.Files), true); fe != nil {
 			return s.rejectLocked(req, fe), true
 		}
+		replyTo, fe := s.replyToLocked(cid, obj)
+		if fe != nil {
+			return s.rejectLocked(req, fe), true
+		}
 		m := s.newMessageLocked(cid, obj, req.Files)
+		if replyTo != "" {
+			m.typ, m.replyTo = 19, replyTo // REPLY
+		}
 		return jsonReply(200, s.messageJSONLocked(m)), true
 	case len(rest) == 2 && rest[0] == "messages":
 		if !ok {
@@ -341,6 +348,41 @@ func (s *Server) channelRouteLocked(req *Request, cid string, rest []string, obj
 		return s.messageMethodLocked(req, m, obj)
 	}
 	return reply{}, false
+}
+
+// replyToLocked reads a new channel message's message_reference the way
+// Discord does for a reply: the message it names must be in the same
+// channel (a channel_id or guild_id given must match), else the request is
+// refused with "Unknown message" unless fail_if_not_exists is false, when
+// the message is sent as no reply. It returns the replied message's ID, or
+// "" for none.
+func (s *Server) replyToLocked(cid string, obj map[string]json.RawMessage) (string, *formError) {
+	raw := obj["message_reference"]
+	if !isSet(raw) {
+		return "", nil
+	}
+	var ref struct {
+		Type            int     `json:"type"`
+		MessageID       *string `json:"message_id"`
+		ChannelID       string  `json:"channel_id"`
+		GuildID         string  `json:"guild_id"`
+		FailIfNotExists *bool   `json:"fail_if_not_exists"`
+	}
+	if json.Unmarshal(raw, &ref) != nil || ref.MessageID == nil || ref.Type != 0 {
+		return "", &formError{code: 50035, message: "Invalid Form Body", fields: []fieldError{{
+			path: []string{"message_reference"}, code: "MODEL_TYPE_CONVERT", msg: "Only dictionaries may be used in a ModelType"}}}
+	}
+	m := s.messages[*ref.MessageID]
+	ok := m != nil && !m.deleted && m.channelID == cid && m.flags&flagEphemeral == 0 &&
+		(ref.ChannelID == "" || ref.ChannelID == cid) && (ref.GuildID == "" || ref.GuildID == m.guildID)
+	switch {
+	case ok:
+		return m.id, nil
+	case ref.FailIfNotExists != nil && !*ref.FailIfNotExists:
+		return "", nil
+	}
+	return "", &formError{code: 50035, message: "Invalid Form Body", fields: []fieldError{{
+		path: []string{"message_reference"}, code: "REPLIES_UNKNOWN_MESSAGE", msg: "Unknown message"}}}
 }
 
 // messageMethodLocked serves GET, PATCH and DELETE of one message, through

@@ -439,6 +439,9 @@ func TestValidateMessage(t *testing.T) {
 		{"field value 1025", `{"embeds":[{"fields":[{"name":"n","value":"` + strings.Repeat("v", 1025) + `"}]}]}`, 50035},
 		{"footer 2049", `{"embeds":[{"footer":{"text":"` + strings.Repeat("f", 2049) + `"}}]}`, 50035},
 		{"total 6001", `{"embeds":[{"description":"` + strings.Repeat("d", 4000) + `"},{"description":"` + strings.Repeat("d", 2001) + `"}]}`, 50035},
+		{"total 6000", `{"embeds":[{"title":"` + strings.Repeat("t", 200) + `","description":"` + strings.Repeat("d", 3800) + `"},{"fields":[{"name":"n","value":"` + strings.Repeat("v", 999) + `"},{"name":"` + strings.Repeat("n", 100) + `","value":"` + strings.Repeat("é", 900) + `"}]}]}`, 0},
+		{"total 6001 over titles and fields", `{"embeds":[{"title":"` + strings.Repeat("t", 201) + `","description":"` + strings.Repeat("d", 3800) + `"},{"fields":[{"name":"n","value":"` + strings.Repeat("v", 999) + `"},{"name":"` + strings.Repeat("n", 100) + `","value":"` + strings.Repeat("é", 900) + `"}]}]}`, 50035},
+		{"10 embeds", `{"embeds":[` + strings.TrimSuffix(strings.Repeat(`{"title":"t"},`, 10), ",") + `]}`, 0},
 		{"select ok", `{"components":` + row(sel(`,"min_values":1,"max_values":2`)) + `}`, 0},
 		{"6 rows", `{"components":[` + strings.TrimSuffix(strings.Repeat(`{"type":1,"components":[{"type":2,"style":1,"label":"x","custom_id":"b"}]},`, 6), ",") + `]}`, 50035},
 		{"max > options", `{"components":` + row(sel(`,"max_values":3`)) + `}`, 50035},
@@ -465,6 +468,52 @@ func TestValidateMessage(t *testing.T) {
 				t.Errorf("got %d (%v), want %d", got, fe, tt.want)
 			}
 		})
+	}
+}
+
+// TestReplies: a channel message replying to another (message_reference)
+// is recorded as a reply to it; one naming a message that is not in the
+// channel is refused, unless fail_if_not_exists is false, when it is sent
+// as no reply.
+func TestReplies(t *testing.T) {
+	t.Parallel()
+	srv := Start(t, Options{})
+	dg, err := discordgo.New("Bot test-token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dg.Client = &http.Client{Timeout: wait, Transport: Transport(srv.URL())}
+	post, err := dg.ChannelMessageSend("6001", "the post")
+	if err != nil {
+		t.Fatal(err)
+	}
+	no := false
+	reply, err := dg.ChannelMessageSendComplex("6001", &discordgo.MessageSend{Content: "part 2",
+		Reference: &discordgo.MessageReference{MessageID: post.ID, ChannelID: "6001", GuildID: "8001", FailIfNotExists: &no}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reply.Type != discordgo.MessageTypeReply || reply.MessageReference == nil || reply.MessageReference.MessageID != post.ID {
+		t.Errorf("reply served as type %d referencing %+v, want a reply to %s", reply.Type, reply.MessageReference, post.ID)
+	}
+	if m, _ := srv.Message("6001", reply.ID); m.Reference == nil || m.Reference.MessageID != post.ID || m.Reference.ChannelID != "6001" {
+		t.Errorf("recorded reference %+v, want the post", m.Reference)
+	}
+	if m, _ := srv.Message("6001", post.ID); m.Reference != nil {
+		t.Errorf("the post is recorded as a reply to %+v", m.Reference)
+	}
+	// A reply to a message that is not there.
+	if _, err := dg.ChannelMessageSendComplex("6001", &discordgo.MessageSend{Content: "lost",
+		Reference: &discordgo.MessageReference{MessageID: "424242"}}); restCode(err) != 50035 {
+		t.Errorf("reply to an unknown message: %v, want 50035", err)
+	}
+	if got := srv.Violations(); len(got) != 1 || !strings.Contains(got[0], "Unknown message") {
+		t.Errorf("violations %q, want the unknown reply", got)
+	}
+	sent, err := dg.ChannelMessageSendComplex("6001", &discordgo.MessageSend{Content: "lost, sent anyway",
+		Reference: &discordgo.MessageReference{MessageID: "424242", FailIfNotExists: &no}})
+	if err != nil || sent.MessageReference != nil || sent.Type != discordgo.MessageTypeDefault {
+		t.Errorf("reply to an unknown message with fail_if_not_exists false: %+v, %v; want a plain message", sent, err)
 	}
 }
 

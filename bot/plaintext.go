@@ -1,0 +1,91 @@
+package bot
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// labelSource is how much of an option's text its label is made from.
+const labelSource = 1000
+
+// Discord shows a select option's label as typed, markdown and all:
+// plainText turns an option's markdown into the text it reads as.
+
+var (
+	fencedRE     = regexp.MustCompile("(?s)```(?:[A-Za-z0-9_+#.-]*\n)?(.*?)```")
+	keptRE       = regexp.MustCompile("\x01[0-9]+\x01")
+	linkRE       = regexp.MustCompile(`\[([^\]\n]*)\]\((?:[^)\s]*)(?:\s+"[^"]*")?\)`)
+	autolinkRE   = regexp.MustCompile(`<((?:https?|mailto):[^>\s]+)>`)
+	headingRE    = regexp.MustCompile(`(?m)^[ \t]*(?:#{1,6}|-#)[ \t]+`)
+	quoteRE      = regexp.MustCompile(`(?m)^[ \t]*>{1,3}[ \t]?`)
+	listRE       = regexp.MustCompile(`(?m)^[ \t]*[-*+][ \t]+`)
+	strongRE     = regexp.MustCompile(`\*\*(.+?)\*\*`)
+	underlineRE  = regexp.MustCompile(`__(.+?)__`)
+	strikeRE     = regexp.MustCompile(`~~(.+?)~~`)
+	spoilerRE    = regexp.MustCompile(`\|\|(.+?)\|\|`)
+	emphStarRE   = regexp.MustCompile(`\*([^*\s](?:[^*]*[^*\s])?)\*`)
+	emphUnderRE  = regexp.MustCompile(`(^|[^\p{L}\p{N}_])_([^_\s](?:[^_]*[^_\s])?)_($|[^\p{L}\p{N}_])`)
+	codeSpanRE   = regexp.MustCompile("`+([^`]+?)`+")
+	escapeRE     = regexp.MustCompile(`\\([\\` + "`" + `*_{}\[\]()#+\-.!|~>])`)
+	escapedMarks = strings.NewReplacer(`\*`, "\x00s", `\_`, "\x00u", `\~`, "\x00t", `\|`, "\x00p", "\\`", "\x00b")
+	restoreMarks = strings.NewReplacer("\x00s", "*", "\x00u", "_", "\x00t", "~", "\x00p", "|", "\x00b", "`")
+)
+
+// plainText is s with Discord's markdown taken out, as a member reads it:
+// code fences and backticks, bold, italics, underline, strike-through and
+// spoiler marks, headings, quotes and list bullets removed, a link shown
+// as its text; backslash escapes resolved; white space collapsed to single
+// spaces. Code is kept as written. Pure.
+func plainText(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = escapedMarks.Replace(s) // an escaped mark is text, not markdown
+	// Code (fenced blocks, then spans) is text: set it aside while the
+	// marks around it go.
+	var code []string
+	keep := func(c string) string {
+		code = append(code, c)
+		return "\x01" + strconv.Itoa(len(code)-1) + "\x01"
+	}
+	s = fencedRE.ReplaceAllStringFunc(s, func(m string) string {
+		body := fencedRE.FindStringSubmatch(m)[1]
+		return " " + keep(body) + " "
+	})
+	s = strings.ReplaceAll(s, "```", "") // an unclosed fence
+	s = codeSpanRE.ReplaceAllStringFunc(s, func(m string) string {
+		return keep(codeSpanRE.FindStringSubmatch(m)[1])
+	})
+	s = linkRE.ReplaceAllString(s, "$1")
+	s = autolinkRE.ReplaceAllString(s, "$1")
+	s = headingRE.ReplaceAllString(s, "")
+	s = quoteRE.ReplaceAllString(s, "")
+	s = listRE.ReplaceAllString(s, "")
+	for _, re := range []*regexp.Regexp{strongRE, underlineRE, strikeRE, spoilerRE, emphStarRE} {
+		s = re.ReplaceAllString(s, "$1")
+	}
+	// Twice: "_a_ _b_" shares the space between its two matches.
+	s = emphUnderRE.ReplaceAllString(s, "$1$2$3")
+	s = emphUnderRE.ReplaceAllString(s, "$1$2$3")
+	s = escapeRE.ReplaceAllString(s, "$1")
+	s = keptRE.ReplaceAllStringFunc(s, func(m string) string {
+		i, _ := strconv.Atoi(strings.Trim(m, "\x01"))
+		return code[i]
+	})
+	s = restoreMarks.Replace(s)
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// optionLabel is the label of an option in the answer menu: its letter and
+// its text as plain text, at most 100 characters. Only the start of a long
+// text is read: 100 characters of plain text come from far fewer than
+// labelSource.
+func optionLabel(letter, text string) string {
+	if r := []rune(text); len(r) > labelSource {
+		text = string(r[:labelSource])
+	}
+	t := plainText(text)
+	if t == "" {
+		return letter
+	}
+	return truncate(letter+" · "+t, maxLabel)
+}

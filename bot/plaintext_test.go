@@ -1,0 +1,34 @@
+package bot
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPlainText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain words", "plain words"},
+		{"**bold** and *it* and _it_ and __under__ and ~~gone~~ and ||secret||", "bold and it and it and under and gone and secret"},
+		{"the `list` type", "the list type"},
+		{"```python\nprint(1)\n```", "print(1)"},
+		{"```\nx = 1\n```", "x = 1"},
+		{"code `a*b*c` kept", "code a*b*c kept"},
+		{"[the docs](https://example.com) say", "the docs say"},
+		{"# Heading\n> quoted\n>>> more\n- item", "Heading quoted more item"},
+		{"snake_case_name stays", "snake_case_name stays"},
+		{`an \*escaped\* star`, "an *escaped* star"},
+		{"  lots \n\n of\tspace  ", "lots of space"},
+		{"2 * 3 * 4", "2 * 3 * 4"},
+	}
+	for _, tt := range tests {
+		if got := plainText(tt.in); got != tt.want {
+			t.Errorf("plainText(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if got := optionLabel("A", strings.Repeat("**word** ", 40)); runes(got) != maxLabel || !strings.HasPrefix(got, "A · word word") || strings.Contains(got, "*") {
+		t.Errorf("long label %q (%d runes), want 100 runes of plain text", got, runes(got))
+	}
+	if got := optionLabel("B", "```\n```"); got != "B" {
+		t.Errorf("label of an option with no text but marks: %q, want the letter", got)
+	}
+}
