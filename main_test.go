@@ -905,7 +905,7 @@ func TestValidateWarnsOfLongReveals(t *testing.T) {
 	b.WriteString("Long Question 2\nSelect 1Short?\n- A\nyes\n- B\nno\nCorrect answer: A\n")
 	os.WriteFile("long.txt", []byte(b.String()), 0o600)
 	code, out, errOut := runCLI(t, nil, "validate", "long.txt")
-	if want := "long.txt:1: warning: question 1's reveal takes 3 messages: the closed post, then 2 messages replying to it (quizhost preview shows them)\n"; code != 0 || !strings.Contains(errOut, want) || !strings.Contains(errOut, "0 errors, 1 warning") ||
+	if want := "long.txt:1: warning: question 1's reveal takes 3 messages: the closed post, then 2 messages replying to it (quizhost preview shows them)\n"; code != 0 || !strings.Contains(errOut, want) || !strings.Contains(out, "0 errors, 1 warning") ||
 		!strings.Contains(out, "Long: 2 questions") {
 		t.Errorf("got exit %d, stdout %q, stderr %q; want 0, both questions and the one warning %q", code, out, errOut, want)
 	}
