@@ -3,15 +3,20 @@ package questions
 import (
 	"bytes"
 	"strings"
-	"unicode/utf8"
 )
 
-// prepare is the first step of every parser: it normalises line endings
-// (CRLF and a lone CR become LF), so that every format counts lines alike
-// (go.yaml.in/yaml/v3 counts a lone CR as a line break, encoding/json and
-// the line-driven parsers would not), and then reports each line that is
-// not valid UTF-8. data is not modified; the result may share it.
+// prepare is the first step of every parser: it decodes UTF-16 with a
+// byte-order mark and refuses other encodings than UTF-8 (see
+// decodeText), normalises line endings (CRLF and a lone CR become LF), so
+// that every format counts lines alike (go.yaml.in/yaml/v3 counts a lone
+// CR as a line break, encoding/json and the line-driven parsers would
+// not), and then reports the lines that are not valid UTF-8 (see
+// checkUTF8). data is not modified; the result may share it.
 func prepare(path string, data []byte) ([]byte, Problems) {
+	data, ps := decodeText(path, data)
+	if ps != nil {
+		return nil, ps
+	}
 	if bytes.IndexByte(data, '\r') >= 0 {
 		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 		data = bytes.ReplaceAll(data, []byte("\r"), []byte("\n"))
@@ -40,21 +45,6 @@ func lineCount(data []byte) int {
 		n++
 	}
 	return n
-}
-
-// checkUTF8 reports each line of data that is not valid UTF-8: Discord
-// accepts nothing else.
-func checkUTF8(path string, data []byte) Problems {
-	if utf8.Valid(data) {
-		return nil
-	}
-	var ps Problems
-	for i, l := range strings.Split(string(data), "\n") {
-		if !utf8.ValidString(l) {
-			ps.add(path, i+1, "line is not valid UTF-8")
-		}
-	}
-	return ps
 }
 
 // joinText joins the lines of a paragraph-ish text element: surrounding
