@@ -21,8 +21,8 @@ const (
 // Parse parses a bank file of any format, chosen by FormatOf(path), and
 // validates the result with Validate. The error, when not nil, is Problems
 // listing every error of the file (warnings left out: see ParseFile); the
-// banks then still hold the questions that parsed cleanly, for a caller
-// that wants to count them.
+// banks then still hold the questions that parsed and validated cleanly
+// (and only those), for a caller that wants to count them.
 func Parse(path string, data []byte) ([]Bank, error) {
 	banks, ps := ParseFile(path, data, ParseOptions{})
 	return banks, ps.Err()
@@ -82,9 +82,39 @@ func parse(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
 	case FormatGIFT:
 		banks, ps = ParseGIFT(path, data)
 	}
-	ps = append(ps, Validate(banks)...)
+	vps, bad := validate(banks)
+	ps = append(ps, vps...)
 	ps.sortByLine()
-	return banks, ps
+	return dropInvalid(banks, bad), ps
+}
+
+// invalid marks what validate refused: a whole bank (question -1) or one
+// question of it, by index.
+type invalid map[[2]int]bool
+
+// dropInvalid returns banks without the banks and questions bad marks, and
+// without banks left with no question; banks is not modified.
+func dropInvalid(banks []Bank, bad invalid) []Bank {
+	if len(bad) == 0 {
+		return banks
+	}
+	var out []Bank
+	for bi, b := range banks {
+		if bad[[2]int{bi, -1}] {
+			continue
+		}
+		var keep []Question
+		for qi, q := range b.Questions {
+			if !bad[[2]int{bi, qi}] {
+				keep = append(keep, q)
+			}
+		}
+		if len(keep) > 0 {
+			b.Questions = keep
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // Validate checks banks against the limits that would break posting them
@@ -98,7 +128,16 @@ func parse(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
 // bot shows it in full in the embed and cuts only the select label.
 // Problems name each bank's Path and each question's Line.
 func Validate(banks []Bank) Problems {
+	ps, _ := validate(banks)
+	return ps
+}
+
+// validate is Validate, also marking what it refuses: a bank whose name is
+// refused, and each question with a problem (of two with the same ID, the
+// second).
+func validate(banks []Bank) (Problems, invalid) {
 	var ps Problems
+	bad := invalid{}
 	ids := map[string]string{} // ID → where first seen
 	for bi := range banks {
 		b := &banks[bi]
@@ -107,25 +146,29 @@ func Validate(banks []Bank) Problems {
 		}
 		if n := utf8.RuneCountInString(b.Name); n == 0 || n > MaxBankNameLength {
 			where(firstLine(b), "bank name %q is %d characters; it must be 1 to %d (it is offered as an autocomplete choice)", clip(b.Name), n, MaxBankNameLength)
+			bad[[2]int{bi, -1}] = true
 		}
 		if len(b.Questions) == 0 {
 			where(0, "bank %q has no questions", clip(b.Name))
 		}
 		for qi := range b.Questions {
 			q := &b.Questions[qi]
+			before := len(ps)
 			validateQuestion(q, func(format string, args ...any) { where(q.Line, format, args...) })
-			if q.ID == "" {
-				continue
+			if q.ID != "" {
+				here := fmt.Sprintf("%s:%d", b.Path, q.Line)
+				if first, dup := ids[q.ID]; dup {
+					where(q.Line, "question id %q used twice (first at %s)", clip(q.ID), first)
+				} else {
+					ids[q.ID] = here
+				}
 			}
-			here := fmt.Sprintf("%s:%d", b.Path, q.Line)
-			if first, dup := ids[q.ID]; dup {
-				where(q.Line, "question id %q used twice (first at %s)", clip(q.ID), first)
-			} else {
-				ids[q.ID] = here
+			if len(ps) > before {
+				bad[[2]int{bi, qi}] = true
 			}
 		}
 	}
-	return ps
+	return ps, bad
 }
 
 func firstLine(b *Bank) int {
