@@ -333,8 +333,9 @@ func (p *giftParser) question(lines []giftLine) {
 		problem(next, "unescaped { inside an answer block (write \\{)")
 		return
 	}
+	code := 0 // runs of indented code fenced in the question's texts
 	format, stem := giftFormat(b.s[pos:open], "")
-	q.Stem = giftPiece(stem, format)
+	q.Stem = giftPiece(stem, format, &code)
 	if q.Stem == "" {
 		problem(pos, "the question has no text")
 	} else if !titled {
@@ -343,7 +344,7 @@ func (p *giftParser) question(lines []giftLine) {
 
 	body, bodyAt := b.s[open+1:closing], open+1
 	if g := b.find(bodyAt, "####"); g >= 0 && g < closing {
-		q.Explanation = giftPiece(b.s[g+4:closing], format)
+		q.Explanation = giftPiece(b.s[g+4:closing], format, &code)
 		body = b.s[bodyAt:g]
 	}
 	trimmed := strings.TrimSpace(body)
@@ -355,9 +356,9 @@ func (p *giftParser) question(lines []giftLine) {
 		unsupported(open, "numerical")
 		return
 	}
-	if tf, ok := giftTrueFalse(b, bodyAt, bodyAt+len(body), format); ok {
+	if tf, ok := giftTrueFalse(b, bodyAt, bodyAt+len(body), format, &code); ok {
 		q.Options = tf
-	} else if !p.choices(b, bodyAt, bodyAt+len(body), format, &q, problem, unsupported) {
+	} else if !p.choices(b, bodyAt, bodyAt+len(body), format, &code, &q, problem, unsupported) {
 		return
 	}
 	if len(p.probs) == before {
@@ -370,13 +371,16 @@ func (p *giftParser) question(lines []giftLine) {
 			return
 		}
 		p.ids[q.ID] = first
+		if code > 0 {
+			p.probs.warn(p.path, first, "indented code written without a ``` fence is posted as a code block, keeping its indentation; put a line ``` before and after it to say so")
+		}
 		p.add(q)
 	}
 }
 
 // choices parses a multiple-choice body b.s[from:to] into q.Options; false
 // when the block is of another type (already reported).
-func (p *giftParser) choices(b *giftBlock, from, to int, format string, q *Question, problem func(int, string, ...any), unsupported func(int, string)) bool {
+func (p *giftParser) choices(b *giftBlock, from, to int, format string, code *int, q *Question, problem func(int, string, ...any), unsupported func(int, string)) bool {
 	type answer struct {
 		at     int
 		marker byte
@@ -423,10 +427,10 @@ func (p *giftParser) choices(b *giftBlock, from, to int, format string, q *Quest
 		}
 		sub := &giftBlock{s: raw}
 		if h := sub.find(0, "#"); h >= 0 {
-			a.why, raw = giftPiece(raw[h+1:], format), raw[:h]
+			a.why, raw = giftPiece(raw[h+1:], format, code), raw[:h]
 		}
 		a.arrow = (&giftBlock{s: raw}).find(0, "->") >= 0
-		a.text = giftPiece(raw, format)
+		a.text = giftPiece(raw, format, code)
 	}
 	if tildes == 0 {
 		for _, a := range answers {
@@ -467,7 +471,7 @@ func (p *giftParser) choices(b *giftBlock, from, to int, format string, q *Quest
 
 // giftTrueFalse recognises a true/false body: T, F, TRUE or FALSE, then
 // optionally #feedback-if-wrong and #feedback-if-right.
-func giftTrueFalse(b *giftBlock, from, to int, format string) ([]Option, bool) {
+func giftTrueFalse(b *giftBlock, from, to int, format string, code *int) ([]Option, bool) {
 	body := b.s[from:to]
 	parts := []string{}
 	sub := &giftBlock{s: body}
@@ -494,10 +498,10 @@ func giftTrueFalse(b *giftBlock, from, to int, format string) ([]Option, bool) {
 	}
 	var ifWrong, ifRight string
 	if len(parts) > 1 {
-		ifWrong = giftPiece(parts[1], format)
+		ifWrong = giftPiece(parts[1], format, code)
 	}
 	if len(parts) > 2 {
-		ifRight = giftPiece(parts[2], format)
+		ifRight = giftPiece(parts[2], format, code)
 	}
 	opts := []Option{{Letter: "A", Text: "True"}, {Letter: "B", Text: "False"}}
 	r, w := 1, 0
@@ -525,13 +529,16 @@ func giftFormat(s, def string) (format, rest string) {
 // giftPiece turns a piece of GIFT text (a stem, an answer, a feedback) in
 // the question's format into what is shown: unescaped, HTML turned into
 // markdown, lines tidied. A marker at its start overrides the format.
-func giftPiece(s, format string) string {
+// Runs of indented code (see codeRuns) are fenced; code counts them.
+func giftPiece(s, format string, code *int) string {
 	format, s = giftFormat(s, format)
 	s = giftUnescape(s)
 	if format == "html" || format == "moodle" {
 		s = htmlToMarkdown(s, format == "moodle")
 	}
-	return joinText(strings.Split(s, "\n"))
+	out, n := joinTextRuns(strings.Split(s, "\n"))
+	*code += n
+	return out
 }
 
 // giftText unescapes GIFT text (\~ \= \# \{ \} \: \\ and \n for a line

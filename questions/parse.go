@@ -77,6 +77,9 @@ func parse(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
 	switch f {
 	case FormatText:
 		banks, ps = parseText(path, data, opt)
+		if len(banks) > 0 {
+			ps = append(ps, textCodeWarnings(path, data)...)
+		}
 	case FormatYAML, FormatJSON:
 		banks, ps = parseStructured(path, data, f, opt)
 	case FormatGIFT:
