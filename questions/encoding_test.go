@@ -37,6 +37,7 @@ func TestUTF16WithBOMIsDecoded(t *testing.T) {
 		{"b.yaml", "bank: Café\nquestions:\n  - question: Which emoji is a rocket? 🚀\n    options:\n      - {text: \"🚀\", correct: true}\n      - {text: \"🚗\"}\n"},
 		{"b.json", `{"bank": "Café", "questions": [{"question": "Which emoji is a rocket? 🚀", "options": [{"text": "🚀", "correct": true}, {"text": "🚗"}]}]}`},
 		{"b.gift", "$CATEGORY: Café\n\n::Rocket::Which emoji is a rocket? 🚀 {=🚀 ~🚗}\n"},
+		{"b.csv", "bank,question,A,B,answer\nCafé,\"Which emoji\nis a rocket? 🚀\",🚀,🚗,A\n"},
 	}
 	for _, tt := range tests {
 		want, wps := ParseFile(tt.path, []byte(tt.text), ParseOptions{})

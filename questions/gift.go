@@ -372,7 +372,7 @@ func (p *giftParser) question(lines []giftLine) {
 		}
 		p.ids[q.ID] = first
 		if code > 0 {
-			p.probs.warn(p.path, first, "indented code written without a ``` fence is posted as a code block, keeping its indentation; put a line ``` before and after it to say so")
+			p.probs.warn(p.path, first, "%s", codeWarning)
 		}
 		p.add(q)
 	}

@@ -301,6 +301,10 @@ func trimColumns(l string, n int) string {
 	return ""
 }
 
+// codeWarning is the warning about indented code where its lines are not
+// known (in HTML, in GIFT).
+const codeWarning = "indented code written without a ``` fence is posted as a code block, keeping its indentation; put a line ``` before and after it to say so"
+
 // codeWarnings warns at the first line of each run of indented code that
 // joinText fences in lines, first being the line number of lines[0]: the
 // run is posted as a code block, which fences would say outright.

@@ -70,16 +70,22 @@ func ParseFile(path string, data []byte, opt ParseOptions) (banks []Bank, ps Pro
 func parse(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
 	f, ok := FormatOf(path)
 	if !ok {
-		return nil, Problems{{Path: path, Msg: "not a bank file (want .txt, .yaml, .yml, .json or .gift)"}}
+		return nil, Problems{{Path: path, Msg: "not a bank file (want .txt, .yaml, .yml, .json, .gift, .csv or .tsv)"}}
 	}
 	var banks []Bank
 	var ps Problems
 	switch f {
 	case FormatText:
+		if looksLikeTable(data) {
+			banks, ps = parseTable(path, data, f, opt)
+			break
+		}
 		banks, ps = parseText(path, data, opt)
 		if len(banks) > 0 {
 			ps = append(ps, textCodeWarnings(path, data)...)
 		}
+	case FormatCSV, FormatTSV:
+		banks, ps = parseTable(path, data, f, opt)
 	case FormatYAML, FormatJSON:
 		banks, ps = parseStructured(path, data, f, opt)
 	case FormatGIFT:
