@@ -463,6 +463,7 @@ type tableParser struct {
 	probs  Problems
 	banks  bankSet
 	counts map[string]int // rows per bank so far
+	ids    map[string]int // ID → line
 }
 
 // tableExample is a header and a row, for messages, in the file's
@@ -486,7 +487,7 @@ func parseTable(path string, data []byte, f Format, opt ParseOptions) ([]Bank, P
 		return nil, ps
 	}
 	text := strings.ReplaceAll(string(data), "\uFEFF", "")
-	p := &tableParser{path: path, opt: opt, format: f, banks: bankSet{path: path}, counts: map[string]int{}}
+	p := &tableParser{path: path, opt: opt, format: f, banks: bankSet{path: path}, counts: map[string]int{}, ids: map[string]int{}}
 	p.meta = readTableMeta(text)
 	body := text
 	for range p.meta.lines {
@@ -823,7 +824,10 @@ func (p *tableParser) row(r tableRow) {
 			break
 		}
 	}
-	if len(options) > MaxOptions {
+	switch {
+	case len(options) < 2:
+		problem("the row has %d option(s); at least 2 are needed", len(options))
+	case len(options) > MaxOptions:
 		problem("the row has %d options; Discord's select menu holds at most %d", len(options), MaxOptions)
 		options = options[:MaxOptions]
 	}
@@ -868,6 +872,16 @@ func (p *tableParser) row(r tableRow) {
 	default:
 		q.ID = ContentID(bank, q.Stem)
 	}
+	if first, dup := p.ids[q.ID]; dup {
+		how := "give each row its own id"
+		if idCell == "" && !hasNumber {
+			how = "both rows have this question text and no id or number; add an id column"
+		}
+		problem("question id %q used twice (first at line %d): %s", clip(q.ID), first, how)
+		p.probs = append(p.probs, probs...)
+		return
+	}
+	p.ids[q.ID] = line
 	p.banks.add(q)
 }
 
