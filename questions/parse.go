@@ -34,7 +34,9 @@ type ParseOptions struct {
 	// DefaultBank names the bank of questions whose file does not name one.
 	// In exam text, a bare title "Question 12" takes the bank of the title
 	// before it in the file; DefaultBank is the bank of a bare title that
-	// comes first. With "" such a title is an error.
+	// comes first. With "" such a title is an error. In a table, it is the
+	// bank of a row with no bank column (with "", a *.csv or *.tsv file's
+	// name, and an error for a table pasted as text).
 	DefaultBank string
 	// SkipNonBank is for files read from disk, where other files collect
 	// among the banks (a package.json, a notes.txt): a file that is not a
