@@ -602,6 +602,9 @@ func (p *tableParser) setColumns(names []string) {
 	p.cols = make([]tableColumn, len(names))
 	for i, n := range names {
 		p.cols[i] = classifyColumn(n)
+		if k := headerKey(n); p.meta.anki && p.cols[i].kind == tcTopic && (k == "tags" || k == "tag") {
+			p.cols[i].kind = tcTags // Anki separates tags with spaces
+		}
 	}
 	meta := func(col int, kind tableKind, name string) {
 		if col < 1 {

@@ -344,3 +344,20 @@ func TestTablesInABankFolder(t *testing.T) {
 		t.Errorf("got stems %q, want %q", stems, want)
 	}
 }
+
+// An Anki export may name its columns in a #columns: line; its tags are
+// separated by spaces, #tags: adds tags to every note, the deck's last
+// level is a topic, and lines starting with # are comments.
+func TestParseAnkiColumns(t *testing.T) {
+	data := "#separator:pipe\n#html:true\n#columns:Question|A|B|Answers|Deck|Tags\n#tags:t\n" +
+		"<b>Q</b>?|<i>x</i>|y|0 1|A::B::C|u v\n# a comment\n"
+	banks, ps := ParseFile("notes.txt", []byte(data), ParseOptions{})
+	if len(ps) != 0 {
+		t.Fatalf("got %v, want no problem", ps)
+	}
+	want := []Bank{{Name: "A", Path: "notes.txt", Questions: []Question{{ID: ContentID("A", "**Q**?"), Bank: "A", Number: 1, Line: 5,
+		Stem: "**Q**?", Options: []Option{{Letter: "A", Text: "*x*"}, {Letter: "B", Text: "y", Correct: true}}, Tags: []string{"u", "v", "t", "C"}}}}}
+	if !reflect.DeepEqual(banks, want) {
+		t.Errorf("got %s\nwant %s", dump(banks), dump(want))
+	}
+}
