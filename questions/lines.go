@@ -194,9 +194,8 @@ func opensBlock(t string) bool {
 	if strings.ContainsRune(":{[(,=\\>", lastRune(t)) {
 		return true
 	}
-	f := strings.Fields(t)
-	w := f[len(f)-1]
-	return len(f) > 1 && (w == "do" || w == "then")
+	i := strings.LastIndexAny(t, " \t")
+	return i >= 0 && (t[i+1:] == "do" || t[i+1:] == "then")
 }
 
 // closesBlock reports whether a trimmed line starts by closing a block.
@@ -392,6 +391,11 @@ func (s *bankSet) add(q Question) {
 func textCodeWarnings(path string, data []byte) Problems {
 	data, ps := prepare(path, data)
 	if ps != nil {
+		return nil
+	}
+	// A run has a line indented by two spaces or a tab; most files have
+	// none, and need not be split again.
+	if !bytes.Contains(data, []byte("\n  ")) && !bytes.Contains(data, []byte("\n\t")) {
 		return nil
 	}
 	return codeWarnings(path, splitLines(data), 1)

@@ -1,6 +1,7 @@
 package questions
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -241,8 +242,9 @@ type tableMeta struct {
 // text.
 func readTableMeta(text string) tableMeta {
 	var m tableMeta
-	for i, l := range strings.SplitAfter(text, "\n") {
-		line := strings.TrimRight(l, "\n")
+	for i, rest := 0, text; rest != ""; i++ {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
 		if i == 0 {
 			if v, ok := strings.CutPrefix(strings.Trim(line, `"`), "sep="); ok && len([]rune(v)) == 1 {
 				m.delim, m.lines, m.delimLine = []rune(v)[0], 1, 1
@@ -412,8 +414,8 @@ func looksLikeTable(data []byte) bool {
 	if ps != nil {
 		return false
 	}
-	text := strings.ReplaceAll(string(data), "\uFEFF", "")
-	if m := readTableMeta(strings.ReplaceAll(text, "\r\n", "\n")); m.anki && (m.delim != 0 || strings.HasPrefix(strings.ToLower(text), "#html:")) {
+	text := strings.ReplaceAll(strings.ReplaceAll(string(tableHead(data)), "\uFEFF", ""), "\r", "")
+	if m := readTableMeta(text); m.anki && (m.delim != 0 || strings.HasPrefix(strings.ToLower(text), "#html:")) {
 		return true
 	}
 	for _, l := range strings.Split(text, "\n") {
@@ -450,6 +452,25 @@ func looksLikeTable(data []byte) bool {
 		return false
 	}
 	return false
+}
+
+// tableHead is the start of data that decides whether it is a table: its
+// lines up to the first that is neither blank nor a "#…" line, at most
+// 64 KiB.
+func tableHead(data []byte) []byte {
+	data = data[:min(len(data), 64<<10)]
+	for off := 0; off < len(data); {
+		end := bytes.IndexByte(data[off:], '\n')
+		if end < 0 {
+			return data
+		}
+		l := bytes.TrimSpace(bytes.TrimPrefix(data[off:off+end], []byte("\uFEFF")))
+		off += end + 1
+		if len(l) > 0 && l[0] != '#' {
+			return data[:off]
+		}
+	}
+	return data
 }
 
 // tableParser parses one table file.
