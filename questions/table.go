@@ -541,13 +541,7 @@ func parseTable(path string, data []byte, f Format, opt ParseOptions) ([]Bank, P
 		perr.Path = path
 		return nil, Problems{*perr}
 	}
-	var data0 []tableRow
-	for _, r := range rows {
-		if !r.empty() {
-			data0 = append(data0, r)
-		}
-	}
-	rows = data0
+	rows = slices.DeleteFunc(rows, tableRow.empty)
 	if len(rows) == 0 {
 		p.probs.notABank(path, opt, "the file is empty", "write a bank in it or delete it")
 		return nil, p.probs
@@ -843,8 +837,12 @@ func (p *tableParser) row(r tableRow) {
 		options = options[:len(options)-1]
 	}
 	for i, o := range options {
-		if o == "" {
-			probs.add(p.path, optLines[min(i, len(optLines)-1)], "option %s is empty, but option %s after it is not", Letter(min(i, MaxOptions-1)), Letter(min(len(options)-1, MaxOptions-1)))
+		if o == "" && i < MaxOptions {
+			at := line
+			if i < len(optLines) {
+				at = optLines[i]
+			}
+			probs.add(p.path, at, "option %s is empty, but an option after it is not", Letter(i))
 			break
 		}
 	}

@@ -211,7 +211,7 @@ func TestParseTableErrors(t *testing.T) {
 			[]string{
 				"b.csv:2: answer letter D is not an option (options are A–C)",
 				"b.csv:4: the row has no question text",
-				"b.csv:5: option B is empty, but option C after it is not",
+				"b.csv:5: option B is empty, but an option after it is not",
 				`b.csv:6: the row has no answer (column "answer")`,
 				`b.csv:7: number "four" is not a whole number from 1 to 1000000000`,
 				"b.csv:8: cell 7 has text, but the header names no column 7",
