@@ -14,6 +14,8 @@ const (
 	FormatYAML Format = "yaml" // structured, *.yaml and *.yml
 	FormatJSON Format = "json" // structured, *.json
 	FormatGIFT Format = "gift" // Moodle GIFT, *.gift
+	FormatCSV  Format = "csv"  // a table, *.csv
+	FormatTSV  Format = "tsv"  // a table, *.tsv
 )
 
 // FormatOf returns the format a file name's extension means, and false for
@@ -28,6 +30,10 @@ func FormatOf(path string) (Format, bool) {
 		return FormatJSON, true
 	case ".gift":
 		return FormatGIFT, true
+	case ".csv":
+		return FormatCSV, true
+	case ".tsv":
+		return FormatTSV, true
 	}
 	return "", false
 }

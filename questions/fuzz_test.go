@@ -1,6 +1,7 @@
 package questions
 
 import (
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -104,5 +105,42 @@ func FuzzParseGIFT(f *testing.F) {
 	f.Add([]byte("::p::<pre><code>x</pre></code><!--{=a ~b}\n\n::q::[html]<a <b>{~%50%<ol><li>x ~%50%y ~z}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkFuzz(t, "f.gift", data, func() ([]Bank, Problems) { return ParseGIFT("f.gift", data) })
+	})
+}
+
+// tableSeeds are the seeds of FuzzParseTable: the fixtures, and tables
+// that broke or nearly broke the parser.
+func tableSeeds(t testing.TB) [][]byte {
+	var seeds [][]byte
+	for _, f := range []string{"sheets-export.csv", "excel-semicolon.csv", "sheet-copy.tsv", "anki-notes.txt"} {
+		data, err := os.ReadFile("testdata/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seeds = append(seeds, data)
+	}
+	return append(seeds,
+		[]byte("sep=;\nquestion;a;b;answer\nQ?;x;y;B\n"),
+		[]byte("\uFEFFquestion,options,answer,explanation a\nQ?,\"A. x\nB. y\",x,\"why\n  not:\n    so\"\n"),
+		[]byte("Title,,\n,,\nQuestion - max 120 characters,Answer 1 - x,Answer 2 - y,Correct answer(s)\nQ?,1,2,\"1,2\"\nQ?,1,2,2\n"),
+		[]byte("#separator:pipe\n#html:true\n#columns:Question|A|B|Answer|Deck|Tags\n#tags:t\n<b>Q</b>|<i>x</i>|y|0 1|A::B::C|u v\n# a comment\n"),
+		[]byte("#separator:tab\n#html:true\n#guid column:1\n#notetype column:2\n#deck column:3\n#tags column:15\ng\tAllInOne (kprim, mc, sc)\tD::E\tQ\t\t2\ta\tb\t\t\t\t1 0 0 0 0\t\t\tt\n"),
+		[]byte("question,a,b,answer,number,id,bank\nQ?,x,y,A,1,,B\nR?,x,y,B,1,,B\nS?,x,y,A,,i,\nT?,x,y,A,,i,\n\"U,x,y\n"),
+		[]byte("question\ta\tb\tc\tanswer\n\"x\"\"\ty\"\t1\t2\t3\t3\n5\" floppy\t\t\tz\tC\n"),
+		// Options empty but for the header: a question with none was kept.
+		[]byte(";Q;A(0;;Answer;\n;00;;0;00"),
+	)
+}
+
+func FuzzParseTable(f *testing.F) {
+	for _, s := range tableSeeds(f) {
+		f.Add(s, uint8(0))
+	}
+	f.Add([]byte("Question\tA\tB\tAnswer\nQ?\tx\ty\tB\n"), uint8(2))
+	f.Fuzz(func(t *testing.T, data []byte, kind uint8) {
+		format, path := []Format{FormatCSV, FormatTSV, FormatText}[kind%3], []string{"f.csv", "f.tsv", "f.txt"}[kind%3]
+		checkFuzz(t, path, data, func() ([]Bank, Problems) {
+			return parseTable(path, data, format, ParseOptions{DefaultBank: "D", SkipNonBank: kind&4 != 0})
+		})
 	})
 }

@@ -11,17 +11,21 @@ import (
 // Questions are separated by blank lines outside an answer block {…} (a
 // line starting with ::title:: right after a closed answer block also
 // starts a question; any other text after it is reported); lines
-// starting with // are comments; "$CATEGORY: name" names the bank of the
-// questions that follow (a Moodle context prefix such as "$course$/" and a
-// leading "top/" are dropped), and until the first one the bank is named
+// starting with // are comments; "$CATEGORY: path" names the bank and
+// topic of the questions that follow (see giftCategory: Moodle's
+// "$course$/top/Default for Python Basics/Data types" is bank "Python
+// Basics", topic "Data types"), and until the first one the bank is named
 // after the file ("cloud-basics" for cloud-basics.gift).
 //
-// Identity: a question titled "::Latency 1::" has ID "<bank>#Latency 1";
-// an untitled one ContentID(bank, stem), which survives reordering but not
-// an edit of the stem's words (then the question is a new one), and which
-// two untitled questions with the same text would share (reported). Number
-// is the question's 1-based position in its bank (counting every question
-// of the bank in the file, including unsupported ones), for display.
+// Identity: a question titled "::Latency 1::" has ID "<bank>#Latency 1",
+// or "<bank>#<sub-category>/Latency 1" in a sub-category of the bank
+// ("Python Basics#Data types/Latency 1"), so that two sub-categories may
+// use the same titles; an untitled one ContentID(bank, stem), which
+// survives reordering but not an edit of the stem's words (then the
+// question is a new one), and which two untitled questions with the same
+// text in one bank would share (reported). Number is the question's
+// 1-based position among the questions of its bank that the file holds
+// and quizhost reads (a skipped essay leaves no gap), for display.
 //
 // Supported: single answer {=right ~wrong}, multiple answer
 // {~%50%right ~%-100%wrong} (a positive weight marks a right answer),
@@ -47,7 +51,10 @@ type giftLine struct {
 
 type giftParser struct {
 	path   string
+	file   string // the bank before the first $CATEGORY: the file's name
 	bank   string
+	sub    string // the sub-category path below the bank, "" if none
+	topic  string // the last level of sub, the questions' tag
 	banks  bankSet
 	counts map[string]int // questions seen per bank
 	ids    map[string]int // ID → line
@@ -64,9 +71,11 @@ func ParseGIFT(path string, data []byte) ([]Bank, Problems) {
 		return nil, ps
 	}
 	base := filepath.Base(path)
+	file := strings.TrimSuffix(base, filepath.Ext(base))
 	p := &giftParser{
 		path:   path,
-		bank:   strings.TrimSuffix(base, filepath.Ext(base)),
+		file:   file,
+		bank:   file,
 		banks:  bankSet{path: path},
 		counts: map[string]int{},
 		ids:    map[string]int{},
@@ -127,17 +136,74 @@ func ParseGIFT(path string, data []byte) ([]Bank, Problems) {
 
 func (p *giftParser) category(line int, name string) {
 	name = strings.TrimSpace(name)
-	if strings.HasPrefix(name, "$") {
-		if i := strings.Index(name[1:], "$/"); i >= 0 {
-			name = name[i+3:]
-		}
-	}
-	name = strings.TrimSpace(strings.TrimPrefix(name, "top/"))
 	if name == "" {
 		p.probs.add(p.path, line, "$CATEGORY has no name")
 		return
 	}
-	p.bank = name
+	p.bank, p.sub = giftCategory(name)
+	if p.bank == "" {
+		p.bank = p.file
+	}
+	p.topic = ""
+	if p.sub != "" {
+		p.topic = p.sub[strings.LastIndexByte(p.sub, '/')+1:]
+	}
+}
+
+// giftCategory splits a $CATEGORY path into the bank and the sub-category
+// path below it ("" if none). Moodle writes a category as a path from its
+// context: "$course$/top/Default for Python Basics/Data types". The
+// context ("$course$/", "$system$/", "$coursecategory$/", "$module$/"),
+// the hidden "top" category and the "Default for " of the course's default
+// category are Moodle's boilerplate, dropped; the first level left is the
+// bank ("Python Basics"), the levels below it the sub-category path ("Data
+// types"). A "/" inside a category's name is written "//" and read back as
+// one. bank is "" when only boilerplate is left ("$course$/top").
+func giftCategory(path string) (bank, sub string) {
+	if strings.HasPrefix(path, "$") {
+		if i := strings.Index(path[1:], "$/"); i >= 0 {
+			path = path[i+3:]
+		} else if strings.HasSuffix(path, "$") && strings.Count(path, "$") == 2 {
+			path = ""
+		}
+	}
+	var levels []string
+	for _, l := range splitCategory(path) {
+		if l = strings.TrimSpace(l); l != "" {
+			levels = append(levels, l)
+		}
+	}
+	if len(levels) > 0 && levels[0] == "top" {
+		levels = levels[1:]
+	}
+	if len(levels) == 0 {
+		return "", ""
+	}
+	if rest, ok := strings.CutPrefix(levels[0], "Default for "); ok && strings.TrimSpace(rest) != "" {
+		levels[0] = strings.TrimSpace(rest)
+	}
+	return levels[0], strings.Join(levels[1:], "/")
+}
+
+// splitCategory splits a category path at each "/" that is not part of a
+// "//", which stands for a "/" in a name.
+func splitCategory(path string) []string {
+	var out []string
+	var cur strings.Builder
+	for i := 0; i < len(path); i++ {
+		if path[i] != '/' {
+			cur.WriteByte(path[i])
+			continue
+		}
+		if i+1 < len(path) && path[i+1] == '/' {
+			cur.WriteByte('/')
+			i++
+			continue
+		}
+		out = append(out, cur.String())
+		cur.Reset()
+	}
+	return append(out, cur.String())
 }
 
 // startsQuestion reports whether lines[i] starts a titled question or a
@@ -212,9 +278,10 @@ func (p *giftParser) question(lines []giftLine) {
 	b.s = sb.String()
 	first := lines[0].line
 	bank := p.bank
-	p.counts[bank]++
-	number := p.counts[bank]
-	q := Question{Bank: bank, Number: number, Line: first}
+	q := Question{Bank: bank, Line: first}
+	if p.topic != "" {
+		q.Tags = []string{p.topic}
+	}
 	titled := false
 	before := len(p.probs)
 	problem := func(off int, format string, args ...any) {
@@ -236,6 +303,9 @@ func (p *giftParser) question(lines []giftLine) {
 			problem(0, "empty ::title::")
 		} else {
 			q.ID = bank + "#" + title
+			if p.sub != "" {
+				q.ID = bank + "#" + p.sub + "/" + title
+			}
 		}
 		titled = true
 		pos = end + 2
@@ -263,8 +333,9 @@ func (p *giftParser) question(lines []giftLine) {
 		problem(next, "unescaped { inside an answer block (write \\{)")
 		return
 	}
+	code := 0 // runs of indented code fenced in the question's texts
 	format, stem := giftFormat(b.s[pos:open], "")
-	q.Stem = giftPiece(stem, format)
+	q.Stem = giftPiece(stem, format, &code)
 	if q.Stem == "" {
 		problem(pos, "the question has no text")
 	} else if !titled {
@@ -273,7 +344,7 @@ func (p *giftParser) question(lines []giftLine) {
 
 	body, bodyAt := b.s[open+1:closing], open+1
 	if g := b.find(bodyAt, "####"); g >= 0 && g < closing {
-		q.Explanation = giftPiece(b.s[g+4:closing], format)
+		q.Explanation = giftPiece(b.s[g+4:closing], format, &code)
 		body = b.s[bodyAt:g]
 	}
 	trimmed := strings.TrimSpace(body)
@@ -285,9 +356,9 @@ func (p *giftParser) question(lines []giftLine) {
 		unsupported(open, "numerical")
 		return
 	}
-	if tf, ok := giftTrueFalse(b, bodyAt, bodyAt+len(body), format); ok {
+	if tf, ok := giftTrueFalse(b, bodyAt, bodyAt+len(body), format, &code); ok {
 		q.Options = tf
-	} else if !p.choices(b, bodyAt, bodyAt+len(body), format, &q, problem, unsupported) {
+	} else if !p.choices(b, bodyAt, bodyAt+len(body), format, &code, &q, problem, unsupported) {
 		return
 	}
 	if len(p.probs) == before {
@@ -300,13 +371,16 @@ func (p *giftParser) question(lines []giftLine) {
 			return
 		}
 		p.ids[q.ID] = first
+		if code > 0 {
+			p.probs.warn(p.path, first, "%s", codeWarning)
+		}
 		p.add(q)
 	}
 }
 
 // choices parses a multiple-choice body b.s[from:to] into q.Options; false
 // when the block is of another type (already reported).
-func (p *giftParser) choices(b *giftBlock, from, to int, format string, q *Question, problem func(int, string, ...any), unsupported func(int, string)) bool {
+func (p *giftParser) choices(b *giftBlock, from, to int, format string, code *int, q *Question, problem func(int, string, ...any), unsupported func(int, string)) bool {
 	type answer struct {
 		at     int
 		marker byte
@@ -353,10 +427,10 @@ func (p *giftParser) choices(b *giftBlock, from, to int, format string, q *Quest
 		}
 		sub := &giftBlock{s: raw}
 		if h := sub.find(0, "#"); h >= 0 {
-			a.why, raw = giftPiece(raw[h+1:], format), raw[:h]
+			a.why, raw = giftPiece(raw[h+1:], format, code), raw[:h]
 		}
 		a.arrow = (&giftBlock{s: raw}).find(0, "->") >= 0
-		a.text = giftPiece(raw, format)
+		a.text = giftPiece(raw, format, code)
 	}
 	if tildes == 0 {
 		for _, a := range answers {
@@ -397,7 +471,7 @@ func (p *giftParser) choices(b *giftBlock, from, to int, format string, q *Quest
 
 // giftTrueFalse recognises a true/false body: T, F, TRUE or FALSE, then
 // optionally #feedback-if-wrong and #feedback-if-right.
-func giftTrueFalse(b *giftBlock, from, to int, format string) ([]Option, bool) {
+func giftTrueFalse(b *giftBlock, from, to int, format string, code *int) ([]Option, bool) {
 	body := b.s[from:to]
 	parts := []string{}
 	sub := &giftBlock{s: body}
@@ -424,10 +498,10 @@ func giftTrueFalse(b *giftBlock, from, to int, format string) ([]Option, bool) {
 	}
 	var ifWrong, ifRight string
 	if len(parts) > 1 {
-		ifWrong = giftPiece(parts[1], format)
+		ifWrong = giftPiece(parts[1], format, code)
 	}
 	if len(parts) > 2 {
-		ifRight = giftPiece(parts[2], format)
+		ifRight = giftPiece(parts[2], format, code)
 	}
 	opts := []Option{{Letter: "A", Text: "True"}, {Letter: "B", Text: "False"}}
 	r, w := 1, 0
@@ -455,13 +529,16 @@ func giftFormat(s, def string) (format, rest string) {
 // giftPiece turns a piece of GIFT text (a stem, an answer, a feedback) in
 // the question's format into what is shown: unescaped, HTML turned into
 // markdown, lines tidied. A marker at its start overrides the format.
-func giftPiece(s, format string) string {
+// Runs of indented code (see codeRuns) are fenced; code counts them.
+func giftPiece(s, format string, code *int) string {
 	format, s = giftFormat(s, format)
 	s = giftUnescape(s)
 	if format == "html" || format == "moodle" {
 		s = htmlToMarkdown(s, format == "moodle")
 	}
-	return joinText(strings.Split(s, "\n"))
+	out, n := joinTextRuns(strings.Split(s, "\n"))
+	*code += n
+	return out
 }
 
 // giftText unescapes GIFT text (\~ \= \# \{ \} \: \\ and \n for a line
@@ -496,4 +573,10 @@ func giftUnescape(s string) string {
 	return b.String()
 }
 
-func (p *giftParser) add(q Question) { p.banks.add(q) }
+// add adds a question that parsed cleanly to its bank, numbering it after
+// the bank's questions added before.
+func (p *giftParser) add(q Question) {
+	p.counts[q.Bank]++
+	q.Number = p.counts[q.Bank]
+	p.banks.add(q)
+}

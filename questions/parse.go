@@ -21,8 +21,8 @@ const (
 // Parse parses a bank file of any format, chosen by FormatOf(path), and
 // validates the result with Validate. The error, when not nil, is Problems
 // listing every error of the file (warnings left out: see ParseFile); the
-// banks then still hold the questions that parsed cleanly, for a caller
-// that wants to count them.
+// banks then still hold the questions that parsed and validated cleanly
+// (and only those), for a caller that wants to count them.
 func Parse(path string, data []byte) ([]Bank, error) {
 	banks, ps := ParseFile(path, data, ParseOptions{})
 	return banks, ps.Err()
@@ -34,7 +34,9 @@ type ParseOptions struct {
 	// DefaultBank names the bank of questions whose file does not name one.
 	// In exam text, a bare title "Question 12" takes the bank of the title
 	// before it in the file; DefaultBank is the bank of a bare title that
-	// comes first. With "" such a title is an error.
+	// comes first. With "" such a title is an error. In a table, it is the
+	// bank of a row with no bank column (with "", a *.csv or *.tsv file's
+	// name, and an error for a table pasted as text).
 	DefaultBank string
 	// SkipNonBank is for files read from disk, where other files collect
 	// among the banks (a package.json, a notes.txt): a file that is not a
@@ -70,21 +72,60 @@ func ParseFile(path string, data []byte, opt ParseOptions) (banks []Bank, ps Pro
 func parse(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
 	f, ok := FormatOf(path)
 	if !ok {
-		return nil, Problems{{Path: path, Msg: "not a bank file (want .txt, .yaml, .yml, .json or .gift)"}}
+		return nil, Problems{{Path: path, Msg: "not a bank file (want .txt, .yaml, .yml, .json, .gift, .csv or .tsv)"}}
 	}
 	var banks []Bank
 	var ps Problems
 	switch f {
 	case FormatText:
+		if looksLikeTable(data) {
+			banks, ps = parseTable(path, data, f, opt)
+			break
+		}
 		banks, ps = parseText(path, data, opt)
+		if len(banks) > 0 {
+			ps = append(ps, textCodeWarnings(path, data)...)
+		}
+	case FormatCSV, FormatTSV:
+		banks, ps = parseTable(path, data, f, opt)
 	case FormatYAML, FormatJSON:
 		banks, ps = parseStructured(path, data, f, opt)
 	case FormatGIFT:
 		banks, ps = ParseGIFT(path, data)
 	}
-	ps = append(ps, Validate(banks)...)
+	vps, bad := validate(banks)
+	ps = append(ps, vps...)
 	ps.sortByLine()
-	return banks, ps
+	return dropInvalid(banks, bad), ps
+}
+
+// invalid marks what validate refused: a whole bank (question -1) or one
+// question of it, by index.
+type invalid map[[2]int]bool
+
+// dropInvalid returns banks without the banks and questions bad marks, and
+// without banks left with no question; banks is not modified.
+func dropInvalid(banks []Bank, bad invalid) []Bank {
+	if len(bad) == 0 {
+		return banks
+	}
+	var out []Bank
+	for bi, b := range banks {
+		if bad[[2]int{bi, -1}] {
+			continue
+		}
+		var keep []Question
+		for qi, q := range b.Questions {
+			if !bad[[2]int{bi, qi}] {
+				keep = append(keep, q)
+			}
+		}
+		if len(keep) > 0 {
+			b.Questions = keep
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // Validate checks banks against the limits that would break posting them
@@ -99,7 +140,16 @@ func parse(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
 // bot shows it in full in the embed and cuts only the select label.
 // Problems name each bank's Path and each question's Line.
 func Validate(banks []Bank) Problems {
+	ps, _ := validate(banks)
+	return ps
+}
+
+// validate is Validate, also marking what it refuses: a bank whose name is
+// refused, and each question with a problem (of two with the same ID, the
+// second).
+func validate(banks []Bank) (Problems, invalid) {
 	var ps Problems
+	bad := invalid{}
 	ids := map[string]string{} // ID → where first seen
 	for bi := range banks {
 		b := &banks[bi]
@@ -108,25 +158,29 @@ func Validate(banks []Bank) Problems {
 		}
 		if n := utf8.RuneCountInString(b.Name); n == 0 || n > MaxBankNameLength {
 			where(firstLine(b), "bank name %q is %d characters; it must be 1 to %d (it is offered as an autocomplete choice)", clip(b.Name), n, MaxBankNameLength)
+			bad[[2]int{bi, -1}] = true
 		}
 		if len(b.Questions) == 0 {
 			where(0, "bank %q has no questions", clip(b.Name))
 		}
 		for qi := range b.Questions {
 			q := &b.Questions[qi]
+			before := len(ps)
 			validateQuestion(q, func(format string, args ...any) { where(q.Line, format, args...) })
-			if q.ID == "" {
-				continue
+			if q.ID != "" {
+				here := fmt.Sprintf("%s:%d", b.Path, q.Line)
+				if first, dup := ids[q.ID]; dup {
+					where(q.Line, "question id %q used twice (first at %s)", clip(q.ID), first)
+				} else {
+					ids[q.ID] = here
+				}
 			}
-			here := fmt.Sprintf("%s:%d", b.Path, q.Line)
-			if first, dup := ids[q.ID]; dup {
-				where(q.Line, "question id %q used twice (first at %s)", clip(q.ID), first)
-			} else {
-				ids[q.ID] = here
+			if len(ps) > before {
+				bad[[2]int{bi, qi}] = true
 			}
 		}
 	}
-	return ps
+	return ps, bad
 }
 
 func firstLine(b *Bank) int {

@@ -2,6 +2,8 @@ package questions
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -35,7 +37,7 @@ func TestParseDispatch(t *testing.T) {
 func TestParseErrors(t *testing.T) {
 	_, err := Parse("notes.md", []byte("x"))
 	var ps Problems
-	if !errors.As(err, &ps) || len(ps) != 1 || ps[0].Error() != "notes.md: not a bank file (want .txt, .yaml, .yml, .json or .gift)" {
+	if !errors.As(err, &ps) || len(ps) != 1 || ps[0].Error() != "notes.md: not a bank file (want .txt, .yaml, .yml, .json, .gift, .csv or .tsv)" {
 		t.Errorf("got %v, want one problem naming notes.md", err)
 	}
 	// Parse runs Validate: a body too long for Discord is refused.
@@ -124,4 +126,62 @@ func TestValidate(t *testing.T) {
 		ps := Validate([]Bank{{Name: "B", Path: "b.txt", Questions: []Question{q, q}}, {Name: "C", Path: "c.txt"}})
 		checkProblems(t, ps, []want{{7, `question id "B#1" used twice (first at b.txt:7)`}, {0, `bank "C" has no questions`}})
 	})
+}
+
+// A question that Validate refuses is not loaded: the banks hold only the
+// questions that passed, so a count of them (quizhost validate's) counts
+// what would be served, whatever the format.
+func TestRefusedQuestionsAreNotLoaded(t *testing.T) {
+	long := strings.Repeat("x", MaxExplanationLength+1)
+	var text []string
+	for i := 1; i <= 3; i++ {
+		explanation := "fine"
+		if i > 1 {
+			explanation = long
+		}
+		text = append(text, fmt.Sprintf("B Question %d", i), "Select 1Q?", "- A", "a", "- B", "b", "Correct answer: A", "Explanation", explanation)
+	}
+	yaml := "bank: Y\nquestions:\n" +
+		"- id: one\n  question: Q one?\n  options: [{text: a, correct: true}, {text: b}]\n" +
+		"- id: one\n  question: Q two?\n  options: [{text: a, correct: true}, {text: b}]\n" +
+		"- id: three\n  question: Q three?\n  options: [{text: a, correct: true}, {text: b}]\n  tags: [" + strings.Repeat("t", MaxTagLength+1) + "]\n"
+	tests := []struct {
+		name, path string
+		data       []byte
+		wantIDs    []string
+		wantErrs   int
+	}{
+		{"2 of 3 explanations too long", "b.txt", lines(text...), []string{"B#1"}, 2},
+		{"an id twice and a tag too long", "b.yaml", []byte(yaml), []string{"one"}, 2},
+		{"a bank name too long", "b.gift", []byte("$CATEGORY: " + strings.Repeat("n", MaxBankNameLength+1) + "\n\n::t::Q?{=a ~b}\n"), nil, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			banks, err := Parse(tt.path, tt.data)
+			var ps Problems
+			if !errors.As(err, &ps) || len(ps) != tt.wantErrs {
+				t.Fatalf("got %v, want %d errors", err, tt.wantErrs)
+			}
+			var ids []string
+			for _, b := range banks {
+				for _, q := range b.Questions {
+					ids = append(ids, q.ID)
+				}
+			}
+			if !slices.Equal(ids, tt.wantIDs) {
+				t.Errorf("got questions %q, want %q", ids, tt.wantIDs)
+			}
+			dir := writeFiles(t, map[string]string{tt.path: string(tt.data)})
+			cat, _ := Loader{Paths: []string{dir}}.Load()
+			n := 0
+			for _, b := range cat.Banks() {
+				if b.Path != "" {
+					n += len(b.Questions)
+				}
+			}
+			if n != len(tt.wantIDs) {
+				t.Errorf("Loader loaded %d questions, want %d", n, len(tt.wantIDs))
+			}
+		})
+	}
 }

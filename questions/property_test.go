@@ -1,6 +1,7 @@
 package questions
 
 import (
+	"encoding/csv"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -331,4 +332,232 @@ func diffQuestions(got, want []Question) string {
 		}
 	}
 	return ""
+}
+
+// Tables never lose a question silently either: generated questions,
+// written as a spreadsheet or a flashcard tool writes them (CSV with
+// commas or semicolons, TSV, tab-separated text pasted as .txt; columns in
+// any order and spelling; cells quoted where they hold the delimiter,
+// quotes or line breaks; CRLF or LF, with or without a final newline, a
+// byte-order mark, UTF-16), parse to exactly the questions written, or to
+// an error (an answer that reads two ways, say), never to other questions
+// without one.
+func TestParseTableProperty(t *testing.T) {
+	const cases = 300
+	refused := 0
+	for seed := range uint64(cases) {
+		rng := rand.New(rand.NewPCG(seed, 18))
+		g := newGenTable(rng)
+		banks, ps := ParseFile(g.path, g.data, ParseOptions{DefaultBank: g.defaultBank})
+		if err := ps.Err(); err != nil {
+			refused++
+			for _, p := range ps.Errors() {
+				if !strings.Contains(p.Msg, "can be read as") {
+					t.Errorf("seed %d: got %v, want no error but an ambiguous answer\n%s", seed, p, g.show())
+				}
+			}
+			continue
+		}
+		var got []Question
+		for _, b := range banks {
+			got = append(got, b.Questions...)
+		}
+		if diff := diffQuestions(got, g.want); diff != "" {
+			t.Errorf("seed %d: the parser returned other questions than were written, and no error: %s\n%s", seed, diff, g.show())
+		}
+	}
+	if refused > cases/10 {
+		t.Errorf("%d of %d tables refused, want at most a tenth", refused, cases)
+	}
+	t.Logf("%d of %d tables refused", refused, cases)
+}
+
+// genTable is a generated table file and the questions it holds.
+type genTable struct {
+	path        string
+	data        []byte
+	text        string // before encoding, for failure messages
+	defaultBank string
+	want        []Question
+}
+
+func (g *genTable) show() string { return g.path + ":\n" + g.text }
+
+// genCell is the text of a generated cell and what the parser should make
+// of it: prose on one or more lines, maybe a fenced code block, maybe code
+// written without a fence (which the parser fences).
+func genCell(rng *rand.Rand) (string, string) {
+	ls, want := genText(rng)
+	cell := strings.Join(ls, "\n")
+	if rng.IntN(8) == 0 {
+		cell += "\ndef h(y):\n    return y"
+		want += "\n```\ndef h(y):\n    return y\n```"
+	}
+	return cell, want
+}
+
+func newGenTable(rng *rand.Rand) *genTable {
+	g := &genTable{}
+	delim := []rune{',', ';', '\t', '\t'}[rng.IntN(4)]
+	switch {
+	case delim != '\t':
+		g.path = "bank.csv"
+	case rng.IntN(2) == 0:
+		g.path = "bank.tsv"
+	default:
+		g.path = "pasted text.txt"
+	}
+	bankCol := rng.IntN(2) == 0
+	if !bankCol {
+		g.defaultBank = genBanks[rng.IntN(len(genBanks))]
+	}
+	idMode := rng.IntN(3) // 0: ContentID, 1: number column, 2: id column
+	nOpts := 2 + rng.IntN(5)
+	hasExpl, hasTopic, hasWhy := rng.IntN(2) == 0, rng.IntN(2) == 0, rng.IntN(3) == 0
+	pick := func(names ...string) string { return names[rng.IntN(len(names))] }
+
+	// Columns, in any order: the header's name and each row's cell.
+	type column struct {
+		name string
+		cell func(r int) string
+	}
+	n := 1 + rng.IntN(6)
+	cells := make([]map[string]string, n)
+	for r := range cells {
+		cells[r] = map[string]string{}
+	}
+	perBank := map[string]int{}
+	for r := range n {
+		q := Question{}
+		q.Bank = g.defaultBank
+		if bankCol {
+			q.Bank = genBanks[rng.IntN(3)]
+			cells[r]["bank"] = q.Bank
+		}
+		perBank[q.Bank]++
+		q.Number = perBank[q.Bank]
+		cells[r]["question"], q.Stem = genCell(rng)
+		var correct []int
+		for i := range nOpts {
+			text := genSentence(rng)
+			cells[r][fmt.Sprintf("option %d", i)] = text
+			c := rng.IntN(3) == 0
+			q.Options = append(q.Options, Option{Letter: Letter(i), Text: text, Correct: c})
+			if hasWhy && rng.IntN(2) == 0 {
+				why, wantWhy := genCell(rng)
+				cells[r][fmt.Sprintf("why %d", i)] = why
+				q.Options[i].Rationale = wantWhy
+			}
+		}
+		for i, o := range q.Options {
+			if o.Correct {
+				correct = append(correct, i)
+			}
+		}
+		if len(correct) == 0 {
+			i := rng.IntN(nOpts)
+			q.Options[i].Correct = true
+			correct = []int{i}
+		}
+		var letters, numbers, texts []string
+		for _, i := range correct {
+			letters = append(letters, Letter(i))
+			numbers = append(numbers, fmt.Sprint(i+1))
+			texts = append(texts, q.Options[i].Text)
+		}
+		switch rng.IntN(5) {
+		case 0:
+			cells[r]["answer"] = strings.Join(letters, ", ")
+		case 1:
+			cells[r]["answer"] = strings.Join(letters, "")
+		case 2:
+			cells[r]["answer"] = strings.ToLower(strings.Join(letters, " and "))
+		case 3:
+			cells[r]["answer"] = strings.Join(numbers, ",")
+		default:
+			cells[r]["answer"] = strings.Join(texts, " | ")
+		}
+		if hasExpl {
+			cells[r]["explanation"], q.Explanation = genCell(rng)
+		}
+		if hasTopic && rng.IntN(3) > 0 {
+			tags := []string{genWords[rng.IntN(len(genWords))], genBanks[rng.IntN(len(genBanks))]}
+			if tags[0] == tags[1] {
+				tags = tags[:1]
+			}
+			cells[r]["topic"] = strings.Join(tags, ", ")
+			q.Tags = tags
+		}
+		switch idMode {
+		case 0:
+			q.ID = ContentID(q.Bank, q.Stem)
+		case 1:
+			q.Number = 10*r + 1 + rng.IntN(9)
+			cells[r]["number"] = fmt.Sprint(q.Number)
+			q.ID = fmt.Sprintf("%s#%d", q.Bank, q.Number)
+		case 2:
+			q.ID = fmt.Sprintf("id-%d-%s", r, genWords[rng.IntN(len(genWords))])
+			cells[r]["id"] = q.ID
+		}
+		g.want = append(g.want, q)
+	}
+	// Two questions with the same text and no id or number would share
+	// an ID: a mistake the generator does not make.
+	if idMode == 0 {
+		seen := map[string]bool{}
+		for _, q := range g.want {
+			if seen[q.ID] {
+				return newGenTable(rng)
+			}
+			seen[q.ID] = true
+		}
+	}
+	cols := []column{
+		{pick("Question", "question", "Question text", "Stem"), func(r int) string { return cells[r]["question"] }},
+		{pick("Answer", "Correct answer", "correct", "Answer key"), func(r int) string { return cells[r]["answer"] }},
+	}
+	for i := range nOpts {
+		name := pick(Letter(i), "Option "+Letter(i), "option_"+strings.ToLower(Letter(i)), fmt.Sprintf("Choice %d", i+1))
+		cols = append(cols, column{name, func(r int) string { return cells[r][fmt.Sprintf("option %d", i)] }})
+		if hasWhy {
+			cols = append(cols, column{pick("Explanation ", "Rationale ") + Letter(i), func(r int) string { return cells[r][fmt.Sprintf("why %d", i)] }})
+		}
+	}
+	for _, c := range []struct {
+		key, name string
+		on        bool
+	}{{"bank", "Bank", bankCol}, {"explanation", "Explanation", hasExpl}, {"topic", pick("Topic", "Tags"), hasTopic}, {"number", "Number", idMode == 1}, {"id", "ID", idMode == 2}} {
+		if c.on {
+			cols = append(cols, column{c.name, func(r int) string { return cells[r][c.key] }})
+		}
+	}
+	rng.Shuffle(len(cols), func(i, j int) { cols[i], cols[j] = cols[j], cols[i] })
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	w.Comma, w.UseCRLF = delim, rng.IntN(3) == 0
+	header := make([]string, len(cols))
+	for i, c := range cols {
+		header[i] = c.name
+	}
+	w.Write(header)
+	for r := range n {
+		rec := make([]string, len(cols))
+		for i, c := range cols {
+			rec[i] = c.cell(r)
+		}
+		w.Write(rec)
+	}
+	w.Flush()
+	text := b.String()
+	if rng.IntN(3) == 0 {
+		text = strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r")
+	}
+	if rng.IntN(4) == 0 {
+		text = "\uFEFF" + text
+	}
+	g.text, g.data = text, []byte(text)
+	if rng.IntN(5) == 0 {
+		g.data = notepadUnicode(strings.ReplaceAll(text, "\r\n", "\n"))
+	}
+	return g
 }

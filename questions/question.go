@@ -52,9 +52,11 @@ type Bank struct {
 type Question struct {
 	// ID is the stable identity: it survives reloading the file and
 	// reordering the questions in it. Exam text: "<bank>#<number>".
-	// Structured banks: the question's id, else "<bank>#<number>" for an
-	// explicit number, else ContentID(bank, stem). GIFT: "<bank>#<title>"
-	// for a titled question, else ContentID(bank, stem).
+	// Structured banks and tables: the question's id, else
+	// "<bank>#<number>" for an explicit number, else ContentID(bank,
+	// stem). GIFT: "<bank>#<title>" for a titled question
+	// ("<bank>#<sub-category>/<title>" in a sub-category of the bank),
+	// else ContentID(bank, stem).
 	ID string
 	// Bank is the name of the bank the question belongs to.
 	Bank string
