@@ -180,7 +180,7 @@ func TestValidateCommand(t *testing.T) {
 		{"the built-in bank's name", []string{"validate", sample}, 1, nil,
 			[]string{sample + `:3: bank "quizhost sample" is the built-in bank's name; give your bank another name`}},
 		{"a folder with no bank file", []string{"validate", "empty/"}, 0, nil,
-			[]string{"empty/: warning: no bank files (*.txt, *.yaml, *.yml, *.json, *.gift) in this folder"}},
+			[]string{"empty/: warning: no bank files (*.txt, *.aiken, *.yaml, *.yml, *.json, *.gift) in this folder"}},
 		{"a missing path", []string{"validate", "missing"}, 1, nil, []string{"missing: no such file or directory"}},
 		{"no arguments, no .env: the built-in bank", []string{"validate"}, 0,
 			[]string{"quizhost Sample: 42 questions (built in)\n", "ok: 1 bank, 42 questions\n"}, nil},

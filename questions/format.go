@@ -10,10 +10,11 @@ type Format string
 
 // The bank formats quizhost reads.
 const (
-	FormatText Format = "txt"  // exam text, *.txt
-	FormatYAML Format = "yaml" // structured, *.yaml and *.yml
-	FormatJSON Format = "json" // structured, *.json
-	FormatGIFT Format = "gift" // Moodle GIFT, *.gift
+	FormatText  Format = "txt"   // exam text, *.txt
+	FormatYAML  Format = "yaml"  // structured, *.yaml and *.yml
+	FormatJSON  Format = "json"  // structured, *.json
+	FormatGIFT  Format = "gift"  // Moodle GIFT, *.gift
+	FormatAiken Format = "aiken" // Moodle Aiken, *.aiken
 )
 
 // FormatOf returns the format a file name's extension means, and false for
@@ -28,6 +29,8 @@ func FormatOf(path string) (Format, bool) {
 		return FormatJSON, true
 	case ".gift":
 		return FormatGIFT, true
+	case ".aiken":
+		return FormatAiken, true
 	}
 	return "", false
 }

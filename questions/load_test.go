@@ -248,12 +248,12 @@ func TestLoaderProblems(t *testing.T) {
 		{"a bank spelled two ways", []string{at("spelling")}, 2,
 			[]string{`spelling/b.txt:1: warning: bank "NET" is spelled "Net" in spelling/a.txt; its questions join that bank under that name`}},
 		{"a folder with no bank file", []string{at("empty")}, 0,
-			[]string{`empty: warning: no bank files (*.txt, *.yaml, *.yml, *.json, *.gift) in this folder`}},
+			[]string{`empty: warning: no bank files (*.txt, *.aiken, *.yaml, *.yml, *.json, *.gift) in this folder`}},
 		{"a missing path", []string{at("missing")}, 0, []string{`missing: no such file or directory`}},
 		{"a note named directly is skipped too, with the same warning", []string{at("notes/notes.txt")}, 0,
 			[]string{`notes/notes.txt: warning: not a question bank: no line is a question title such as "<Exam> Question 12"; if it holds notes, rename it (notes.md) or move it out of the bank folder`}},
 		{"a file of another type named directly", []string{at("empty/README.md")}, 0,
-			[]string{`empty/README.md: not a bank file (want .txt, .yaml, .yml, .json or .gift)`}},
+			[]string{`empty/README.md: not a bank file (want .txt, .aiken, .yaml, .yml, .json or .gift)`}},
 	}
 	builtin, _ := Builtin()
 	for _, tt := range tests {

@@ -13,6 +13,7 @@ type titleMatch struct {
 	head   string // the text before "Question", separators included
 	bank   string // head without trailing white space and separators
 	number string // the digits of the number
+	topic  string // the digits of a practice site's "Topic 2", "" if none
 }
 
 // titleSeparators may stand between the exam name and "Question", and are
@@ -21,7 +22,8 @@ const titleSeparators = " :-–—|"
 
 // parseTitle recognises the titles people paste: "<Exam> Question 12",
 // "<Exam> - Question 12", "<Exam>: Question 12", "<Exam> Question #12",
-// "<Exam> Question 12 of 65" and a bare "Question 12", with "Question" in
+// "<Exam> Question 12 of 65", a bare "Question 12" and a practice site's
+// "Question #12 Topic 1" (also "Question #: 12"), with "Question" in
 // any letter case and any Unicode space (non-breaking spaces included) as
 // a space. "Question" must not follow a letter or digit ("AWSQuestion 1"
 // is not a title) unless what is before it is a whole element a title may
@@ -37,37 +39,58 @@ func parseTitle(s string) (titleMatch, bool) {
 		if i > 0 && isWordRune(lastRune(n[:i])) && elementPrefix(n[:i]) != i {
 			continue // "AWSQuestion 1"; but "Correct answer: BQuestion 40" is glued
 		}
-		number, ok := titleNumber(n[i+len(word):])
+		number, topic, ok := titleNumber(n[i+len(word):])
 		if !ok {
 			continue
 		}
 		head := n[:i]
-		return titleMatch{line: n, head: head, bank: strings.TrimRight(head, titleSeparators), number: number}, true
+		return titleMatch{line: n, head: head, bank: strings.TrimRight(head, titleSeparators), number: number, topic: topic}, true
 	}
 	return titleMatch{}, false
 }
 
 // titleNumber parses what follows "Question": " 12", " #12", "#12",
-// " 12 of 65".
-func titleNumber(s string) (string, bool) {
+// " #: 12", " 12 of 65", and after any of them a practice site's
+// " Topic 1" (also "Topic #1", and glued to the number: "#12Topic 1").
+func titleNumber(s string) (number, topic string, ok bool) {
 	s = strings.TrimLeft(s, " ")
-	s = strings.TrimLeft(strings.TrimPrefix(s, "#"), " ")
+	if t, found := strings.CutPrefix(s, "#"); found {
+		s = strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(t, " "), ":"), " ")
+	}
 	d := 0
 	for d < len(s) && s[d] >= '0' && s[d] <= '9' {
 		d++
 	}
 	if d == 0 {
-		return "", false
+		return "", "", false
 	}
 	number, rest := s[:d], s[d:]
-	if rest == "" {
-		return number, true
+	if i := topicAt(rest); i >= 0 {
+		rest, topic = rest[:i], strings.TrimLeft(rest[i+len("Topic"):], " #:")
+		if !allDigits(topic) {
+			return "", "", false
+		}
 	}
-	rest, ok := strings.CutPrefix(rest, " ")
+	if rest == "" || rest == " " && topic != "" {
+		return number, topic, true
+	}
+	rest, ok = strings.CutPrefix(strings.TrimSuffix(rest, " "), " ")
 	if !ok || len(rest) < 3 || !strings.EqualFold(rest[:2], "of") || rest[2] != ' ' || !allDigits(strings.TrimLeft(rest[3:], " ")) {
-		return "", false
+		return "", "", false
 	}
-	return number, true
+	return number, topic, true
+}
+
+// topicAt returns where " Topic" (or "Topic" glued to the number) starts
+// in what follows a title's number, or -1.
+func topicAt(s string) int {
+	const word = "topic"
+	for i := 0; i+len(word) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(word)], word) && (i == 0 || s[i-1] == ' ') {
+			return i
+		}
+	}
+	return -1
 }
 
 // endsWithSeparator reports whether a title's head ends with white space

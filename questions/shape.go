@@ -1,0 +1,122 @@
+package questions
+
+import (
+	"fmt"
+	"strings"
+)
+
+// shape is how a text file or a paste is read, as textShape finds it.
+type shape int
+
+const (
+	// shapeNone: no line is shaped like a part of a question (a notes.txt):
+	// not a bank.
+	shapeNone shape = iota
+	// shapeTitled: a line is a question title. Exam text, the
+	// practice-site shape ("Question #12 Topic 1") or both, question by
+	// question: each question starts at its title.
+	shapeTitled
+	// shapeAiken: no title, but one-line options ("A. text") and an answer
+	// line. Aiken, and practice-site questions copied without their
+	// titles: a question ends at its answer line.
+	shapeAiken
+	// shapeUnrecognised: options, answer lines or "Select N" lines, but no
+	// question quizhost can find in them: an error (see unrecognised),
+	// never a file skipped.
+	shapeUnrecognised
+)
+
+// textShape decides how to read a text file or a paste from its lines
+// (splitLines). It is the one place that tells the text shapes apart: a
+// new shape is a new case here and in parseTextShape.
+func textShape(lines []string) shape {
+	var answer, optionA, lineOptions, questionLike bool
+	for _, l := range lines {
+		n := normSpaces(strings.TrimSpace(l))
+		if n == "" {
+			continue
+		}
+		if _, ok := parseTitle(n); ok {
+			return shapeTitled
+		}
+		if _, ok := parseAnswerLine(n); ok {
+			answer = true
+		}
+		if letter, _, ok := parseLineOption(n); ok {
+			switch {
+			case letter == "A":
+				optionA = true
+			case letter == "B" && optionA:
+				lineOptions = true
+			}
+		}
+		if _, ok := questionPart(n); ok {
+			questionLike = true
+		}
+	}
+	switch {
+	case lineOptions && answer:
+		return shapeAiken
+	case questionLike || lineOptions:
+		return shapeUnrecognised
+	}
+	return shapeNone
+}
+
+// questionPart recognises a line that only a question has, and says
+// which: an answer line, a "Select N" line or an option header "- A".
+// (A one-line option "A. text" counts only followed by a "B." one: a note
+// may start a line so.)
+func questionPart(n string) (string, bool) {
+	if _, ok := parseAnswerLine(n); ok {
+		return "the answer line", true
+	}
+	if _, _, ok := parseSelect(n); ok {
+		return "the line", true
+	}
+	if _, ok := parseOptionHeader(n); ok {
+		return "the option", true
+	}
+	return "", false
+}
+
+// unrecognised reports a file that textShape found question-like but
+// without a question to read: one error, at its first question-like line,
+// naming the format it is closest to with a two-line example.
+func unrecognised(path string, lines []string) Problems {
+	first, what := 0, ""
+	examText, lineOption := false, false
+	for i, l := range lines {
+		n := normSpaces(strings.TrimSpace(l))
+		part, ok := questionPart(n)
+		if !ok {
+			if _, _, ok = parseLineOption(n); ok {
+				part, lineOption = "the option", true
+			}
+		}
+		if !ok {
+			continue
+		}
+		if _, _, sel := parseSelect(n); sel {
+			examText = true
+		}
+		if _, header := parseOptionHeader(n); header {
+			examText = true
+		}
+		if first == 0 {
+			first, what = i+1, fmt.Sprintf("%s %q", part, clip(n))
+		}
+	}
+	var closest string
+	switch {
+	case examText:
+		closest = `exam text, where each question starts with a title line and a "Select N" line, e.g. "AWS Cloud Practitioner Question 12" then "Select 1Which AWS service caches content at edge locations?"`
+	case lineOption:
+		closest = `Aiken, where each question's options are followed by its answer line, e.g. "B. Amazon ElastiCache" then "ANSWER: B"`
+	default:
+		closest = `the practice-site shape, where each question starts with a title and writes its options one per line, e.g. "Question #12 Topic 1" then "A. Amazon S3 Glacier"`
+	}
+	var ps Problems
+	ps.add(path, first, "%s looks like a part of a question, but quizhost finds no question in this file; the closest format is %s (see README.md, \"Question bank formats\")", what, closest)
+	return ps
+}
