@@ -112,7 +112,7 @@ func TestLoaderReportsEveryFile(t *testing.T) {
 	want := strings.Join([]string{
 		`a.txt:2: "Select 2" disagrees with the answer line, which lists 1 letter(s)`,
 		`a.txt:7: answer letter C is not an option (options are A–B)`,
-		`b/c.yaml:4: unknown field "colour" in a question (want id, number, select, question, options, explanation, tags, source)`,
+		`b/c.yaml:4: unknown field "colour" in a question (want id, number, select, question, options, explanation, tags, source, community)`,
 		`b/d.gift:1: no right answer (mark it with = or a positive weight ~%50%)`,
 		`z/ok.txt:1: warning: bank "Net" is spelled "net" in e.json; its questions join that bank under that name`,
 	}, "\n")

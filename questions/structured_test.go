@@ -404,12 +404,12 @@ func TestParseStructuredNesting(t *testing.T) {
 	}{
 		{"json: 4 million [", FormatJSON, bytes.Repeat([]byte("["), 4_000_000), []string{"b.json:1: nesting too deep"}},
 		{"json: 33 levels", FormatJSON, []byte(`{"bank": "B",` + "\n" + `"questions":` + "\n" + nested(32) + "}"), []string{"b.json:3: nesting too deep"}},
-		{"json: 32 levels", FormatJSON, []byte(`{"bank": "B",` + "\n" + `"questions":` + "\n" + nested(31) + "}"), []string{"b.json:3: a question must be a mapping of fields (id, number, select, question, options, explanation, tags, source)"}},
+		{"json: 32 levels", FormatJSON, []byte(`{"bank": "B",` + "\n" + `"questions":` + "\n" + nested(31) + "}"), []string{"b.json:3: a question must be a mapping of fields (id, number, select, question, options, explanation, tags, source, community)"}},
 		{"json: deep maps", FormatJSON, bytes.Repeat([]byte(`{"a":`+"\n"), 1000), []string{"b.json:33: nesting too deep"}},
 		{"yaml: a million [", FormatYAML, bytes.Repeat([]byte("["), 1<<20), []string{"b.yaml:1: nesting too deep"}},
 		{"yaml: a million -", FormatYAML, bytes.Repeat([]byte("- "), 1<<19), []string{"b.yaml:1: nesting too deep"}},
 		{"yaml: 33 levels", FormatYAML, []byte("bank: B\nquestions:\n  " + nested(32)), []string{"b.yaml:3: nesting too deep"}},
-		{"yaml: 32 levels", FormatYAML, []byte("bank: B\nquestions:\n  " + nested(31)), []string{"b.yaml:3: a question must be a mapping of fields (id, number, select, question, options, explanation, tags, source)"}},
+		{"yaml: 32 levels", FormatYAML, []byte("bank: B\nquestions:\n  " + nested(31)), []string{"b.yaml:3: a question must be a mapping of fields (id, number, select, question, options, explanation, tags, source, community)"}},
 		{"yaml: deep block mappings", FormatYAML, []byte(blockMaps.String()), []string{"b.yaml:33: nesting too deep"}},
 	}
 	for _, tt := range tests {
