@@ -33,6 +33,8 @@ func TestGolden(t *testing.T) {
 		root string
 	}{
 		{"aws-practice", os.DirFS("testdata"), "aws-practice"},
+		{"practice-site", os.DirFS("testdata"), "practice-site"},
+		{"aiken", os.DirFS("testdata"), "aiken"},
 		{"builtin", builtinFS, "builtin"},
 	}
 	for _, d := range dirs {

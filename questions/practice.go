@@ -182,7 +182,7 @@ type vote struct {
 // percentage "100%", or the site's "Other" bucket ("Other", "Other (5%)"),
 // which is skipped (ok with no votes).
 func parseVotes(s string) ([]vote, bool) {
-	fields := strings.Fields(strings.NewReplacer("(", " ", ")", " ", ":", " ").Replace(s))
+	fields := strings.Fields(strings.NewReplacer("(", " ", ")", " ", ":", " ", " %", "%").Replace(s))
 	if len(fields) == 0 {
 		return nil, false
 	}
@@ -219,13 +219,21 @@ func parseVotes(s string) ([]vote, bool) {
 	return out, true
 }
 
-// voteLetters recognises the letters of a vote: "B", "BC", in letter
-// order.
+// voteLetters recognises the letters of a vote: "B", "BC" (in any
+// order, each once), returned in letter order.
 func voteLetters(s string) ([]string, bool) {
-	if len(s) == 1 && isOptionLetter(s[0]) {
-		return []string{s}, true
+	if s == "" || len(s) > MaxOptions {
+		return nil, false
 	}
-	return letterRun(s)
+	out := make([]string, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if !isOptionLetter(s[i]) || strings.IndexByte(s[:i], s[i]) >= 0 {
+			return nil, false
+		}
+		out = append(out, s[i:i+1])
+	}
+	slices.Sort(out)
+	return out, true
 }
 
 // siteNoise recognises what a practice page adds around a question and a

@@ -278,6 +278,11 @@ func (d *sdecoder) community(k *skey, options int) []CommunityVote {
 			d.problem(it.line, "the community vote has no percent (percent: 71)")
 		}
 		tokens := answerTokens(d.str(f["answer"]))
+		if len(tokens) == 1 {
+			if letters, ok := voteLetters(tokens[0]); ok {
+				tokens = letters // "CB"
+			}
+		}
 		switch {
 		case f["answer"] == nil || len(tokens) == 0:
 			d.problem(it.line, "the community vote has no answer (answer: B, or BC for two options)")

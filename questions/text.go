@@ -564,7 +564,7 @@ func explanationMarker(n string) (hasText bool, text string, ok bool) {
 // it was one.
 func (p *textParser) vote(ln int, n string) bool {
 	q := p.q
-	if letters, ok := voteLetters(n); ok && q.pending == nil {
+	if letters, ok := voteLetters(n); ok && q.pending == nil && LetterIndex(letters[len(letters)-1]) < len(q.options) {
 		q.pending, q.pendLine = letters, ln // "B", its percentage on the next line
 		return true
 	}
@@ -602,7 +602,6 @@ func (p *textParser) endCommunity() {
 func (p *textParser) addVote(ln int, v vote) {
 	if v.percent > 100 {
 		p.problem(ln, "community vote %s has %d%%; at most 100%% is possible", strings.Join(v.letters, ""), v.percent)
-		return
 	}
 	letters := slices.Clone(v.letters)
 	slices.Sort(letters)
@@ -637,7 +636,7 @@ func (p *textParser) titleHere(i int, t titleMatch, prefix, bank string) bool {
 	switch p.state {
 	case stNone, stTitle, stLost:
 		return true
-	case stAnswered, stExplain, stRationale:
+	case stAnswered, stExplain, stRationale, stCommunity:
 		if t.bank == "" || prefix != "" || p.knownBank(bank) != "" {
 			return true
 		}
@@ -716,7 +715,7 @@ func (p *textParser) splitTitle(t titleMatch) (prefix, bank string, glued bool) 
 	}
 	// Glued text can only come after a question's answer or in a code
 	// block; a file's first title may be "Node.JS Basics Question 1".
-	after := p.state == stAnswered || p.state == stExplain || p.state == stRationale || p.fence > 0
+	after := p.state == stAnswered || p.state == stExplain || p.state == stRationale || p.state == stCommunity || p.fence > 0
 	if after && gluedAt(t.bank) >= 0 {
 		return "", t.bank, true
 	}
