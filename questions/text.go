@@ -281,6 +281,15 @@ func (p *textParser) line(i int, raw string) {
 	ln := i + 1
 	s := strings.TrimSpace(raw)
 	if p.fence > 0 {
+		if n := normSpaces(s); !p.untitled && p.titleNext(i) {
+			if at := gluedBankLine(n); at > 0 && fenceClose(n[:at]) {
+				p.text(n[:at]) // "```Bank: Two", concatenated
+				p.fence = 0
+				name, _ := parseBankLine(n[at:])
+				p.setBank(ln, name)
+				return
+			}
+		}
 		t, ok := p.title(s)
 		if !ok || !p.selectNext(i) {
 			p.text(raw)
@@ -315,6 +324,19 @@ func (p *textParser) line(i int, raw string) {
 		p.setBank(ln, name)
 		return
 	}
+	if n := normSpaces(s); !p.untitled && p.titleNext(i) {
+		// "...(29%)Bank: Two": a file without a final newline, then one
+		// naming its bank, concatenated.
+		if at := gluedBankLine(n); at > 0 {
+			_, answer := parseAnswerLine(n[:at])
+			if answer || p.bankLineHere(i) {
+				p.element(ln, n[:at], n[:at])
+				name, _ := parseBankLine(n[at:])
+				p.setBank(ln, name)
+				return
+			}
+		}
+	}
 	if t, ok := p.title(s); ok {
 		prefix, bank, glued := p.splitTitle(t)
 		if p.titleHere(i, t, prefix, bank) {
@@ -341,6 +363,17 @@ func (p *textParser) bankLineHere(i int) bool {
 		return p.untitled || p.titleNext(i)
 	}
 	return false
+}
+
+// gluedBankLine returns where a "Bank:" line starts that is glued to the
+// text before it ("OtherBank: Two"), or 0.
+func gluedBankLine(n string) int {
+	for i := len(n) - len(bankLinePrefix); i > 0; i-- {
+		if n[i-1] != ' ' && hasPrefixFold(n[i:], bankLinePrefix) {
+			return i
+		}
+	}
+	return 0
 }
 
 // setBank takes a "Bank: <name>" line: the bank of the bare titles and

@@ -36,8 +36,8 @@ func parseTitle(s string) (titleMatch, bool) {
 		if !strings.EqualFold(n[i:i+len(word)], word) {
 			continue
 		}
-		if i > 0 && isWordRune(lastRune(n[:i])) && elementPrefix(n[:i]) != i {
-			continue // "AWSQuestion 1"; but "Correct answer: BQuestion 40" is glued
+		if i > 0 && isWordRune(lastRune(n[:i])) && elementPrefix(n[:i]) != i && !strings.EqualFold(n[:i], "Other") {
+			continue // "AWSQuestion 1"; but "Correct answer: BQuestion 40" and a vote's "OtherQuestion #13" are glued
 		}
 		number, topic, ok := titleNumber(n[i+len(word):])
 		if !ok {
@@ -57,40 +57,38 @@ func titleNumber(s string) (number, topic string, ok bool) {
 	if t, found := strings.CutPrefix(s, "#"); found {
 		s = strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(t, " "), ":"), " ")
 	}
-	d := 0
-	for d < len(s) && s[d] >= '0' && s[d] <= '9' {
-		d++
-	}
-	if d == 0 {
+	number, rest := leadingDigits(s)
+	if number == "" {
 		return "", "", false
 	}
-	number, rest := s[:d], s[d:]
-	if i := topicAt(rest); i >= 0 {
-		rest, topic = rest[:i], strings.TrimLeft(rest[i+len("Topic"):], " #:")
-		if !allDigits(topic) {
+	if r, found := strings.CutPrefix(rest, " "); found && len(r) >= 3 && strings.EqualFold(r[:2], "of") && r[2] == ' ' {
+		total, after := leadingDigits(strings.TrimLeft(r[3:], " "))
+		if total == "" {
 			return "", "", false
 		}
+		rest = after
 	}
-	if rest == "" || rest == " " && topic != "" {
-		return number, topic, true
+	if rest == "" {
+		return number, "", true
 	}
-	rest, ok = strings.CutPrefix(strings.TrimSuffix(rest, " "), " ")
-	if !ok || len(rest) < 3 || !strings.EqualFold(rest[:2], "of") || rest[2] != ' ' || !allDigits(strings.TrimLeft(rest[3:], " ")) {
+	r := strings.TrimPrefix(rest, " ")
+	if len(r) < len("Topic") || !strings.EqualFold(r[:len("Topic")], "Topic") {
+		return "", "", false
+	}
+	topic, after := leadingDigits(strings.TrimLeft(r[len("Topic"):], " #:"))
+	if topic == "" || after != "" {
 		return "", "", false
 	}
 	return number, topic, true
 }
 
-// topicAt returns where " Topic" (or "Topic" glued to the number) starts
-// in what follows a title's number, or -1.
-func topicAt(s string) int {
-	const word = "topic"
-	for i := 0; i+len(word) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(word)], word) && (i == 0 || s[i-1] == ' ') {
-			return i
-		}
+// leadingDigits splits s into its leading ASCII digits and the rest.
+func leadingDigits(s string) (digits, rest string) {
+	d := 0
+	for d < len(s) && s[d] >= '0' && s[d] <= '9' {
+		d++
 	}
-	return -1
+	return s[:d], s[d:]
 }
 
 // endsWithSeparator reports whether a title's head ends with white space
@@ -138,8 +136,9 @@ func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) 
 
 // elementPrefix returns the length of the element that starts s when a
 // title may be glued to its end (a file without a final newline,
-// concatenated with the next): an answer line "Correct answer: A" (its
-// letters end at the first letter followed by another letter),
+// concatenated with the next): an answer line "Correct answer: A" or
+// "Suggested Answer: BC" (whole, or else its letters end at the first
+// letter followed by another letter),
 // "Explanation", "Show answer and explanation", a bare rationale header
 // "- B. Incorrect." or a closing code fence, each followed by the end of s
 // or directly by a title (no space). It returns 0 when s starts with none
@@ -154,7 +153,11 @@ func elementPrefix(s string) int {
 	if n := len(s) - len(strings.TrimLeft(s, "`")); n >= 3 {
 		return n
 	}
-	for _, m := range []string{"Correct answers:", "Correct answer:"} {
+	if letters, ok := parseAnswerLine(s); ok && allLetters(letters) {
+		return len(s) // "Suggested Answer: BC", then a bare title
+	}
+	for _, a := range answerPrefixes {
+		m := a.word
 		if len(s) < len(m) || !strings.EqualFold(s[:len(m)], m) {
 			continue
 		}
