@@ -59,7 +59,7 @@ func TestValidateEveryShapeInOneFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errOut = runCLI(t, nil, "validate", "banks")
-	want := `banks/AWS Cloud Practitioner/lost.txt:2: the answer line "Suggested Answer: B" looks like a part of a question, but quizhost finds no question in this file; the closest format is the practice-site shape`
+	want := `banks/AWS Cloud Practitioner/lost.txt:2: "Suggested Answer: B" is part of a question, but no question can be read in this file. Closest format: practice-site`
 	if code != 1 || !strings.Contains(errOut, want) || !strings.Contains(errOut, "1 error, 1 warning") {
 		t.Errorf("got exit %d, stderr\n%s\nwant 1 and %q", code, errOut, want)
 	}

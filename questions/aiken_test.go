@@ -230,16 +230,15 @@ func TestTextShape(t *testing.T) {
 // two-line example: in a bank folder too, where a stray file is only a
 // warning.
 func TestParseTextUnrecognised(t *testing.T) {
-	const see = ` (see README.md, "Question bank formats")`
 	tests := []struct {
 		name, data, want string
 	}{
 		{"an answer line but no options", "Notes on the caching questions\nWhich service caches?\nSuggested Answer: B\n",
-			`q.txt:3: the answer line "Suggested Answer: B" looks like a part of a question, but quizhost finds no question in this file; the closest format is the practice-site shape, where each question starts with a title and writes its options one per line, e.g. "Question #12 Topic 1" then "A. Amazon S3 Glacier"` + see},
+			`q.txt:3: "Suggested Answer: B" is part of a question, but no question can be read in this file. Closest format: practice-site, a title then one-line options: "Question #12 Topic 1" / "A. Amazon S3 Glacier"`},
 		{"exam text without its titles", "Which service caches?\n- A\nCloudFront\n- B\nRDS\nCorrect answer: A\n",
-			`q.txt:2: the option "- A" looks like a part of a question, but quizhost finds no question in this file; the closest format is exam text, where each question starts with a title line and a "Select N" line, e.g. "AWS Cloud Practitioner Question 12" then "Select 1Which AWS service caches content at edge locations?"` + see},
+			`q.txt:2: "- A" is part of a question, but no question can be read in this file. Closest format: exam text, a title then a Select line: "AWS Cloud Practitioner Question 12" / "Select 1Which service caches content?"`},
 		{"options without an answer line", "Which service caches?\nA. CloudFront\nB. RDS\n",
-			`q.txt:2: the option "A. CloudFront" looks like a part of a question, but quizhost finds no question in this file; the closest format is Aiken, where each question's options are followed by its answer line, e.g. "B. Amazon ElastiCache" then "ANSWER: B"` + see},
+			`q.txt:2: "A. CloudFront" is part of a question, but no question can be read in this file. Closest format: Aiken, options then an answer line: "B. Amazon ElastiCache" / "ANSWER: B"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -264,7 +263,7 @@ func TestParseTextUnrecognised(t *testing.T) {
 	for _, p := range ps {
 		got = append(got, strings.ReplaceAll(p.Error(), folder, ""))
 	}
-	if len(got) != 2 || !strings.HasPrefix(got[0], `lost.txt:3: the answer line "Suggested Answer: B" looks like a part of a question`) ||
+	if len(got) != 2 || !strings.HasPrefix(got[0], `lost.txt:3: "Suggested Answer: B" is part of a question`) ||
 		!strings.HasPrefix(got[1], "notes.txt: warning: not a question bank") || ps.Err() == nil {
 		t.Errorf("got %q, want lost.txt's error and notes.txt's warning", got)
 	}

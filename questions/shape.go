@@ -1,9 +1,6 @@
 package questions
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // shape is how a text file or a paste is read, as textShape finds it.
 type shape int
@@ -50,7 +47,7 @@ func textShape(lines []string) shape {
 				lineOptions = true
 			}
 		}
-		if _, ok := questionPart(n); ok {
+		if questionPart(n) {
 			questionLike = true
 		}
 	}
@@ -63,35 +60,34 @@ func textShape(lines []string) shape {
 	return shapeNone
 }
 
-// questionPart recognises a line that only a question has, and says
-// which: an answer line, a "Select N" line or an option header "- A".
-// (A one-line option "A. text" counts only followed by a "B." one: a note
-// may start a line so.)
-func questionPart(n string) (string, bool) {
+// questionPart recognises a line that only a question has: an answer
+// line, a "Select N" line or an option header "- A". (A one-line option
+// "A. text" counts only followed by a "B." one: a note may start a line
+// so.)
+func questionPart(n string) bool {
 	if _, ok := parseAnswerLine(n); ok {
-		return "the answer line", true
+		return true
 	}
 	if _, _, ok := parseSelect(n); ok {
-		return "the line", true
+		return true
 	}
-	if _, ok := parseOptionHeader(n); ok {
-		return "the option", true
-	}
-	return "", false
+	_, ok := parseOptionHeader(n)
+	return ok
 }
 
 // unrecognised reports a file that textShape found question-like but
 // without a question to read: one error, at its first question-like line,
-// naming the format it is closest to with a two-line example.
+// naming the format it is closest to with a two-line example (short
+// enough for the bot's list of problems).
 func unrecognised(path string, lines []string) Problems {
 	first, what := 0, ""
 	examText, lineOption := false, false
 	for i, l := range lines {
 		n := normSpaces(strings.TrimSpace(l))
-		part, ok := questionPart(n)
+		ok := questionPart(n)
 		if !ok {
 			if _, _, ok = parseLineOption(n); ok {
-				part, lineOption = "the option", true
+				lineOption = true
 			}
 		}
 		if !ok {
@@ -104,19 +100,19 @@ func unrecognised(path string, lines []string) Problems {
 			examText = true
 		}
 		if first == 0 {
-			first, what = i+1, fmt.Sprintf("%s %q", part, clip(n))
+			first, what = i+1, clip(n)
 		}
 	}
 	var closest string
 	switch {
 	case examText:
-		closest = `exam text, where each question starts with a title line and a "Select N" line, e.g. "AWS Cloud Practitioner Question 12" then "Select 1Which AWS service caches content at edge locations?"`
+		closest = `exam text, a title then a Select line: "AWS Cloud Practitioner Question 12" / "Select 1Which service caches content?"`
 	case lineOption:
-		closest = `Aiken, where each question's options are followed by its answer line, e.g. "B. Amazon ElastiCache" then "ANSWER: B"`
+		closest = `Aiken, options then an answer line: "B. Amazon ElastiCache" / "ANSWER: B"`
 	default:
-		closest = `the practice-site shape, where each question starts with a title and writes its options one per line, e.g. "Question #12 Topic 1" then "A. Amazon S3 Glacier"`
+		closest = `practice-site, a title then one-line options: "Question #12 Topic 1" / "A. Amazon S3 Glacier"`
 	}
 	var ps Problems
-	ps.add(path, first, "%s looks like a part of a question, but quizhost finds no question in this file; the closest format is %s (see README.md, \"Question bank formats\")", what, closest)
+	ps.add(path, first, "%q is part of a question, but no question can be read in this file. Closest format: %s", what, closest)
 	return ps
 }
