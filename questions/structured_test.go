@@ -291,22 +291,27 @@ func TestReadmeExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := regexp.MustCompile("(?s)```(text|yaml|json|gift)\n(.*?)```").FindAllSubmatch(doc, -1)
+	blocks := regexp.MustCompile("(?s)```(text|practice|aiken|yaml|json|gift)\n(.*?)```").FindAllSubmatch(doc, -1)
 	want := map[string]struct {
 		questions int
 		firstID   string
 	}{
-		"text": {2, "Cloud Networking Practice#7"},
-		"yaml": {2, "latency-cdn"},
-		"json": {2, "latency-cdn"},
-		"gift": {3, "Cloud Networking GIFT#Latency 1"},
+		"text":     {2, "Cloud Networking Practice#7"},
+		"practice": {3, "AWS Cloud Practitioner#12"},
+		"aiken":    {2, ContentID("Python Basics", "What does len([1, 2, 3]) return in Python?")},
+		"yaml":     {2, "latency-cdn"},
+		"json":     {2, "latency-cdn"},
+		"gift":     {3, "Cloud Networking GIFT#Latency 1"},
 	}
+	// The folder each example's text names it in, for the shapes whose
+	// bank is the folder's.
+	folder := map[string]string{"practice": "AWS Cloud Practitioner", "aiken": "Python Basics"}
 	seen := map[string]bool{}
 	for _, m := range blocks {
 		kind := string(m[1])
-		ext := map[string]string{"text": ".txt", "yaml": ".yaml", "json": ".json", "gift": ".gift"}[kind]
-		banks, err := Parse("README"+ext, m[2])
-		if err != nil {
+		ext := map[string]string{"text": ".txt", "practice": ".txt", "aiken": ".aiken", "yaml": ".yaml", "json": ".json", "gift": ".gift"}[kind]
+		banks, ps := ParseFile("README"+ext, m[2], ParseOptions{DefaultBank: folder[kind]})
+		if err := ps.Err(); err != nil {
 			t.Errorf("%s example: %v", kind, err)
 			continue
 		}
@@ -314,6 +319,19 @@ func TestReadmeExamples(t *testing.T) {
 		w := want[kind]
 		if len(banks) != 1 || len(banks[0].Questions) != w.questions || banks[0].Questions[0].ID != w.firstID {
 			t.Errorf("%s example: got %s, want %d questions, the first %q", kind, dump(banks), w.questions, w.firstID)
+			continue
+		}
+		if kind == "practice" || kind == "yaml" || kind == "json" {
+			// The practice example's last question shows a vote that
+			// disagrees with the key; the structured ones a community field.
+			qs := banks[0].Questions
+			q := qs[len(qs)-1]
+			if kind != "practice" {
+				q = qs[0]
+			}
+			if len(q.Community) == 0 {
+				t.Errorf("%s example: got no community vote on %q", kind, q.ID)
+			}
 		}
 	}
 	for kind := range want {
