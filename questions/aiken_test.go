@@ -181,7 +181,13 @@ func TestParseAikenProblems(t *testing.T) {
 			name: "a question with no answer line runs into the next",
 			data: []string{"Q?", "A. a", "B. b", "", "R?", "A. c", "B. d", "ANSWER: B"},
 			bank: "B",
-			want: []want{{6, "option letters start again at A: this looks like the start of another question"}},
+			want: []want{{6, `option letters start again at A: this looks like the start of another question; the question before has no answer line ("ANSWER: B") before it`}},
+		},
+		{
+			name: "every question without its answer line is reported, not only the first",
+			data: []string{"Q?", "A. a", "B. b", "R?", "A. c", "B. d", "ANSWER: B", "S?", "A. e", "B. f", "T?", "A. g", "B. h", "ANSWER: A", "U?", "A. i", "B. j", "ANSWER: C"},
+			bank: "B",
+			want: []want{{5, "option letters start again at A"}, {12, "option letters start again at A"}, {18, "answer letter C is not an option"}},
 		},
 		{
 			name: "no text before the options",

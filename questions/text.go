@@ -19,7 +19,8 @@ import (
 // Recognising a title. A title is a line "<bank> Question <digits>", in
 // any letter case, with an optional separator before "Question" (" - ",
 // ": ", " – ", " — ", " | "), an optional "#" before the number and an
-// optional " of <total>" after it (see parseTitle). A bare "Question 12"
+// optional " of <total>" or a practice site's " Topic <n>" after it (see
+// parseTitle). A bare "Question 12"
 // takes the bank of the previous question of the file, or
 // ParseOptions.DefaultBank for the first one. Such a line could also be
 // part of a stem, an option or an explanation, so it only starts a new
@@ -48,7 +49,8 @@ import (
 // element before, the title starts a question. A title whose bank looks
 // like glued text (it starts with an answer line, "Explanation", a
 // rationale or a code fence, or holds a sentence ending glued to a capital
-// letter) is reported instead of making a junk bank.
+// letter) is reported instead of making a junk bank. A "Bank:" line glued
+// so, right before a title, is split the same way.
 //
 // Code blocks. Between two lines starting with ``` (a fenced code block,
 // inside a stem, an option, an explanation or a rationale) lines keep
@@ -281,14 +283,13 @@ func (p *textParser) line(i int, raw string) {
 	ln := i + 1
 	s := strings.TrimSpace(raw)
 	if p.fence > 0 {
-		if n := normSpaces(s); !p.untitled && p.titleNext(i) {
-			if at := gluedBankLine(n); at > 0 && fenceClose(n[:at]) {
-				p.text(n[:at]) // "```Bank: Two", concatenated
-				p.fence = 0
-				name, _ := parseBankLine(n[at:])
-				p.setBank(ln, name)
-				return
-			}
+		n := normSpaces(s)
+		if at := gluedBankLine(n); at > 0 && fenceClose(n[:at]) && !p.untitled && p.titleNext(i) {
+			p.text(n[:at]) // "```Bank: Two", concatenated
+			p.fence = 0
+			name, _ := parseBankLine(n[at:])
+			p.setBank(ln, name)
+			return
 		}
 		t, ok := p.title(s)
 		if !ok || !p.selectNext(i) {
@@ -324,12 +325,11 @@ func (p *textParser) line(i int, raw string) {
 		p.setBank(ln, name)
 		return
 	}
-	if n := normSpaces(s); !p.untitled && p.titleNext(i) {
-		// "...(29%)Bank: Two": a file without a final newline, then one
-		// naming its bank, concatenated.
-		if at := gluedBankLine(n); at > 0 {
-			_, answer := parseAnswerLine(n[:at])
-			if answer || p.bankLineHere(i) {
+	// "...(29%)Bank: Two": a file without a final newline, then one naming
+	// its bank, concatenated.
+	if n := normSpaces(s); !p.untitled {
+		if at := gluedBankLine(n); at > 0 && p.titleNext(i) {
+			if _, answer := parseAnswerLine(n[:at]); answer || p.bankLineHere(i) {
 				p.element(ln, n[:at], n[:at])
 				name, _ := parseBankLine(n[at:])
 				p.setBank(ln, name)
@@ -402,6 +402,9 @@ func (p *textParser) element(ln int, raw, s string) {
 	wasJunk := p.junk
 	p.junk = false
 	if p.state == stLost {
+		if _, ok := parseAnswerLine(n); ok && p.untitled {
+			p.state = stAnswered // the lost question's answer: the next text starts a question
+		}
 		return
 	}
 	if siteNoise(n) && (p.q == nil || p.q.lineOpts) {
@@ -547,20 +550,16 @@ func (p *textParser) afterAnswer(ln int, raw, s, n string, wasJunk bool) {
 	}
 	explanation, text, marker := explanationMarker(n)
 	switch {
-	case p.untitled && p.state == stAnswered && marker:
-		p.state = stExplain
-		if explanation {
-			p.text(text)
-		}
-	case p.untitled && p.state == stAnswered:
-		p.finish()
-		p.startUntitled(ln)
-		p.element(ln, raw, s)
 	case p.state == stAnswered && marker:
 		p.state = stExplain
 		if explanation {
 			p.text(text)
 		}
+	case p.untitled && p.state == stAnswered:
+		// Untitled (Aiken): the next question starts here.
+		p.finish()
+		p.startUntitled(ln)
+		p.element(ln, raw, s)
 	case p.state == stExplain, p.state == stRationale:
 		p.text(raw)
 		p.openFence(ln, s)
@@ -652,10 +651,19 @@ func (p *textParser) openFence(ln int, s string) {
 // inside the current one, and skips the rest of it.
 func (p *textParser) another(ln int, what string) {
 	hint := "write its title, \"<Exam> Question <N>\", on a line of its own before its \"Select N\" line"
-	if strings.Contains(what, "Select") && p.prev != "" {
+	switch {
+	case p.untitled:
+		hint = "the question before has no answer line (\"ANSWER: B\") before it"
+	case strings.Contains(what, "Select") && p.prev != "":
 		hint = fmt.Sprintf("the line before, %q, is not a title \"<Exam> Question <N>\"; write the title on a line of its own", clip(p.prev))
+	case p.q != nil && p.q.oneLine:
+		hint = "write its title, \"Question #<N> Topic 1\" or \"<Exam> Question <N>\", on a line of its own before its text"
 	}
-	p.problem(ln, "%s: this looks like the start of another question; its title was not recognised: %s", what, hint)
+	if p.untitled {
+		p.problem(ln, "%s: this looks like the start of another question; %s", what, hint)
+	} else {
+		p.problem(ln, "%s: this looks like the start of another question; its title was not recognised: %s", what, hint)
+	}
 	p.state, p.rat, p.fence = stLost, nil, 0
 	if p.q != nil {
 		p.q.lost = true
