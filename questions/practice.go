@@ -243,6 +243,8 @@ func voteLetters(s string) ([]string, bool) {
 // from …" and "[All … Questions]".
 func siteNoise(s string) bool {
 	switch {
+	case s == "":
+		return false
 	case s == "🗳️" || s == "🗳":
 		return true
 	case hasPrefixFold(s, "Actual exam question from "):
@@ -250,25 +252,34 @@ func siteNoise(s string) bool {
 	case strings.HasPrefix(s, "[All ") && strings.HasSuffix(s, " Questions]"):
 		return true
 	}
-	words := strings.Fields(strings.ToLower(s))
-	if len(words) == 0 {
-		return false
-	}
-	for len(words) > 0 {
+	for s != "" {
+		s = strings.TrimLeft(s, " ")
+		if s == "" {
+			break
+		}
 		switch {
-		case len(words) >= 2 && slices.Contains([]string{"reveal", "hide"}, words[0]) && words[1] == "solution",
-			len(words) >= 2 && slices.Contains([]string{"next", "previous"}, words[0]) && words[1] == "questions",
-			len(words) >= 2 && words[0] == "most" && words[1] == "voted":
-			words = words[2:]
-		case words[0] == "discussion":
-			words = words[1:]
-			if len(words) > 0 && allDigits(words[0]) {
-				words = words[1:]
+		case cutWords(&s, "Reveal Solution"), cutWords(&s, "Hide Solution"), cutWords(&s, "Next Questions"),
+			cutWords(&s, "Previous Questions"), cutWords(&s, "Most Voted"):
+		case cutWords(&s, "Discussion"):
+			t := strings.TrimLeft(s, " ")
+			if n, rest := leadingDigits(t); n != "" && (rest == "" || rest[0] == ' ') {
+				s = rest
 			}
 		default:
 			return false
 		}
 	}
+	return true
+}
+
+// cutWords removes words (in any letter case) from the start of *s when
+// they are there, followed by a space or the end, and reports whether
+// they were.
+func cutWords(s *string, words string) bool {
+	if !hasPrefixFold(*s, words) || len(*s) > len(words) && (*s)[len(words)] != ' ' {
+		return false
+	}
+	*s = (*s)[len(words):]
 	return true
 }
 

@@ -368,8 +368,8 @@ func (p *textParser) bankLineHere(i int) bool {
 // gluedBankLine returns where a "Bank:" line starts that is glued to the
 // text before it ("OtherBank: Two"), or 0.
 func gluedBankLine(n string) int {
-	for i := len(n) - len(bankLinePrefix); i > 0; i-- {
-		if n[i-1] != ' ' && hasPrefixFold(n[i:], bankLinePrefix) {
+	for j := strings.LastIndexByte(n, ':'); j >= 0; j = strings.LastIndexByte(n[:j], ':') {
+		if i := j + 1 - len(bankLinePrefix); i > 0 && n[i-1] != ' ' && hasPrefixFold(n[i:], bankLinePrefix) {
 			return i
 		}
 	}
@@ -407,7 +407,7 @@ func (p *textParser) element(ln int, raw, s string) {
 		}
 		return
 	}
-	if siteNoise(n) && (p.q == nil || p.q.lineOpts) {
+	if (p.q == nil || p.q.lineOpts) && siteNoise(n) {
 		return
 	}
 	if strings.EqualFold(n, noiseLine) {

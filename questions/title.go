@@ -30,6 +30,9 @@ const titleSeparators = " :-–—|"
 // be glued to (see elementPrefix). The last "Question" that ends the line
 // so is the one.
 func parseTitle(s string) (titleMatch, bool) {
+	if strings.IndexAny(s, "qQ") < 0 {
+		return titleMatch{}, false // no "Question": most lines
+	}
 	n := collapseSpaces(normSpaces(strings.TrimSpace(s)))
 	const word = "question"
 	for i := len(n) - len(word); i >= 0; i-- {
