@@ -30,7 +30,7 @@ const titleSeparators = " :-–—|"
 // be glued to (see elementPrefix). The last "Question" that ends the line
 // so is the one.
 func parseTitle(s string) (titleMatch, bool) {
-	if strings.IndexAny(s, "qQ") < 0 {
+	if !strings.ContainsAny(s, "qQ") {
 		return titleMatch{}, false // no "Question": most lines
 	}
 	n := collapseSpaces(normSpaces(strings.TrimSpace(s)))
