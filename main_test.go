@@ -194,7 +194,7 @@ func TestValidateCommand(t *testing.T) {
 		{"the built-in bank's name", []string{"validate", sample}, 1, nil,
 			[]string{sample + `:3: bank "quizhost sample" is the built-in bank's name; give your bank another name`}, "failed: 0 banks, 0 questions; 1 error, 0 warnings"},
 		{"a folder with no bank file", []string{"validate", "empty/"}, 0, nil,
-			[]string{"empty/: warning: no bank files (*.txt, *.yaml, *.yml, *.json, *.gift, *.csv, *.tsv) in this folder"}, "ok: 0 banks, 0 questions; 0 errors, 1 warning"},
+			[]string{"empty/: warning: no bank files (*.txt, *.aiken, *.yaml, *.yml, *.json, *.gift, *.csv, *.tsv) in this folder"}, "ok: 0 banks, 0 questions; 0 errors, 1 warning"},
 		{"a missing path", []string{"validate", "missing"}, 1, nil, []string{"missing: no such file or directory"}, "failed: 0 banks, 0 questions; 1 error, 0 warnings"},
 		{"no arguments, no .env: the built-in bank", []string{"validate"}, 0,
 			[]string{"quizhost Sample: 42 questions (built in)\n"}, nil, "ok: 1 bank, 42 questions; 0 errors, 0 warnings"},

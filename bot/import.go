@@ -105,7 +105,7 @@ func importUploads(opts options, res *discordgo.ApplicationCommandInteractionDat
 		}
 		name := path.Base(strings.ReplaceAll(att.Filename, "\\", "/"))
 		if _, ok := questions.FormatOf(name); !ok {
-			refusals = append(refusals, fmt.Sprintf("%q is not a bank file: use .txt (exam text), .yaml, .yml, .json, .gift, .csv or .tsv.", truncate(name, 100)))
+			refusals = append(refusals, fmt.Sprintf("%q is not a bank file: use .txt (exam text, practice-site or Aiken), .aiken, .yaml, .yml, .json, .gift, .csv or .tsv.", truncate(name, 100)))
 		} else if att.Size > MaxImportSize {
 			refusals = append(refusals, fmt.Sprintf("%q is %d KiB; a bank file may be at most 1 MiB.", truncate(name, 100), att.Size/1024))
 		}

@@ -105,7 +105,7 @@ func pasteModal(d questions.Draft, text string) *discordgo.InteractionResponseDa
 		Title:    title,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.TextInput{CustomID: pasteInputID, Label: "Questions, as copied from the practice page",
-				Style: discordgo.TextInputParagraph, Placeholder: "Exam text: \"<exam> Question 1\", \"Select 1…\", the options, the answer",
+				Style: discordgo.TextInputParagraph, Placeholder: "Exam text, a practice site's \"Question #12 Topic 1\" or Aiken: the question, options, answer",
 				Required: true, MaxLength: maxPaste, Value: truncate(text, maxPaste)},
 		}}},
 	}
@@ -221,7 +221,8 @@ func storeDraftErr(err error) error {
 	return fmt.Errorf("save draft: %w", err)
 }
 
-// parsePaste parses a draft's text as exam text; the draft's bank, when
+// parsePaste parses a draft's text as a *.txt file is parsed (exam text,
+// the practice-site shape or Aiken, as its lines say); the draft's bank, when
 // set, names the bank of every question.
 func parsePaste(d questions.Draft) ([]questions.Bank, questions.Problems) {
 	banks, ps := questions.ParseFile(pastePath+".txt", []byte(d.Text), questions.ParseOptions{DefaultBank: d.Bank})

@@ -102,9 +102,9 @@ func routes() []command {
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger,
 					Name: "daily_close_hours", Description: "Close daily questions after N hours (0: when the next ones post)",
 					MaxValue: 168})},
-			{name: "import", desc: "Import bank files (exam text, YAML, JSON, GIFT, CSV, TSV; at most 1 MiB each): questions merge in",
+			{name: "import", desc: "Import bank files (text, Aiken, YAML, JSON, GIFT, CSV, TSV; 1 MiB each): questions merge in",
 				handle: (*Bot).importCmd, options: importOptions(str)},
-			{name: "add", desc: "Paste questions (exam text or spreadsheet cells) in a form, see them as posted, then add them",
+			{name: "add", desc: "Paste questions (exam text, a practice site's, Aiken, spreadsheet cells), preview, then add",
 				handle: paste(questions.DraftPaste), options: opts(
 					str("bank", "Bank to add them to (default: the bank the text names)", false, true))},
 			{name: "suggestions", desc: "Review the questions members suggested", handle: (*Bot).suggestionsCmd},

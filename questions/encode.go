@@ -3,6 +3,7 @@ package questions
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -22,6 +23,12 @@ type yamlQuestion struct {
 	Explanation string       `yaml:"explanation,omitempty"`
 	Tags        []string     `yaml:"tags,omitempty,flow"`
 	Source      string       `yaml:"source,omitempty"`
+	Community   []yamlVote   `yaml:"community,omitempty,flow"`
+}
+
+type yamlVote struct {
+	Answer  string `yaml:"answer"`
+	Percent int    `yaml:"percent"`
 }
 
 type yamlOption struct {
@@ -68,6 +75,9 @@ func MarshalYAML(b Bank) ([]byte, error) {
 		yq.Options = make([]yamlOption, len(q.Options))
 		for j, o := range q.Options {
 			yq.Options[j] = yamlOption{Text: o.Text, Correct: o.Correct, Why: o.Rationale}
+		}
+		for _, v := range q.Community {
+			yq.Community = append(yq.Community, yamlVote{Answer: strings.Join(v.Letters, ""), Percent: v.Percent})
 		}
 		out.Questions[i] = yq
 	}

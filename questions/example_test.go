@@ -81,3 +81,32 @@ questions:
 	// Security Basics 1
 	// What does a TLS handshake establish? [A]
 }
+
+// A question copied from a practice-exam site: the bank comes from the
+// folder (for an import or a paste, the bank option); the site's vote is
+// kept with the question.
+func ExampleParseFile_practiceSite() {
+	data := []byte(`Question #14 Topic 1
+A company runs a batch job once a night for about 30 minutes. Which pricing model is the MOST cost-effective?
+A. On-Demand Instances
+B. Reserved Instances
+C. Spot Instances Most Voted
+Reveal Solution Hide Solution   Discussion   24
+Suggested Answer: B
+Community vote distribution
+C (71%)
+A (29%)
+`)
+	banks, problems := questions.ParseFile("AWS/clf.txt", data, questions.ParseOptions{DefaultBank: "AWS"})
+	if err := problems.Err(); err != nil {
+		log.Fatal(err)
+	}
+	q := banks[0].Questions[0]
+	fmt.Println(q.ID, q.Correct(), q.Options[2].Text)
+	if vote, ok := q.CommunityDisagrees(); ok {
+		fmt.Printf("the site's visitors chose %s (%d%%)\n", strings.Join(vote.Letters, ""), vote.Percent)
+	}
+	// Output:
+	// AWS#14 [B] Spot Instances
+	// the site's visitors chose C (71%)
+}

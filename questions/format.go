@@ -10,12 +10,13 @@ type Format string
 
 // The bank formats quizhost reads.
 const (
-	FormatText Format = "txt"  // exam text, *.txt
-	FormatYAML Format = "yaml" // structured, *.yaml and *.yml
-	FormatJSON Format = "json" // structured, *.json
-	FormatGIFT Format = "gift" // Moodle GIFT, *.gift
-	FormatCSV  Format = "csv"  // a table, *.csv
-	FormatTSV  Format = "tsv"  // a table, *.tsv
+	FormatText  Format = "txt"   // exam text, *.txt
+	FormatYAML  Format = "yaml"  // structured, *.yaml and *.yml
+	FormatJSON  Format = "json"  // structured, *.json
+	FormatGIFT  Format = "gift"  // Moodle GIFT, *.gift
+	FormatAiken Format = "aiken" // Moodle Aiken, *.aiken
+	FormatCSV   Format = "csv"   // a table, *.csv
+	FormatTSV   Format = "tsv"   // a table, *.tsv
 )
 
 // FormatOf returns the format a file name's extension means, and false for
@@ -30,6 +31,8 @@ func FormatOf(path string) (Format, bool) {
 		return FormatJSON, true
 	case ".gift":
 		return FormatGIFT, true
+	case ".aiken":
+		return FormatAiken, true
 	case ".csv":
 		return FormatCSV, true
 	case ".tsv":

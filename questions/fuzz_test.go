@@ -58,6 +58,12 @@ var textSeeds = [][]byte{
 	// Issue 8: title variants, bare and glued titles, code blocks, a lost question.
 	[]byte("AWS Cloud Practitioner - Question #12 of 65\nSelect 1Q?\n```\n    x\n```\n- A\na\n- B\nb\nCorrect answer: A\nExplanation\ny.Question 13\nSelect 1R?\n- A\na\n- B\nb\nCorrect answer: BAWS Cloud Practitioner Question 14\nSelect 1S?\n- A\na\n- B\nb\nShow answer and explanation\nCorrect answer: A\n- B. Incorrect.Azure\u00a0Question 2\nSelect 1\n- A\n- A\n"),
 	[]byte("question 1\nSelect 1```\n- A\nNet Question 2\nSelect 2\n- A\na\n- B\nb\n- A\nCorrect answers: A B\nSelect 1\nExplanation\n```x\nN Question 3\nSelect 1\n"),
+	// Issue 18: the practice-site shape, Aiken, one-line options, Bank: lines.
+	lines(issueExample...),
+	[]byte("\uFEFFBank: Net\r\nQuestion #1\u00a0Topic 1\r\nWhich? (Select TWO)\r\nA) a Most Voted\r\n(B) b\r\nC.\r\nc\r\nReveal Solution Hide Solution   Discussion   3\r\nCorrect Answer: AC 🗳️\r\nReference:\r\nhttps://x\r\nCommunity vote distribution\r\nAC (60%)B\r\n40%\r\nOther\r\n100%\r\nQuestion #1Topic 2\r\nQ?\r\nA. a\r\nB. b\r\nAnswer: B"),
+	[]byte("Q?\nA. a\nB. b\nANSWER: A, B\nExplanation: x\n\nR?\n\nmore\nA) a\nB) b\nanswer: b\nCommunity vote distribution\nB 180%\nE (3%)\nBank:\nBank: Two\nS?\nA. a\nA. b\nANSWER: Z\n"),
+	[]byte("Net Question 1\nSelect 1Q?\nA. a\nB. b\nCorrect answer: B\n- B. Correct.\nx\nC (1%)Bank: Two\nQuestion #: 2\nTopic #: 1\nQ?\n(A) a\n(B) b\nSuggested Answer: BAQuestion 3\nOtherQuestion 4\n"),
+	[]byte("Notes\nSuggested Answer: B\n- A\nA. x\nB. y\n"),
 }
 
 func FuzzParseText(f *testing.F) {
@@ -66,6 +72,19 @@ func FuzzParseText(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkFuzz(t, "f.txt", data, func() ([]Bank, Problems) { return ParseText("f.txt", data) })
+	})
+}
+
+// FuzzParseAiken reads the text seeds as *.aiken files: untitled,
+// whatever their lines look like.
+func FuzzParseAiken(f *testing.F) {
+	for _, s := range textSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkFuzz(t, "f.aiken", data, func() ([]Bank, Problems) {
+			return ParseFile("f.aiken", data, ParseOptions{DefaultBank: "B"})
+		})
 	})
 }
 
@@ -86,6 +105,8 @@ func FuzzParseStructured(f *testing.F) {
 	f.Add([]byte(`{"bank":0,"questions":[{"number" ,"question":0,"options":[{"text":0,"correct":true},{"text":0}]}]}`), false)
 	f.Add([]byte(strings.Repeat("[", 40)), true)
 	f.Add([]byte(strings.Repeat("[", 40)), false)
+	f.Add([]byte("bank: B\nquestions:\n- question: Q?\n  options: [{text: a, correct: true}, {text: b}]\n  community: [{answer: BA, percent: 50}, {answer: b, percent: 60}, {answer: [1], percent: x}, 3]\n"), false)
+	f.Add([]byte(`{"bank": "B", "questions": [{"question": "Q?", "options": [{"text": "a", "correct": true}, {"text": "b"}], "community": [{"answer": "A", "percent": 100}]}]}`), true)
 	f.Fuzz(func(t *testing.T, data []byte, isJSON bool) {
 		format, path := FormatYAML, "f.yaml"
 		if isJSON {

@@ -18,9 +18,9 @@ func TestLineEndings(t *testing.T) {
 		{"b.txt", "B Question 1\nSelect 1Q?\n- A\na\n- B\nCorrect answer: C\n",
 			[]string{"b.txt:5: option B has no text", "b.txt:6: answer letter C is not an option (options are A–B)"}, false},
 		{"b.yaml", "bank: B\nquestions:\n  - question: Q?\n    colour: red\n    options: [{text: a, correct: true}, {text: b}]\n",
-			[]string{`b.yaml:4: unknown field "colour" in a question (want id, number, select, question, options, explanation, tags, source)`}, false},
+			[]string{`b.yaml:4: unknown field "colour" in a question (want id, number, select, question, options, explanation, tags, source, community)`}, false},
 		{"b.json", "{\"bank\": \"B\",\n\"questions\": [{\"question\": \"Q?\",\n\"options\": [{\"text\": \"a\", \"correct\": true}, {\"text\": \"b\"}],\n\"colour\": \"red\"}]}\n",
-			[]string{`b.json:4: unknown field "colour" in a question (want id, number, select, question, options, explanation, tags, source)`}, false},
+			[]string{`b.json:4: unknown field "colour" in a question (want id, number, select, question, options, explanation, tags, source, community)`}, false},
 		{"b.gift", "::a::Q? {=a ~b}\n\n::b::R? {\n=a\n~\n}\n",
 			[]string{"b.gift:5: answer B has no text"}, false},
 		{"b.txt", "B Question 1\r\nSelect 1Q?\n- A\ra\r\n\r- B\nCorrect answer: C", // mixed

@@ -57,7 +57,7 @@ const MaxFileSize = 16 << 20
 // and "quizhost validate" both load through it, so they give one verdict.
 type Loader struct {
 	// Paths are bank files, or directories searched recursively for *.txt,
-	// *.yaml, *.yml, *.json, *.gift, *.csv and *.tsv files (directories and files whose
+	// *.aiken, *.yaml, *.yml, *.json, *.gift, *.csv and *.tsv files (directories and files whose
 	// names start with "." are skipped; links to files are read, links to
 	// directories are not followed). A file reached twice (named twice,
 	// inside a named directory too, or through a link) is read once.
@@ -66,13 +66,13 @@ type Loader struct {
 
 // BankFileTypes lists the file names a directory search reads, for
 // messages.
-const BankFileTypes = "*.txt, *.yaml, *.yml, *.json, *.gift, *.csv, *.tsv"
+const BankFileTypes = "*.txt, *.aiken, *.yaml, *.yml, *.json, *.gift, *.csv, *.tsv"
 
 // Load reads the built-in banks and the files at Paths into a Catalogue.
 // Files are read in sorted path order, so a bank named by several files
 // (see NewCatalogue) holds its questions in that order. An exam text or
-// table file gets ParseOptions.DefaultBank = the name of the folder
-// holding it.
+// Aiken or table file gets ParseOptions.DefaultBank = the name of the
+// folder holding it.
 //
 // ps is every problem found: each file's errors and warnings, a question
 // ID defined twice (both places), a bank named like the built-in bank
@@ -245,7 +245,7 @@ func parseFile(f bankFile) fileResult {
 	}
 	opt := ParseOptions{SkipNonBank: true} // other files collect among the banks
 	switch format, _ := FormatOf(f.path); format {
-	case FormatText, FormatCSV, FormatTSV:
+	case FormatText, FormatAiken, FormatCSV, FormatTSV:
 		opt.DefaultBank = folderBank(f.path)
 	}
 	banks, ps := parse(f.path, data, opt)

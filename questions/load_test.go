@@ -112,7 +112,7 @@ func TestLoaderReportsEveryFile(t *testing.T) {
 	want := strings.Join([]string{
 		`a.txt:2: "Select 2" disagrees with the answer line, which lists 1 letter(s)`,
 		`a.txt:7: answer letter C is not an option (options are A–B)`,
-		`b/c.yaml:4: unknown field "colour" in a question (want id, number, select, question, options, explanation, tags, source)`,
+		`b/c.yaml:4: unknown field "colour" in a question (want id, number, select, question, options, explanation, tags, source, community)`,
 		`b/d.gift:1: no right answer (mark it with = or a positive weight ~%50%)`,
 		`z/ok.txt:1: warning: bank "Net" is spelled "net" in e.json; its questions join that bank under that name`,
 	}, "\n")
@@ -248,12 +248,12 @@ func TestLoaderProblems(t *testing.T) {
 		{"a bank spelled two ways", []string{at("spelling")}, 2,
 			[]string{`spelling/b.txt:1: warning: bank "NET" is spelled "Net" in spelling/a.txt; its questions join that bank under that name`}},
 		{"a folder with no bank file", []string{at("empty")}, 0,
-			[]string{`empty: warning: no bank files (*.txt, *.yaml, *.yml, *.json, *.gift, *.csv, *.tsv) in this folder`}},
+			[]string{`empty: warning: no bank files (*.txt, *.aiken, *.yaml, *.yml, *.json, *.gift, *.csv, *.tsv) in this folder`}},
 		{"a missing path", []string{at("missing")}, 0, []string{`missing: no such file or directory`}},
 		{"a note named directly is skipped too, with the same warning", []string{at("notes/notes.txt")}, 0,
 			[]string{`notes/notes.txt: warning: not a question bank: no line is a question title such as "<Exam> Question 12"; if it holds notes, rename it (notes.md) or move it out of the bank folder`}},
 		{"a file of another type named directly", []string{at("empty/README.md")}, 0,
-			[]string{`empty/README.md: not a bank file (want .txt, .yaml, .yml, .json, .gift, .csv or .tsv)`}},
+			[]string{`empty/README.md: not a bank file (want .txt, .aiken, .yaml, .yml, .json, .gift, .csv or .tsv)`}},
 	}
 	builtin, _ := Builtin()
 	for _, tt := range tests {

@@ -97,6 +97,10 @@ func questionDiff(p, q *Question) string {
 		return "tags"
 	case p.Source != q.Source:
 		return "source"
+	case !slices.EqualFunc(p.Community, q.Community, func(a, b CommunityVote) bool {
+		return a.Percent == b.Percent && slices.Equal(a.Letters, b.Letters)
+	}):
+		return "community vote"
 	}
 	return ""
 }

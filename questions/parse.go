@@ -32,11 +32,13 @@ func Parse(path string, data []byte) ([]Bank, error) {
 // contents.
 type ParseOptions struct {
 	// DefaultBank names the bank of questions whose file does not name one.
-	// In exam text, a bare title "Question 12" takes the bank of the title
-	// before it in the file; DefaultBank is the bank of a bare title that
-	// comes first. With "" such a title is an error. In a table, it is the
-	// bank of a row with no bank column (with "", a *.csv or *.tsv file's
-	// name, and an error for a table pasted as text).
+	// In exam text, a bare title "Question 12" (or a practice site's
+	// "Question #12 Topic 1") takes the bank of the title before it in the
+	// file, or of a "Bank: <name>" line before it; DefaultBank is the bank
+	// of one that comes before both, and of Aiken questions when no
+	// "Bank:" line names theirs. With "" such a question is an error. In a
+	// table, it is the bank of a row with no bank column (with "", a *.csv
+	// or *.tsv file's name, and an error for a table pasted as text).
 	DefaultBank string
 	// SkipNonBank is for files read from disk, where other files collect
 	// among the banks (a package.json, a notes.txt): a file that is not a
@@ -72,20 +74,15 @@ func ParseFile(path string, data []byte, opt ParseOptions) (banks []Bank, ps Pro
 func parse(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
 	f, ok := FormatOf(path)
 	if !ok {
-		return nil, Problems{{Path: path, Msg: "not a bank file (want .txt, .yaml, .yml, .json, .gift, .csv or .tsv)"}}
+		return nil, Problems{{Path: path, Msg: "not a bank file (want .txt, .aiken, .yaml, .yml, .json, .gift, .csv or .tsv)"}}
 	}
 	var banks []Bank
 	var ps Problems
 	switch f {
 	case FormatText:
-		if looksLikeTable(data) {
-			banks, ps = parseTable(path, data, f, opt)
-			break
-		}
 		banks, ps = parseText(path, data, opt)
-		if len(banks) > 0 {
-			ps = append(ps, textCodeWarnings(path, data)...)
-		}
+	case FormatAiken:
+		banks, ps = parseTextShape(path, data, opt, true)
 	case FormatCSV, FormatTSV:
 		banks, ps = parseTable(path, data, f, opt)
 	case FormatYAML, FormatJSON:
@@ -136,7 +133,8 @@ func dropInvalid(banks []Bank, bad invalid) []Bank {
 // least one correct; a stem of at most MaxStemLength runes and a Body of
 // at most MaxBodyLength (what one post holds: see MaxBodyLength), an explanation
 // of at most MaxExplanationLength, rationales of at most MaxRationaleLength
-// and tags of 1 to MaxTagLength runes. Long option text is allowed: the
+// and tags of 1 to MaxTagLength runes; community votes as
+// validateCommunity says. Long option text is allowed: the
 // bot shows it in full in the embed and cuts only the select label.
 // Problems name each bank's Path and each question's Line.
 func Validate(banks []Bank) Problems {
@@ -231,6 +229,31 @@ func validateQuestion(q *Question, problem func(format string, args ...any)) {
 	for _, t := range q.Tags {
 		if n := utf8.RuneCountInString(t); n == 0 || n > MaxTagLength {
 			problem("tag %q is %d characters; it must be 1 to %d", clip(t), n, MaxTagLength)
+		}
+	}
+	validateCommunity(q, problem)
+}
+
+// validateCommunity checks a question's community votes: each names one
+// or more option letters, in letter order, each once, with a share of 0
+// to 100 percent; the most voted come first.
+func validateCommunity(q *Question, problem func(format string, args ...any)) {
+	for i, v := range q.Community {
+		if len(v.Letters) == 0 {
+			problem("community vote %d names no option", i+1)
+		}
+		for j, l := range v.Letters {
+			if k := LetterIndex(l); k < 0 || k >= len(q.Options) {
+				problem("community vote for %s, which is not an option (options are %s)", clip(l), letterRange(len(q.Options)))
+			} else if j > 0 && l <= v.Letters[j-1] {
+				problem("community vote %s: its letters must be in letter order, each once", strings.Join(v.Letters, ""))
+			}
+		}
+		if v.Percent < 0 || v.Percent > 100 {
+			problem("community vote %s has %d%%; it must be 0 to 100", strings.Join(v.Letters, ""), v.Percent)
+		}
+		if i > 0 && v.Percent > q.Community[i-1].Percent {
+			problem("community votes must come most voted first (%d%% after %d%%)", v.Percent, q.Community[i-1].Percent)
 		}
 	}
 }

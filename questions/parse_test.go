@@ -37,7 +37,7 @@ func TestParseDispatch(t *testing.T) {
 func TestParseErrors(t *testing.T) {
 	_, err := Parse("notes.md", []byte("x"))
 	var ps Problems
-	if !errors.As(err, &ps) || len(ps) != 1 || ps[0].Error() != "notes.md: not a bank file (want .txt, .yaml, .yml, .json, .gift, .csv or .tsv)" {
+	if !errors.As(err, &ps) || len(ps) != 1 || ps[0].Error() != "notes.md: not a bank file (want .txt, .aiken, .yaml, .yml, .json, .gift, .csv or .tsv)" {
 		t.Errorf("got %v, want one problem naming notes.md", err)
 	}
 	// Parse runs Validate: a body too long for Discord is refused.

@@ -3,6 +3,7 @@ package questions
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -197,7 +198,7 @@ const (
 func (d *sdecoder) question(n *snode, pos int, bank, source string) (q Question, how idSource, ok bool) {
 	before := len(d.probs)
 	q = Question{Bank: bank, Line: n.line, Number: pos}
-	f := d.fields(n, "a question", "id", "number", "select", "question", "options", "explanation", "tags", "source")
+	f := d.fields(n, "a question", "id", "number", "select", "question", "options", "explanation", "tags", "source", "community")
 	if f == nil {
 		return q, idDefault, false
 	}
@@ -249,7 +250,57 @@ func (d *sdecoder) question(n *snode, pos int, bank, source string) (q Question,
 			d.problem(f["select"].val.line, "select: %d disagrees with the %d option(s) marked correct", sel, c)
 		}
 	}
+	q.Community = d.community(f["community"], len(q.Options))
 	return q, how, len(d.probs) == before
+}
+
+// community decodes a question's community votes (a practice site's
+// "Community vote distribution"): a list of {answer: BC, percent: 60},
+// the answer one or more option letters ("B", "BC" or "B, C"), the
+// percent a whole number from 0 to 100. They come back most voted first,
+// each one's letters in letter order.
+func (d *sdecoder) community(k *skey, options int) []CommunityVote {
+	if k == nil || k.val.kind == snNull {
+		return nil
+	}
+	if k.val.kind != snList {
+		d.problem(k.val.line, "community must be a list of votes ({answer: B, percent: 71})")
+		return nil
+	}
+	var out []CommunityVote
+	for _, it := range k.val.items {
+		f := d.fields(it, "a community vote", "answer", "percent")
+		if f == nil {
+			continue
+		}
+		v := CommunityVote{Percent: d.integer(f["percent"], 0, 100)}
+		if f["percent"] == nil {
+			d.problem(it.line, "the community vote has no percent (percent: 71)")
+		}
+		tokens := answerTokens(d.str(f["answer"]))
+		if len(tokens) == 1 {
+			if letters, ok := voteLetters(tokens[0]); ok {
+				tokens = letters // "CB"
+			}
+		}
+		switch {
+		case f["answer"] == nil || len(tokens) == 0:
+			d.problem(it.line, "the community vote has no answer (answer: B, or BC for two options)")
+		case !allLetters(tokens):
+			d.problem(f["answer"].val.line, "the answer of a community vote must be option letters (B, or BC for two options)")
+		default:
+			slices.Sort(tokens)
+			v.Letters = slices.Compact(tokens)
+			for _, l := range v.Letters {
+				if LetterIndex(l) >= options {
+					d.problem(f["answer"].val.line, "community vote for %s, which is not an option (options are %s)", l, letterRange(options))
+				}
+			}
+		}
+		out = append(out, v)
+	}
+	slices.SortStableFunc(out, func(a, b CommunityVote) int { return cmp.Compare(b.Percent, a.Percent) })
+	return out
 }
 
 func (d *sdecoder) option(n *snode, i int) Option {

@@ -291,22 +291,27 @@ func TestReadmeExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := regexp.MustCompile("(?s)```(text|yaml|json|gift)\n(.*?)```").FindAllSubmatch(doc, -1)
+	blocks := regexp.MustCompile("(?s)```(text|practice|aiken|yaml|json|gift)\n(.*?)```").FindAllSubmatch(doc, -1)
 	want := map[string]struct {
 		questions int
 		firstID   string
 	}{
-		"text": {2, "Cloud Networking Practice#7"},
-		"yaml": {2, "latency-cdn"},
-		"json": {2, "latency-cdn"},
-		"gift": {3, "Cloud Networking GIFT#Latency 1"},
+		"text":     {2, "Cloud Networking Practice#7"},
+		"practice": {3, "AWS Cloud Practitioner#12"},
+		"aiken":    {2, ContentID("Python Basics", "What does len([1, 2, 3]) return in Python?")},
+		"yaml":     {2, "latency-cdn"},
+		"json":     {2, "latency-cdn"},
+		"gift":     {3, "Cloud Networking GIFT#Latency 1"},
 	}
+	// The folder each example's text names it in, for the shapes whose
+	// bank is the folder's.
+	folder := map[string]string{"practice": "AWS Cloud Practitioner", "aiken": "Python Basics"}
 	seen := map[string]bool{}
 	for _, m := range blocks {
 		kind := string(m[1])
-		ext := map[string]string{"text": ".txt", "yaml": ".yaml", "json": ".json", "gift": ".gift"}[kind]
-		banks, err := Parse("README"+ext, m[2])
-		if err != nil {
+		ext := map[string]string{"text": ".txt", "practice": ".txt", "aiken": ".aiken", "yaml": ".yaml", "json": ".json", "gift": ".gift"}[kind]
+		banks, ps := ParseFile("README"+ext, m[2], ParseOptions{DefaultBank: folder[kind]})
+		if err := ps.Err(); err != nil {
 			t.Errorf("%s example: %v", kind, err)
 			continue
 		}
@@ -314,6 +319,19 @@ func TestReadmeExamples(t *testing.T) {
 		w := want[kind]
 		if len(banks) != 1 || len(banks[0].Questions) != w.questions || banks[0].Questions[0].ID != w.firstID {
 			t.Errorf("%s example: got %s, want %d questions, the first %q", kind, dump(banks), w.questions, w.firstID)
+			continue
+		}
+		if kind == "practice" || kind == "yaml" || kind == "json" {
+			// The practice example's last question shows a vote that
+			// disagrees with the key; the structured ones a community field.
+			qs := banks[0].Questions
+			q := qs[len(qs)-1]
+			if kind != "practice" {
+				q = qs[0]
+			}
+			if len(q.Community) == 0 {
+				t.Errorf("%s example: got no community vote on %q", kind, q.ID)
+			}
 		}
 	}
 	for kind := range want {
@@ -404,12 +422,12 @@ func TestParseStructuredNesting(t *testing.T) {
 	}{
 		{"json: 4 million [", FormatJSON, bytes.Repeat([]byte("["), 4_000_000), []string{"b.json:1: nesting too deep"}},
 		{"json: 33 levels", FormatJSON, []byte(`{"bank": "B",` + "\n" + `"questions":` + "\n" + nested(32) + "}"), []string{"b.json:3: nesting too deep"}},
-		{"json: 32 levels", FormatJSON, []byte(`{"bank": "B",` + "\n" + `"questions":` + "\n" + nested(31) + "}"), []string{"b.json:3: a question must be a mapping of fields (id, number, select, question, options, explanation, tags, source)"}},
+		{"json: 32 levels", FormatJSON, []byte(`{"bank": "B",` + "\n" + `"questions":` + "\n" + nested(31) + "}"), []string{"b.json:3: a question must be a mapping of fields (id, number, select, question, options, explanation, tags, source, community)"}},
 		{"json: deep maps", FormatJSON, bytes.Repeat([]byte(`{"a":`+"\n"), 1000), []string{"b.json:33: nesting too deep"}},
 		{"yaml: a million [", FormatYAML, bytes.Repeat([]byte("["), 1<<20), []string{"b.yaml:1: nesting too deep"}},
 		{"yaml: a million -", FormatYAML, bytes.Repeat([]byte("- "), 1<<19), []string{"b.yaml:1: nesting too deep"}},
 		{"yaml: 33 levels", FormatYAML, []byte("bank: B\nquestions:\n  " + nested(32)), []string{"b.yaml:3: nesting too deep"}},
-		{"yaml: 32 levels", FormatYAML, []byte("bank: B\nquestions:\n  " + nested(31)), []string{"b.yaml:3: a question must be a mapping of fields (id, number, select, question, options, explanation, tags, source)"}},
+		{"yaml: 32 levels", FormatYAML, []byte("bank: B\nquestions:\n  " + nested(31)), []string{"b.yaml:3: a question must be a mapping of fields (id, number, select, question, options, explanation, tags, source, community)"}},
 		{"yaml: deep block mappings", FormatYAML, []byte(blockMaps.String()), []string{"b.yaml:33: nesting too deep"}},
 	}
 	for _, tt := range tests {

@@ -13,6 +13,7 @@ type titleMatch struct {
 	head   string // the text before "Question", separators included
 	bank   string // head without trailing white space and separators
 	number string // the digits of the number
+	topic  string // the digits of a practice site's "Topic 2", "" if none
 }
 
 // titleSeparators may stand between the exam name and "Question", and are
@@ -21,53 +22,76 @@ const titleSeparators = " :-–—|"
 
 // parseTitle recognises the titles people paste: "<Exam> Question 12",
 // "<Exam> - Question 12", "<Exam>: Question 12", "<Exam> Question #12",
-// "<Exam> Question 12 of 65" and a bare "Question 12", with "Question" in
+// "<Exam> Question 12 of 65", a bare "Question 12" and a practice site's
+// "Question #12 Topic 1" (also "Question #: 12"), with "Question" in
 // any letter case and any Unicode space (non-breaking spaces included) as
 // a space. "Question" must not follow a letter or digit ("AWSQuestion 1"
 // is not a title) unless what is before it is a whole element a title may
 // be glued to (see elementPrefix). The last "Question" that ends the line
 // so is the one.
 func parseTitle(s string) (titleMatch, bool) {
+	if !strings.ContainsAny(s, "qQ") {
+		return titleMatch{}, false // no "Question": most lines
+	}
 	n := collapseSpaces(normSpaces(strings.TrimSpace(s)))
 	const word = "question"
 	for i := len(n) - len(word); i >= 0; i-- {
 		if !strings.EqualFold(n[i:i+len(word)], word) {
 			continue
 		}
-		if i > 0 && isWordRune(lastRune(n[:i])) && elementPrefix(n[:i]) != i {
-			continue // "AWSQuestion 1"; but "Correct answer: BQuestion 40" is glued
+		if i > 0 && isWordRune(lastRune(n[:i])) && elementPrefix(n[:i]) != i && !strings.EqualFold(n[:i], "Other") {
+			continue // "AWSQuestion 1"; but "Correct answer: BQuestion 40" and a vote's "OtherQuestion #13" are glued
 		}
-		number, ok := titleNumber(n[i+len(word):])
+		number, topic, ok := titleNumber(n[i+len(word):])
 		if !ok {
 			continue
 		}
 		head := n[:i]
-		return titleMatch{line: n, head: head, bank: strings.TrimRight(head, titleSeparators), number: number}, true
+		return titleMatch{line: n, head: head, bank: strings.TrimRight(head, titleSeparators), number: number, topic: topic}, true
 	}
 	return titleMatch{}, false
 }
 
 // titleNumber parses what follows "Question": " 12", " #12", "#12",
-// " 12 of 65".
-func titleNumber(s string) (string, bool) {
+// " #: 12", " 12 of 65", and after any of them a practice site's
+// " Topic 1" (also "Topic #1", and glued to the number: "#12Topic 1").
+func titleNumber(s string) (number, topic string, ok bool) {
 	s = strings.TrimLeft(s, " ")
-	s = strings.TrimLeft(strings.TrimPrefix(s, "#"), " ")
+	if t, found := strings.CutPrefix(s, "#"); found {
+		s = strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(t, " "), ":"), " ")
+	}
+	number, rest := leadingDigits(s)
+	if number == "" {
+		return "", "", false
+	}
+	if r, found := strings.CutPrefix(rest, " "); found && len(r) >= 3 && strings.EqualFold(r[:2], "of") && r[2] == ' ' {
+		total, after := leadingDigits(strings.TrimLeft(r[3:], " "))
+		if total == "" {
+			return "", "", false
+		}
+		rest = after
+	}
+	if rest == "" {
+		return number, "", true
+	}
+	r := strings.TrimPrefix(rest, " ")
+	if len(r) < len("Topic") || !strings.EqualFold(r[:len("Topic")], "Topic") {
+		return "", "", false
+	}
+	topic, after := leadingDigits(strings.TrimLeft(r[len("Topic"):], " #:"))
+	if topic == "" || after != "" {
+		return "", "", false
+	}
+	return number, topic, true
+}
+
+// leadingDigits splits s into its leading ASCII digits and the rest.
+func leadingDigits(s string) (digits, rest string) {
 	d := 0
 	for d < len(s) && s[d] >= '0' && s[d] <= '9' {
 		d++
 	}
-	if d == 0 {
-		return "", false
-	}
-	number, rest := s[:d], s[d:]
-	if rest == "" {
-		return number, true
-	}
-	rest, ok := strings.CutPrefix(rest, " ")
-	if !ok || len(rest) < 3 || !strings.EqualFold(rest[:2], "of") || rest[2] != ' ' || !allDigits(strings.TrimLeft(rest[3:], " ")) {
-		return "", false
-	}
-	return number, true
+	return s[:d], s[d:]
 }
 
 // endsWithSeparator reports whether a title's head ends with white space
@@ -115,8 +139,9 @@ func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) 
 
 // elementPrefix returns the length of the element that starts s when a
 // title may be glued to its end (a file without a final newline,
-// concatenated with the next): an answer line "Correct answer: A" (its
-// letters end at the first letter followed by another letter),
+// concatenated with the next): an answer line "Correct answer: A" or
+// "Suggested Answer: BC" (whole, or else its letters end at the first
+// letter followed by another letter),
 // "Explanation", "Show answer and explanation", a bare rationale header
 // "- B. Incorrect." or a closing code fence, each followed by the end of s
 // or directly by a title (no space). It returns 0 when s starts with none
@@ -131,7 +156,11 @@ func elementPrefix(s string) int {
 	if n := len(s) - len(strings.TrimLeft(s, "`")); n >= 3 {
 		return n
 	}
-	for _, m := range []string{"Correct answers:", "Correct answer:"} {
+	if letters, ok := parseAnswerLine(s); ok && allLetters(letters) {
+		return len(s) // "Suggested Answer: BC", then a bare title
+	}
+	for _, a := range answerPrefixes {
+		m := a.word
 		if len(s) < len(m) || !strings.EqualFold(s[:len(m)], m) {
 			continue
 		}
