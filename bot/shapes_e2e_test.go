@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -121,6 +122,58 @@ func TestImportAndPasteRefuseUnreadableQuestions(t *testing.T) {
 	}
 	if stored, err := e.db.Banks(8001); err != nil || len(stored) != 0 {
 		t.Errorf("got stored banks %+v, %v, want none", stored, err)
+	}
+	e.checkWire()
+}
+
+// disputedPage is a practice-site question whose visitors voted against
+// its key, as the site shows it under the suggested answer.
+const disputedPage = "Question #12 Topic 1\r\n" +
+	"A company wants to store session state for a web application in memory. Which AWS service is the MOST suitable?\r\n" +
+	"A. Amazon S3 Glacier\r\nB. Amazon ElastiCache\r\nC. Amazon EC2 instance store\r\nD. AWS Snowball\r\n" +
+	"Suggested Answer: B 🗳️\r\n\r\nCommunity vote distribution\r\nC (71%)\r\nB (29%)"
+
+// A practice-site file imported with a community vote that disagrees with
+// its key: the reveal in the channel says so, in one line, beside the key.
+func TestImportedCommunityVoteAtReveal(t *testing.T) {
+	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
+	e.start()
+	if got := e.admin(alice, sub("import", fileOpt("file", "q12.txt", disputedPage), str("bank", "AWS CLF"))); !strings.Contains(got, "added 1") {
+		t.Fatalf("import: %q", got)
+	}
+	post, _ := e.ask(alice, str("bank", "AWS CLF"), integer("minutes", 5))
+	e.choose(bob, post, "C")
+	e.advance(6 * time.Minute)
+	closed, _ := e.srv.Message(channelID, fmt.Sprint(post.MessageID))
+	text := closed.Content + "\n" + embedsText(closed.Embeds)
+	for _, want := range []string{"Answer: B", "Key: B · most members of the source site chose C (71%)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the reveal lacks %q:\n%s", want, text)
+		}
+	}
+	e.checkWire()
+}
+
+// An Aiken export pasted in /quizadmin add previews and adds, its bank
+// from the bank option.
+func TestPasteAiken(t *testing.T) {
+	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
+	e.start()
+	id, _ := e.openModal(e.srv.SlashCommand(guildID, channelID, alice, "quizadmin", sub("add", str("bank", "Python Basics"))))
+	m := e.submit(alice, "", id, aikenFile)
+	text := m.Content + "\n" + embedsText(m.Embeds)
+	for _, want := range []string{"Preview** of 3 questions", "**B.** def", "Pick **2** answers"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("preview lacks %q:\n%s", want, text)
+		}
+	}
+	add := buttons(m.Components)["Add"]
+	if add == nil {
+		t.Fatalf("no Add button on\n%s", text)
+	}
+	e.click(alice, m, add.CustomID)
+	if got := e.bankQuestions("Python Basics"); got != 3 {
+		t.Fatalf("after Add, the bank has %d questions, want 3", got)
 	}
 	e.checkWire()
 }
