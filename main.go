@@ -337,7 +337,8 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 // startOps starts what the configuration asks for besides the bot: the
 // admin listener (bound here, so a bad address stops start-up before
 // Discord is contacted), automatic backups and the daily pruning of old
-// scores; and, always, the hourly deletion of expired reviews and drafts. Each runs until ctx ends; wg counts them. m is what the admin
+// scores; and, always, the hourly deletion of expired reviews, drafts,
+// prompts to confirm and banks kept for undo. Each runs until ctx ends; wg counts them. m is what the admin
 // listener serves at /metrics (the bot and storage record into it); nil
 // when there is no listener.
 func startOps(ctx context.Context, wg *sync.WaitGroup, cfg config, db *storage.DB, b *bot.Bot, m *metrics.Metrics, fresh bool, log *slog.Logger) error {

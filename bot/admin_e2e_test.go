@@ -321,7 +321,7 @@ func TestImportExportRemove(t *testing.T) {
 	if got := e.admin(alice, group("bank", sub("remove", str("name", "quizhost Sample")))); !strings.Contains(got, "not an imported bank") {
 		t.Errorf("removing the built-in bank: %q", got)
 	}
-	if got := e.admin(alice, group("bank", sub("remove", str("name", "Cloud Networking")))); !strings.Contains(got, "Removed **Cloud Networking**") {
+	if got := e.confirmed(alice, group("bank", sub("remove", str("name", "Cloud Networking")))); !strings.Contains(got, "Removed **Cloud Networking**") {
 		t.Errorf("remove reply %q", got)
 	}
 	if files, _ := e.db.Banks(8001); len(files) != 1 || files[0].Name != "Data Basics" {
@@ -373,8 +373,12 @@ func TestSettingsAndReset(t *testing.T) {
 	}
 	confirm := r.Components[0].(*discordgo.ActionsRow).Components[0].(*discordgo.Button).CustomID
 	orig, _ := p.Original()
-	if c, _, _ := e.reply(e.srv.Component(guildID, channelID, carol, orig.ID, confirm)); !strings.Contains(c, "Only the admin") {
-		t.Errorf("someone else confirming: %q", c)
+	if c, _, _ := e.reply(e.srv.Component(guildID, channelID, carol, orig.ID, confirm)); !strings.Contains(c, "Manage Server") {
+		t.Errorf("a member confirming: %q", c)
+	}
+	dora := discordtest.Member{ID: "7004", Username: "dora", Permissions: discordtest.AdminPermissions}
+	if c, _, _ := e.reply(e.srv.Component(guildID, channelID, dora, orig.ID, confirm)); !strings.Contains(c, "Only the admin who asked") {
+		t.Errorf("another admin confirming: %q", c)
 	}
 	if st, _ := e.db.MemberStats(8001, 7002, e.clk.Now()); st.All.Answered != 1 {
 		t.Fatal("reset happened before confirmation")
@@ -393,12 +397,19 @@ func TestSettingsAndReset(t *testing.T) {
 	r = p.WaitResponse(t, wait)
 	orig, _ = p.Original()
 	cancel := r.Components[0].(*discordgo.ActionsRow).Components[1].(*discordgo.Button).CustomID
-	if c, _, _ := e.reply(e.srv.Component(guildID, channelID, alice, orig.ID, cancel)); !strings.Contains(c, "cancelled") {
+	if c, _, _ := e.reply(e.srv.Component(guildID, channelID, alice, orig.ID, cancel)); !strings.Contains(c, "Cancelled") {
 		t.Errorf("cancel reply %q", c)
 	}
-	// Cancelled prompts lose their buttons; a new prompt, confirmed.
-	if m, ok := e.srv.Message(channelID, orig.ID); !ok || len(m.Components) != 0 || !strings.Contains(m.Content, "cancelled") {
+	// Cancelled prompts lose their buttons, and their Reset is spent; a
+	// new prompt, confirmed.
+	if m, ok := e.srv.Message(channelID, orig.ID); !ok || len(m.Components) != 0 || !strings.Contains(m.Content, "Cancelled") {
 		t.Errorf("cancelled prompt (found %v): %q with %d component rows, want no buttons", ok, m.Content, len(m.Components))
+	}
+	if c, _, _ := e.reply(e.srv.Component(guildID, channelID, alice, orig.ID, r.Components[0].(*discordgo.ActionsRow).Components[0].(*discordgo.Button).CustomID)); !strings.Contains(c, "already answered") {
+		t.Errorf("Reset of a cancelled prompt: %q", c)
+	}
+	if lb, _ := e.db.Leaderboard(8001, questions.PeriodAll, questions.ByPoints, e.clk.Now(), 0, 10); lb.Total == 0 {
+		t.Fatal("a cancelled prompt reset the server")
 	}
 	p = e.srv.SlashCommand(guildID, channelID, alice, "quizadmin", sub("reset", str("scope", "all")))
 	r = p.WaitResponse(t, wait)

@@ -28,6 +28,17 @@ func (b *Bot) autocomplete(c *call, d discordgo.ApplicationCommandInteractionDat
 			}
 			choices = questionChoices(banks, typed)
 		case "bank", "name":
+			if path == "bank undo" { // the banks with a kept version
+				if d.Name != "quizadmin" || !isManager(c.member) {
+					break
+				}
+				vs, err := b.store.BankVersions(c.guild)
+				if err != nil {
+					return response{}, err
+				}
+				names = undoChoices(vs, typed)
+				break
+			}
 			// bank remove/export, add and suggest: imported banks only
 			banks, err := b.offeredBanks(c.guild, f.Name == "name" || path == "add" || path == "suggest")
 			if err != nil {

@@ -137,22 +137,6 @@ func parseBankFile(f questions.BankFile) (*questions.Bank, error) {
 	return &bk, nil
 }
 
-// bankRemove removes an imported bank (/quizadmin bank remove name:<bank>).
-func (b *Bot) bankRemove(c *call, opts options) (response, error) {
-	b.editMu.Lock() // an edit planned from the bank as it is must not store it again
-	defer b.editMu.Unlock()
-	name, _ := opts.str("name")
-	f, err := b.importedFile(c.guild, name)
-	if err != nil {
-		return response{}, err
-	}
-	if err := b.store.DeleteBank(c.ctx, c.guild, f.Name); err != nil {
-		return response{}, storeErr(err)
-	}
-	b.forgetImported(c.guild)
-	return asReply(message{ephemeral: true, content: fmt.Sprintf("🗑️ Removed **%s**. Scores earned on it stay.", f.Name)}), nil
-}
-
 // importedFile finds an imported bank by name, or says why not.
 func (b *Bot) importedFile(guild questions.GuildID, name string) (questions.BankFile, error) {
 	files, err := b.store.Banks(guild)

@@ -23,6 +23,10 @@
 //     readiness and chart of /quiz stats), report.go (the Report button,
 //     /quizadmin reports and regrade); bankedit.go is the merge of banks
 //     they share.
+//   - confirm.go: the prompts to confirm (reset, and the bank changes of
+//     undo.go) and their one-use buttons; undo.go: bank remove, import
+//     mode:replace and question remove once confirmed, with the version
+//     they keep, and /quizadmin bank undo.
 //   - scheduler.go: the one timer (closes, reveal retries, the daily quiz);
 //     refresher.go: live answer counts; reveal.go: close, reveal and the
 //     retry; autocomplete.go: option suggestions.
@@ -59,6 +63,7 @@ type Store interface {
 	AnswerStore
 	BoardStore
 	BankStore
+	ConfirmStore
 	ResetStore
 	StudyStore
 	ReportStore
@@ -107,16 +112,24 @@ type BoardStore interface {
 	ActiveStreaks(guildID questions.GuildID, at time.Time, limit int) ([]questions.Score, error)
 }
 
-// BankStore keeps a guild's imported banks and its drafts (pastes and
-// suggestions).
+// BankStore keeps a guild's imported banks, the versions kept for undo
+// and its drafts (pastes and suggestions).
 type BankStore interface {
 	SaveBanks(ctx context.Context, guildID questions.GuildID, files []questions.BankFile, draftID uint64) error
 	Banks(guildID questions.GuildID) ([]questions.BankFile, error)
-	DeleteBank(ctx context.Context, guildID questions.GuildID, name string) error
+	EditBanks(ctx context.Context, guildID questions.GuildID, e questions.BankEdit) error
+	BankVersions(guildID questions.GuildID) ([]questions.BankVersion, error)
 	SaveDraft(ctx context.Context, d questions.Draft) (questions.Draft, error)
 	Draft(guildID questions.GuildID, id uint64) (questions.Draft, error)
 	DeleteDraft(ctx context.Context, guildID questions.GuildID, id uint64) error
 	Suggestions(guildID questions.GuildID) ([]questions.Draft, error)
+}
+
+// ConfirmStore keeps the confirmations waiting for an admin's click.
+type ConfirmStore interface {
+	SaveConfirmation(ctx context.Context, c questions.Confirmation) (questions.Confirmation, error)
+	Confirmation(guildID questions.GuildID, id uint64) (questions.Confirmation, error)
+	TakeConfirmation(ctx context.Context, guildID questions.GuildID, id uint64) (questions.Confirmation, error)
 }
 
 // ResetStore wipes scores.
@@ -254,7 +267,7 @@ type Bot struct {
 	suggests, reviews *limiter
 
 	// editMu serialises changes to imported banks (import, paste, approve,
-	// remove): each is planned from the banks as they are and stored whole.
+	// remove, undo): each is planned from the banks as they are and stored whole.
 	editMu sync.Mutex
 
 	importedMu sync.Mutex

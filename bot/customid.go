@@ -16,7 +16,7 @@ import (
 //
 //	a1:<post>                          the answer select of a post
 //	lb1:<period>:<p|a>:<page>          leaderboard paging (p = points, a = accuracy)
-//	rs1:<all|member|cancel>:<member>:<by>  reset confirmation buttons
+//	cf1:<confirm|cancel>:<confirmation>  the buttons of a prompt to confirm (reset, bank remove, import replace, question remove)
 //	pm1:<draft>                        the paste modal of a draft (/quizadmin add, /quiz suggest)
 //	pd1:<add|cancel|fix>:<draft>       a draft's preview buttons
 //	sg1:<approve|reject|next>:<draft>  the review of a queued suggestion
@@ -32,7 +32,7 @@ type componentKind int
 const (
 	kindAnswer componentKind = iota + 1
 	kindBoard
-	kindReset
+	kindConfirm // Confirm or Cancel of a stored confirmation
 	kindModal
 	kindDraft
 	kindReview
@@ -50,12 +50,10 @@ type componentID struct {
 	period  questions.Period  // kindBoard
 	ranking questions.Ranking // kindBoard
 	page    int               // kindBoard, 0-based
-	scope   string            // kindReset: "all", "member" or "cancel"
-	member  questions.UserID  // kindReset: the member to reset (0 for all)
-	by      questions.UserID  // kindReset: who asked; only they may confirm
 	draft   uint64            // kindModal, kindDraft, kindReview
-	action  string            // kindDraft: add, cancel, fix; kindReview: approve, reject, next; kindStudyNext: next, stop
+	action  string            // kindDraft: add, cancel, fix; kindReview: approve, reject, next; kindStudyNext: next, stop; kindConfirm: confirm, cancel
 	report  uint64            // kindReportClose
+	confirm uint64            // kindConfirm: the stored confirmation (questions.Confirmation)
 }
 
 var errBadCustomID = errors.New("unknown or malformed custom id")
@@ -70,8 +68,8 @@ func boardCustomID(p questions.Period, r questions.Ranking, page int) string {
 	return fmt.Sprintf("lb1:%s:%s:%d", p, rk, page)
 }
 
-func resetCustomID(scope string, member, by questions.UserID) string {
-	return fmt.Sprintf("rs1:%s:%d:%d", scope, member, by)
+func confirmCustomID(action string, confirmation uint64) string {
+	return fmt.Sprintf("cf1:%s:%d", action, confirmation)
 }
 
 func modalCustomID(draft uint64) string { return "pm1:" + strconv.FormatUint(draft, 10) }
@@ -127,17 +125,12 @@ func parseCustomID(s string) (componentID, error) {
 			break
 		}
 		return componentID{kind: kindBoard, period: p, ranking: r, page: page}, nil
-	case f[0] == "rs1" && len(f) == 4:
-		scope := f[1]
-		if scope != "all" && scope != "member" && scope != "cancel" {
+	case f[0] == "cf1" && len(f) == 3:
+		id, ok := parseID[uint64](f[2])
+		if !ok || (f[1] != "confirm" && f[1] != "cancel") {
 			break
 		}
-		member, ok1 := parseUint(f[2])
-		by, ok2 := parseID[questions.UserID](f[3])
-		if !ok1 || !ok2 || (scope == "member" && member == 0) {
-			break
-		}
-		return componentID{kind: kindReset, scope: scope, member: questions.UserID(member), by: by}, nil
+		return componentID{kind: kindConfirm, action: f[1], confirm: id}, nil
 	case (f[0] == "rv1" || f[0] == "rp1" || f[0] == "rm1") && len(f) == 2:
 		post, ok := parseID[questions.PostID](f[1])
 		if !ok {
@@ -182,15 +175,6 @@ func validPeriod(p questions.Period) bool {
 		return true
 	}
 	return false
-}
-
-// parseUint parses a canonical decimal uint64 (no sign, no leading zeros).
-func parseUint(s string) (uint64, bool) {
-	n, err := strconv.ParseUint(s, 10, 64)
-	if err != nil || strconv.FormatUint(n, 10) != s {
-		return 0, false
-	}
-	return n, true
 }
 
 // parseID parses a snowflake or post ID: a canonical decimal above zero

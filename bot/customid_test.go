@@ -18,9 +18,8 @@ func TestCustomIDRoundTrip(t *testing.T) {
 			componentID{kind: kindBoard, period: questions.PeriodWeek, ranking: questions.ByAccuracy, page: 3}},
 		{"board points", boardCustomID(questions.PeriodAll, questions.ByPoints, 0),
 			componentID{kind: kindBoard, period: questions.PeriodAll, ranking: questions.ByPoints}},
-		{"reset all", resetCustomID("all", 0, 7001), componentID{kind: kindReset, scope: "all", by: 7001}},
-		{"reset member", resetCustomID("member", 7002, 7001), componentID{kind: kindReset, scope: "member", member: 7002, by: 7001}},
-		{"reset cancel", resetCustomID("cancel", 0, 7001), componentID{kind: kindReset, scope: "cancel", by: 7001}},
+		{"confirm", confirmCustomID("confirm", 7), componentID{kind: kindConfirm, action: "confirm", confirm: 7}},
+		{"cancel", confirmCustomID("cancel", 18446744073709551615), componentID{kind: kindConfirm, action: "cancel", confirm: 18446744073709551615}},
 		{"modal", modalCustomID(12), componentID{kind: kindModal, draft: 12}},
 		{"draft add", draftCustomID("add", 12), componentID{kind: kindDraft, action: "add", draft: 12}},
 		{"draft fix", draftCustomID("fix", 18446744073709551615), componentID{kind: kindDraft, action: "fix", draft: 18446744073709551615}},
@@ -50,7 +49,8 @@ func TestCustomIDRejects(t *testing.T) {
 	for _, id := range []string{
 		"", "a1", "a1:", "a1:0", "a1:-1", "a1:01", "a1:x", "a1:1:2", "a2:1", "q:8001:42",
 		"a1:18446744073709551616", "lb1:year:p:0", "lb1:week:x:0", "lb1:week:p:-1", "lb1:week:p:01",
-		"lb1:week:p", "rs1:some:0:1", "rs1:member:0:1", "rs1:all:0:0", "rs1:all:0",
+		"lb1:week:p", "rs1:all:0:7001", "rs1:member:5:6", "cf1:confirm:0", "cf1:confirm:01", "cf1:undo:1",
+		"cf1:confirm", "cf1:cancel:1:2", "cf1:Confirm:1", "cf2:confirm:1", "cf1::1", "cf1:confirm:-1",
 		"a1:" + strings.Repeat("1", 120),
 		"pm1", "pm1:", "pm1:0", "pm1:01", "pm1:1:2", "pm2:1", "pd1:add", "pd1:add:0", "pd1:approve:1", "pd1:ADD:1",
 		"pd1:add:1:2", "sg1:add:1", "sg1:reject:-1", "sg1:next:x", "sg1::1",
@@ -64,7 +64,7 @@ func TestCustomIDRejects(t *testing.T) {
 }
 
 func FuzzParseCustomID(f *testing.F) {
-	for _, s := range []string{"a1:1", "lb1:day:a:2", "rs1:member:5:6", "a1:", ":::", "lb1:all:p:99999",
+	for _, s := range []string{"a1:1", "lb1:day:a:2", "rs1:member:5:6", "cf1:confirm:5", "cf1:cancel:6", "a1:", ":::", "lb1:all:p:99999",
 		"pm1:7", "pd1:add:7", "pd1:cancel:7", "pd1:fix:18446744073709551615", "sg1:approve:9", "sg1:reject:9", "sg1:next:9", "pd1:next:9",
 		"rv1:4", "rn1:next", "rn1:stop", "rp1:4", "rm1:4", "rc1:3"} {
 		f.Add(s)
@@ -81,8 +81,8 @@ func FuzzParseCustomID(f *testing.F) {
 			again = answerCustomID(id.post)
 		case kindBoard:
 			again = boardCustomID(id.period, id.ranking, id.page)
-		case kindReset:
-			again = resetCustomID(id.scope, id.member, id.by)
+		case kindConfirm:
+			again = confirmCustomID(id.action, id.confirm)
 		case kindModal:
 			again = modalCustomID(id.draft)
 		case kindDraft:

@@ -117,8 +117,8 @@ func (b *Bot) dispatch(c *call) (response, error) {
 			return b.answer(c, id.post, d.Values)
 		case kindBoard:
 			return b.boardPage(c, id)
-		case kindReset:
-			return b.resetConfirm(c, id)
+		case kindConfirm:
+			return b.confirmButton(c, id)
 		case kindDraft:
 			return b.draftButton(c, id)
 		case kindReview:

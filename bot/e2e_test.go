@@ -449,6 +449,7 @@ func TestCommandsRegistered(t *testing.T) {
 		"quizadmin question remove": "id:3",
 		"quizadmin bank remove":     "name:3",
 		"quizadmin bank export":     "name:3",
+		"quizadmin bank undo":       "name:3",
 		"quizadmin reset":           "scope:3 member:6",
 		"quizadmin settings":        "reveal_on_answer:5 ask_minutes:4 ask_cooldown_seconds:4 ask_max_open:4 banks:3 timezone:3 daily_close_hours:4",
 	}

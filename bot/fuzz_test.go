@@ -72,6 +72,11 @@ func FuzzInteraction(f *testing.F) {
 		`{"type":3,` + head + `,"data":{"custom_id":"a1:1","component_type":3,"values":["A","B"]},"message":{"id":"2001","channel_id":"6001"}}`,
 		`{"type":3,` + head + `,"data":{"custom_id":"lb1:week:a:3","component_type":2}}`,
 		`{"type":3,` + head + `,"data":{"custom_id":"rs1:all:0:7001","component_type":2}}`,
+		`{"type":3,` + head + `,"data":{"custom_id":"cf1:confirm:1","component_type":2}}`,
+		`{"type":3,` + head + `,"data":{"custom_id":"cf1:cancel:2","component_type":2}}`,
+		cmd("quizadmin", `[{"name":"bank","type":2,"options":[{"name":"undo","type":1,"options":[{"name":"name","type":3,"value":"Mine"}]}]}]`),
+		cmd("quizadmin", `[{"name":"bank","type":2,"options":[{"name":"remove","type":1,"options":[{"name":"name","type":3,"value":"Mine"}]}]}]`),
+		`{"type":4,` + head + `,"data":{"id":"1","name":"quizadmin","type":1,"options":[{"name":"bank","type":2,"options":[{"name":"undo","type":1,"options":[{"name":"name","type":3,"value":"m","focused":true}]}]}]}}`,
 		`{"type":3,"id":"1","token":"t","data":{"custom_id":"a1:1","component_type":3,"values":["A"]}}`,
 		`{"type":5,` + head + `,"data":{"custom_id":"m","components":[]}}`,
 		`{"type":5,` + head + `,"data":{"custom_id":"pm1:1","components":[{"type":1,"components":[{"type":4,"custom_id":"text","value":"X Question 1\r\nSelect 1A?\r\n- A\r\nx\r\n- B\r\ny\r\nCorrect answer: A"}]}]}}`,
@@ -124,6 +129,25 @@ func FuzzInteraction(f *testing.F) {
 		{GuildID: 8001, UserID: 7001, Kind: questions.DraftSuggestion, Text: "broken", Queued: true},
 	} {
 		if _, err := db.SaveDraft(f.Context(), d); err != nil {
+			f.Fatal(err)
+		}
+	}
+
+	// A bank and the confirmations the seeds' cf1 IDs name: a bank remove
+	// (1) and a reset (2) of the member the seeds come from.
+	mine, err := questions.MarshalYAML(questions.Bank{Name: "Mine", Questions: []questions.Question{{ID: "Mine#1", Bank: "Mine", Number: 1,
+		Stem: "A?", Options: []questions.Option{{Letter: "A", Text: "x", Correct: true}, {Letter: "B", Text: "y"}}}}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	if err := db.SaveBanks(f.Context(), 8001, []questions.BankFile{{Name: "Mine", Format: questions.FormatYAML, Data: mine}}, 0); err != nil {
+		f.Fatal(err)
+	}
+	for _, c := range []questions.Confirmation{
+		{GuildID: 8001, UserID: 7001, Action: questions.ConfirmBankRemove, Bank: "Mine", Stamp: questions.Digest(mine)},
+		{GuildID: 8001, UserID: 7001, Action: questions.ConfirmReset},
+	} {
+		if _, err := db.SaveConfirmation(f.Context(), c); err != nil {
 			f.Fatal(err)
 		}
 	}

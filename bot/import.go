@@ -33,7 +33,8 @@ func importFileOption(i int) string {
 // importCmd imports bank files (/quizadmin import file:<attachment>
 // [file2 … file10] [bank] [mode]): their questions merge into the banks of
 // their names (or the bank option's), or with mode replace replace those
-// banks. All or nothing: a problem in any file refuses the whole import.
+// banks once the admin confirms. All or nothing: a problem in any file
+// refuses the whole import.
 func (b *Bot) importCmd(c *call, opts options) (response, error) {
 	replace := false
 	if mode, ok := opts.str("mode"); ok {
@@ -66,17 +67,17 @@ func (b *Bot) importCmd(c *call, opts options) (response, error) {
 	if errs := ps.Errors(); len(errs) > 0 {
 		return asReply(problemsMessage(what, len(ups) > 1, errs)), nil
 	}
-	ch, refused, err := b.applyChange(c.ctx, c.guild, c.user, parts, replace, 0)
+	if replace { // asks to confirm when it replaces a bank (undo.go)
+		return b.importReplace(c, parts, ps.Warnings(), what, len(ups) > 1)
+	}
+	ch, refused, err := b.applyChange(c.ctx, c.guild, c.user, parts, false, 0)
 	if err != nil {
 		return response{}, fmt.Errorf("import: %w", err)
 	}
 	if len(refused) > 0 {
 		return asReply(problemsMessage(what, len(ups) > 1, refused)), nil
 	}
-	for _, r := range ch.results {
-		b.log.Info("bank imported", "guild", c.guild, "bank", r.name, "added", r.count.Added,
-			"updated", r.count.Updated, "unchanged", r.count.Unchanged, "replace", replace)
-	}
+	b.logImport(c, ch.results, false)
 	return asReply(importedMessage(ch.results, ps.Warnings())), nil
 }
 

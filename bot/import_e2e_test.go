@@ -104,8 +104,8 @@ func TestImportMerges(t *testing.T) {
 		t.Errorf("import of one question twice: %q", dup)
 	}
 
-	// mode replace replaces the whole bank.
-	got = e.admin(alice, sub("import", fileOpt("file", "one.txt", examQuestion(bank, 1, "Stem 1?")), str("mode", "replace")))
+	// mode replace replaces the whole bank, once confirmed.
+	got = e.confirmed(alice, sub("import", fileOpt("file", "one.txt", examQuestion(bank, 1, "Stem 1?")), str("mode", "replace")))
 	if !strings.Contains(got, "**AWS Practice** (replaced): added 1, updated 0, unchanged 0 · 1 question in the bank now") {
 		t.Errorf("replace reply %q", got)
 	}

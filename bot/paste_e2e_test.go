@@ -337,7 +337,7 @@ func TestQuestionShowRemove(t *testing.T) {
 	if got := e.admin(alice, group("question", sub("remove", str("id", "Test Bank#1")))); !strings.Contains(got, "Edit the bank file") {
 		t.Errorf("removing a catalogue question: %q", got)
 	}
-	if got := e.admin(alice, group("question", sub("remove", str("id", post.QuestionID)))); !strings.Contains(got, "1 question left") {
+	if got := e.confirmed(alice, group("question", sub("remove", str("id", post.QuestionID)))); !strings.Contains(got, "1 question left") {
 		t.Errorf("remove reply %q", got)
 	}
 	if got := e.bankQuestions(bank); got != 1 {
@@ -350,7 +350,7 @@ func TestQuestionShowRemove(t *testing.T) {
 	if post.QuestionID == last {
 		last = bank + "#2"
 	}
-	if got := e.admin(alice, group("question", sub("remove", str("id", last)))); !strings.Contains(got, "bank is gone too") {
+	if got := e.confirmed(alice, group("question", sub("remove", str("id", last)))); !strings.Contains(got, "bank is gone too") {
 		t.Errorf("removing the last question: %q", got)
 	}
 	if banks := e.replyText(e.srv.SlashCommand(guildID, channelID, bob, "quiz", sub("banks"))); strings.Contains(banks, bank) {

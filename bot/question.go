@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -48,22 +47,6 @@ func (b *Bot) isCatalogue(id string) bool {
 	return ok
 }
 
-// questionRemove removes a question from an imported bank (/quizadmin
-// question remove id:<id>); the bank goes when its last question does.
-// Answers and scores earned on it stay.
-func (b *Bot) questionRemove(c *call, opts options) (response, error) {
-	id, _ := opts.str("id")
-	id = strings.TrimSpace(id)
-	if q, ok := b.cfg.Catalogue.Question(id); ok {
-		return response{}, userErr("Question `%s` is in **%s**, which comes with this quizhost: it can't be removed here. Edit the bank file instead.", truncate(q.ID, 200), q.Bank)
-	}
-	bank, left, err := b.removeQuestion(c.ctx, c.guild, c.user, id)
-	if err != nil {
-		return response{}, err
-	}
-	return asReply(questionRemovedMessage(id, bank, left)), nil
-}
-
 // questionRemovedMessage says a question was removed from bank, which has
 // left questions now (none: the bank went with it).
 func questionRemovedMessage(id, bank string, left int) message {
@@ -73,48 +56,6 @@ func questionRemovedMessage(id, bank string, left int) message {
 	}
 	return message{ephemeral: true, content: fmt.Sprintf(
 		"🗑️ Removed `%s` from **%s** (%s left). Scores earned on it stay.", id, bank, plural(left, "question", "questions"))}
-}
-
-// removeQuestion removes the question of that ID from the imported bank
-// that has it, removing the bank with its last question. It returns the
-// bank's name and how many questions it has left.
-func (b *Bot) removeQuestion(ctx context.Context, guild questions.GuildID, user questions.UserID, id string) (string, int, error) {
-	b.editMu.Lock()
-	defer b.editMu.Unlock()
-	g, err := b.imported(guild)
-	if err != nil {
-		return "", 0, err
-	}
-	var bank *questions.Bank
-	for _, bk := range g.banks {
-		for _, q := range bk.Questions {
-			if q.ID == id {
-				bank = bk
-			}
-		}
-	}
-	if bank == nil {
-		return "", 0, userErr("There is no question with id %q here. Type part of its text and pick it from the list.", truncate(id, 100))
-	}
-	rest, _ := questions.Without(*bank, id)
-	if len(rest.Questions) == 0 {
-		if err := b.store.DeleteBank(ctx, guild, bank.Name); err != nil {
-			return "", 0, storeErr(err)
-		}
-		b.forgetImported(guild)
-		b.log.Info("question removed with its bank", "guild", guild, "user", user, "bank", bank.Name)
-		return bank.Name, 0, nil
-	}
-	data, err := questions.MarshalYAML(rest)
-	if err != nil {
-		return "", 0, fmt.Errorf("remove question: %w", err)
-	}
-	f := questions.BankFile{Name: rest.Name, Format: questions.FormatYAML, Data: data, ImportedAt: b.clock.Now(), ImportedBy: user}
-	if err := b.saveChange(ctx, guild, bankChange{files: []questions.BankFile{f}}, 0); err != nil {
-		return "", 0, fmt.Errorf("remove question: %w", err)
-	}
-	b.log.Info("question removed", "guild", guild, "user", user, "bank", bank.Name)
-	return bank.Name, len(rest.Questions), nil
 }
 
 // questionChoices are the autocomplete choices for a question ID: the

@@ -16,11 +16,11 @@ import (
 // Handlers racing each other, with the other side's commit placed in the
 // gap by a store that runs a hook inside a read.
 
-// hookStore is a real database whose Draft and DeleteBank run a hook.
+// hookStore is a real database whose Draft and EditBanks run a hook.
 type hookStore struct {
 	*storage.DB
-	afterDraft   func() // after Draft read the draft (once)
-	beforeDelete func() // before DeleteBank deletes
+	afterDraft func() // after Draft read the draft (once)
+	beforeEdit func() // before EditBanks writes
 }
 
 func (s *hookStore) Draft(guild questions.GuildID, id uint64) (questions.Draft, error) {
@@ -32,11 +32,11 @@ func (s *hookStore) Draft(guild questions.GuildID, id uint64) (questions.Draft, 
 	return d, err
 }
 
-func (s *hookStore) DeleteBank(ctx context.Context, guild questions.GuildID, name string) error {
-	if s.beforeDelete != nil {
-		s.beforeDelete()
+func (s *hookStore) EditBanks(ctx context.Context, guild questions.GuildID, e questions.BankEdit) error {
+	if s.beforeEdit != nil {
+		s.beforeEdit()
 	}
-	return s.DB.DeleteBank(ctx, guild, name)
+	return s.DB.EditBanks(ctx, guild, e)
 }
 
 const raceGuild, raceAdmin, raceMember = questions.GuildID(8001), questions.UserID(7001), questions.UserID(7002)
@@ -96,9 +96,9 @@ func TestRejectAfterAnotherAdminHandledIt(t *testing.T) {
 	}
 }
 
-// TestBankRemoveWaitsForBankEdits: /quizadmin bank remove is one of the
-// changes to imported banks that go one at a time (editMu): an import
-// planned from the bank as it was must not store it again after the
+// TestBankRemoveWaitsForBankEdits: a confirmed /quizadmin bank remove is
+// one of the changes to imported banks that go one at a time (editMu): an
+// import planned from the bank as it was must not store it again after the
 // remove.
 func TestBankRemoveWaitsForBankEdits(t *testing.T) {
 	b, st := raceBot(t)
@@ -111,15 +111,17 @@ func TestBankRemoveWaitsForBankEdits(t *testing.T) {
 	if err := st.SaveBanks(t.Context(), raceGuild, []questions.BankFile{{Name: "Mine", Format: questions.FormatYAML, Data: data}}, 0); err != nil {
 		t.Fatal(err)
 	}
-	st.beforeDelete = func() {
+	st.beforeEdit = func() {
 		if b.editMu.TryLock() {
 			b.editMu.Unlock()
 			t.Error("the bank is deleted while another bank edit may be between its plan and its save (editMu not held)")
 		}
 	}
 	c := adminCall(t)
-	if _, err := b.bankRemove(c, options{{Name: "name", Type: discordgo.ApplicationCommandOptionString, Value: "Mine"}}); err != nil {
-		t.Fatalf("bank remove: %v", err)
+	m, err := b.bankRemoveConfirmed(c, questions.Confirmation{GuildID: raceGuild, UserID: raceAdmin, Action: questions.ConfirmBankRemove,
+		Bank: "Mine", Stamp: questions.Digest(data)})
+	if err != nil || !strings.Contains(m.content, "Removed **Mine**") {
+		t.Fatalf("bank remove: %q, %v", m.content, err)
 	}
 	if files, err := st.Banks(raceGuild); err != nil || len(files) != 0 {
 		t.Errorf("after remove: %d banks (err %v), want 0", len(files), err)

@@ -66,49 +66,93 @@ func TestQuestionRemovedMessage(t *testing.T) {
 }
 
 func TestResetMessages(t *testing.T) {
-	const admin = questions.UserID(7001)
 	tests := []struct {
 		name   string
-		scope  string
 		member questions.UserID
 		prompt string
 		done   string
 	}{
-		{"everyone", "all", 0,
+		{"everyone", 0,
 			"⚠️ This resets every member's scores, streaks and leaderboard places on this server, and which questions were asked. It can't be undone. Reset?",
 			"✅ Reset done: every score, streak and leaderboard starts again from zero. Good luck this term!"},
-		{"one member", "member", 7002,
+		{"one member", 7002,
 			"⚠️ This resets <@7002>'s scores, streaks and leaderboard places on this server. It can't be undone. Reset?",
 			"✅ Reset done for <@7002>."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := resetPromptMessage(tt.scope, tt.member, admin)
-			checkMessage(t, m, true, tt.prompt)
-			if len(m.components) != 1 {
-				t.Fatalf("got %d component rows, want 1", len(m.components))
+			if got := resetPrompt(tt.member); got != tt.prompt {
+				t.Errorf("prompt:\ngot  %q\nwant %q", got, tt.prompt)
 			}
-			row := m.components[0].(discordgo.ActionsRow).Components
-			if len(row) != 2 {
-				t.Fatalf("got %d buttons, want Reset and Cancel", len(row))
-			}
-			for i, want := range []componentID{
-				{kind: kindReset, scope: tt.scope, member: tt.member, by: admin},
-				{kind: kindReset, scope: "cancel", by: admin},
-			} {
-				btn := row[i].(discordgo.Button)
-				got, err := parseCustomID(btn.CustomID)
-				if err != nil || got != want {
-					t.Errorf("button %q: got %+v (%v), want %+v", btn.Label, got, err, want)
-				}
-			}
-			if l0, l1 := row[0].(discordgo.Button), row[1].(discordgo.Button); l0.Label != "Reset" || l0.Style != discordgo.DangerButton || l1.Label != "Cancel" {
-				t.Errorf("buttons: got %q (style %d) and %q, want Reset (danger) and Cancel", l0.Label, l0.Style, l1.Label)
-			}
-			checkMessage(t, resetDoneMessage(tt.scope, tt.member), false, tt.done)
+			checkMessage(t, resetDoneMessage(tt.member), false, tt.done)
 		})
 	}
-	checkMessage(t, resetCancelledMessage(), false, "Reset cancelled. Nothing changed.")
+}
+
+// TestConfirmMessage: every prompt is private, with the danger button and
+// Cancel carrying the confirmation's ID through the one codec.
+func TestConfirmMessage(t *testing.T) {
+	m := confirmMessage("Sure?", "Confirm", 42)
+	checkMessage(t, m, true, "Sure?")
+	if len(m.components) != 1 {
+		t.Fatalf("got %d component rows, want 1", len(m.components))
+	}
+	row := m.components[0].(discordgo.ActionsRow).Components
+	if len(row) != 2 {
+		t.Fatalf("got %d buttons, want Confirm and Cancel", len(row))
+	}
+	for i, want := range []componentID{{kind: kindConfirm, action: "confirm", confirm: 42}, {kind: kindConfirm, action: "cancel", confirm: 42}} {
+		btn := row[i].(discordgo.Button)
+		got, err := parseCustomID(btn.CustomID)
+		if err != nil || got != want {
+			t.Errorf("button %q: got %+v (%v), want %+v", btn.Label, got, err, want)
+		}
+	}
+	if l0, l1 := row[0].(discordgo.Button), row[1].(discordgo.Button); l0.Label != "Confirm" || l0.Style != discordgo.DangerButton ||
+		l1.Label != "Cancel" || l1.Style != discordgo.SecondaryButton {
+		t.Errorf("buttons: got %q (style %d) and %q (style %d), want Confirm (danger) and Cancel (secondary)", l0.Label, l0.Style, l1.Label, l1.Style)
+	}
+}
+
+func TestUndoPrompts(t *testing.T) {
+	const tail = " Answers already given keep counting on the leaderboards and in `/quiz stats`. You can undo this for 7 days with `/quizadmin bank undo`."
+	q := &questions.Question{ID: "Cloud#3", Bank: "Cloud", Number: 3, Stem: "Which\n  port?"}
+	tests := []struct {
+		name, got, want string
+	}{
+		{"bank remove", bankRemovePrompt("Cloud", 12), "⚠️ This removes the bank **Cloud** and its 12 questions." + tail + " Remove it?"},
+		{"bank remove, one question", bankRemovePrompt("Cloud", 1), "⚠️ This removes the bank **Cloud** and its 1 question." + tail + " Remove it?"},
+		{"bank remove, unreadable", bankRemovePrompt("Cloud", -1),
+			"⚠️ This removes the bank **Cloud** and all its questions (this quizhost can no longer read them)." + tail + " Remove it?"},
+		{"question remove", questionRemovePrompt(q, "Cloud", 11),
+			"⚠️ This removes question `Cloud#3` (Cloud · Question 3 · Which port?) from **Cloud**, leaving 11 questions." + tail + " Remove it?"},
+		{"question remove, the last", questionRemovePrompt(q, "Cloud", 0),
+			"⚠️ This removes question `Cloud#3` (Cloud · Question 3 · Which port?), the last of **Cloud**: the bank goes with it." + tail + " Remove it?"},
+		{"import replace", importReplacePrompt([]bankResult{
+			{name: "Cloud", replaced: true, total: 15}, {name: "Net", isNew: true, total: 3}}, map[string]int{"Cloud": 12}),
+			"⚠️ This import replaces whole banks:\n• **Cloud**: its 12 questions are replaced by the 15 questions of the import\n" +
+				"• **Net** (a new bank): 3 questions after the import\n" + tail[1:] + " Replace?"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.got != tt.want {
+				t.Errorf("got  %q\nwant %q", tt.got, tt.want)
+			}
+		})
+	}
+}
+
+func TestUndoneMessage(t *testing.T) {
+	at := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	now := at.Add(time.Hour)
+	v := questions.BankVersion{File: questions.BankFile{Name: "Cloud"}, Change: questions.ChangeRemoved, By: 7001, At: at}
+	older := &questions.BankVersion{File: questions.BankFile{Name: "Cloud"}, Change: questions.ChangeQuestionRemoved, At: at.Add(-time.Hour)}
+	const restored = "↩️ Restored **Cloud** as it was before it was removed <t:1796029200:f> (by <@7001>): 12 questions. Answers to its questions count as before."
+	checkMessage(t, undoneMessage(v, 12, false, nil, now), true, restored)
+	checkMessage(t, undoneMessage(v, 12, false, older, now), true, restored+
+		"\nAn earlier version is kept too, from before a question was removed from it <t:1796025600:f>: undo again to go back further.")
+	checkMessage(t, undoneMessage(v, 12, true, older, now), true, restored+
+		"\nThe bank had changed since; as it was just now, it is kept: `/quizadmin bank undo name:Cloud` again puts it back (until <t:1796637600:f>).")
 }
 
 func TestImportMessages(t *testing.T) {

@@ -3,8 +3,6 @@ package bot
 import (
 	"fmt"
 
-	"github.com/bwmarrin/discordgo"
-
 	"github.com/quizhost/quizhost/questions"
 )
 
@@ -23,66 +21,41 @@ func (b *Bot) resetCmd(c *call, opts options) (response, error) {
 	default:
 		return response{}, userErr("scope must be all or member.")
 	}
-	return asReply(resetPromptMessage(scope, member, c.user)), nil
+	return b.confirmPrompt(c, questions.Confirmation{Action: questions.ConfirmReset, Member: member}, resetPrompt(member), "Reset")
 }
 
-// resetConfirm carries out (or cancels) a confirmed reset.
-func (b *Bot) resetConfirm(c *call, id componentID) (response, error) {
-	if id.by != c.user || !isManager(c.member) {
-		return response{}, userErr("Only the admin who asked for this reset can confirm it.")
-	}
-	if id.scope == "cancel" {
-		return asUpdate(resetCancelledMessage()), nil
-	}
-	// A server's whole history can take longer than Discord's 3 s.
-	if err := c.deferUpdate(); err != nil {
-		return response{}, err
-	}
-	switch id.scope {
-	case "all":
+// resetConfirmed carries out a confirmed reset (see confirmButton).
+func (b *Bot) resetConfirmed(c *call, conf questions.Confirmation) (message, error) {
+	if conf.Member == 0 {
 		if err := b.store.ResetGuild(c.ctx, c.guild); err != nil {
-			return response{}, fmt.Errorf("reset guild: %w", err)
+			return message{}, fmt.Errorf("reset guild: %w", err)
 		}
 		b.log.Info("guild reset", "guild", c.guild, "user", c.user)
-	case "member":
-		if err := b.store.ResetMember(c.ctx, c.guild, id.member); err != nil {
-			return response{}, fmt.Errorf("reset member: %w", err)
+	} else {
+		if err := b.store.ResetMember(c.ctx, c.guild, conf.Member); err != nil {
+			return message{}, fmt.Errorf("reset member: %w", err)
 		}
-		b.log.Info("member reset", "guild", c.guild, "user", c.user, "member", id.member)
+		b.log.Info("member reset", "guild", c.guild, "user", c.user, "member", conf.Member)
 	}
-	return asReply(resetDoneMessage(id.scope, id.member)), nil
+	return resetDoneMessage(conf.Member), nil
 }
 
-// Rendering: pure functions of the reset's scope.
+// Rendering: pure functions of the reset's member.
 
-// resetPromptMessage asks admin by to confirm a reset of scope ("all", or
-// "member" for member), with Reset and Cancel.
-func resetPromptMessage(scope string, member, by questions.UserID) message {
+// resetPrompt asks to confirm a reset of member (0: everyone).
+func resetPrompt(member questions.UserID) string {
 	what := "every member's scores, streaks and leaderboard places on this server, and which questions were asked"
-	if scope == "member" {
+	if member != 0 {
 		what = fmt.Sprintf("<@%d>'s scores, streaks and leaderboard places on this server", member)
 	}
-	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: "Reset", Style: discordgo.DangerButton, CustomID: resetCustomID(scope, member, by)},
-		discordgo.Button{Label: "Cancel", Style: discordgo.SecondaryButton, CustomID: resetCustomID("cancel", 0, by)},
-	}}
-	return message{ephemeral: true, content: "⚠️ This resets " + what + ". It can't be undone. Reset?",
-		components: []discordgo.MessageComponent{row}}
+	return "⚠️ This resets " + what + ". It can't be undone. Reset?"
 }
 
-// resetCancelledMessage replaces the prompt when the admin cancels.
-func resetCancelledMessage() message {
-	return message{content: "Reset cancelled. Nothing changed."}
-}
-
-// resetDoneMessage replaces the prompt once a reset of scope ("all", or
-// "member" for member) is done.
-func resetDoneMessage(scope string, member questions.UserID) message {
-	switch scope {
-	case "all":
+// resetDoneMessage replaces the prompt once a reset of member (0:
+// everyone) is done.
+func resetDoneMessage(member questions.UserID) message {
+	if member == 0 {
 		return message{content: "✅ Reset done: every score, streak and leaderboard starts again from zero. Good luck this term!"}
-	case "member":
-		return message{content: fmt.Sprintf("✅ Reset done for <@%d>.", member)}
 	}
-	return message{}
+	return message{content: fmt.Sprintf("✅ Reset done for <@%d>.", member)}
 }

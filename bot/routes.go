@@ -114,12 +114,14 @@ func routes() []command {
 			{name: "question", desc: "Single questions", subs: []sub{
 				{name: "show", desc: "Show a question as posted, with its answer (only to you)", handle: (*Bot).questionShow,
 					options: opts(str("id", "Question (type to search)", true, true))},
-				{name: "remove", desc: "Remove a question from an imported bank", handle: (*Bot).questionRemove,
+				{name: "remove", desc: "Remove a question from an imported bank (asks to confirm; undo for 7 days)", handle: (*Bot).questionRemove,
 					options: opts(str("id", "Question (type to search)", true, true))},
 			}},
 			{name: "bank", desc: "Imported question banks", subs: []sub{
-				{name: "remove", desc: "Remove an imported bank", handle: (*Bot).bankRemove,
+				{name: "remove", desc: "Remove an imported bank (asks to confirm; undo for 7 days)", handle: (*Bot).bankRemove,
 					options: opts(str("name", "Bank name", true, true))},
+				{name: "undo", desc: "Restore a bank as it was before its last remove, replace or question remove",
+					handle: (*Bot).bankUndo, options: opts(str("name", "Bank name (banks with a kept version)", true, true))},
 				{name: "export", desc: "Send an imported bank back as a file", handle: (*Bot).bankExport,
 					options: opts(str("name", "Bank name", true, true))},
 			}},

@@ -53,6 +53,8 @@
 //	            <user> → at, <post>        the member's last ask (CreateAsk's cooldown)
 //	        banks/
 //	            <lower-case name> → JSON bank file (stored by this build: the merged bank as YAML)
+//	        confirms/                      sequence = last confirmation ID; created on the first
+//	            <confirmation> → JSON confirmation  an admin's request waiting for Confirm: action, admin, bank, stamp, an import's banks, expiry
 //	        drafts/                        sequence = last draft ID
 //	            <draft> → JSON draft       pasted questions before Add; suggestions waiting for review
 //	        memory/
@@ -69,6 +71,8 @@
 //	            <user> → u64               answer sequence at the member's last ResetMember
 //	        topics/
 //	            <user><topic> → answered, correct
+//	        undo/                          sequence = last version ID; created on the first
+//	            <version> → JSON kept version   a bank file as it was before a change, the change, admin, time, digest after, expiry
 //	        streaks/
 //	            <last study day, 10 bytes><^current streak><user> → ∅
 //	        periods/
@@ -180,6 +184,22 @@
 // for the streak and nothing on the boards (countReview). A review that
 // expired unanswered is deleted (StartReview for its member, PruneExpired
 // for all); an answered one stays, as its answer's source.
+//
+// # Confirmations and undo
+//
+// A change that removes questions from a guild's imported banks (a bank
+// removed, replaced by an import, a question removed) is first a
+// confirmation (SaveConfirmation): a record of what it will do and a
+// digest of the banks it was asked against, with an import's banks,
+// deleted when taken (TakeConfirmation: one click gets it) or
+// questions.ConfirmExpiry after it was made. EditBanks makes the change
+// and keeps the bank as it was (a version, questions.UndoKeep long) in
+// one transaction, so a change is never stored without its version nor
+// the other way round; a restore (EditBanks with Restore) deletes the
+// version it puts back in the same transaction. Both buckets are created
+// on first use and read as empty when absent, so no schema version was
+// needed; both are held to per-guild bounds (questions/undo.go) in the
+// transaction that writes them, and PruneExpired deletes what expired.
 //
 // # Caps held in the write
 //

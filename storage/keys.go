@@ -40,6 +40,10 @@ var (
 	bReports = []byte("reports")
 	// Created on a member's first /quiz ask (no schema version).
 	bAsks = []byte("asks")
+	// Created on first use (no schema version): the confirmations waiting
+	// for a click, and the kept versions of banks.
+	bConfirms = []byte("confirms")
+	bUndo     = []byte("undo")
 
 	// Inside guilds/<guild>/periods/<period>/.
 	bRows    = []byte("rows")

@@ -137,14 +137,21 @@ type ExpiredResult struct {
 	// Drafts is how many drafts were deleted past their expiry (see
 	// SaveDraft).
 	Drafts int
+	// Confirmations is how many confirmations were deleted that nobody
+	// clicked before they expired (see SaveConfirmation).
+	Confirmations int
+	// Versions is how many kept versions of banks were deleted past
+	// their expiry (see EditBanks).
+	Versions int
 }
 
 // PruneExpired deletes, in every guild, what can no longer be used: the
 // review questions shown to a member and not answered by their expiry
-// (questions.ReviewExpiry after they were shown) and the drafts past their
-// ExpiresAt. StartReview and SaveDraft delete those of the guild or member
-// they write for; PruneExpired catches those of members who do not come
-// back. Answered reviews, queued suggestions and everything else stay.
+// (questions.ReviewExpiry after they were shown), the drafts and the
+// confirmations past their ExpiresAt, and the kept versions of banks past
+// theirs (questions.UndoKeep after the change). StartReview, SaveDraft,
+// SaveConfirmation and EditBanks delete those of the guild or member they
+// write for; PruneExpired catches those of members who do not come back. Answered reviews, queued suggestions and everything else stay.
 // A read transaction finds the guilds with something to delete; each of
 // those is pruned in its own write transaction (so a run over many guilds
 // with nothing expired writes nothing). Safe for concurrent use.
@@ -177,6 +184,13 @@ func (db *DB) PruneExpired(ctx context.Context, now time.Time) (ExpiredResult, e
 				}
 				one.Drafts = n
 			}
+			var err error
+			if one.Confirmations, err = countExpired(g.Bucket(bConfirms), now); err != nil {
+				return err
+			}
+			if one.Versions, err = countExpired(g.Bucket(bUndo), now); err != nil {
+				return err
+			}
 			var users []questions.UserID
 			if shown := g.Bucket(bShown); shown != nil {
 				c := shown.Cursor()
@@ -201,13 +215,19 @@ func (db *DB) PruneExpired(ctx context.Context, now time.Time) (ExpiredResult, e
 		}
 		res.Reviews += one.Reviews
 		res.Drafts += one.Drafts
+		res.Confirmations += one.Confirmations
+		res.Versions += one.Versions
 	}
 	return res, nil
 }
 
-// hasExpired reports whether guild bucket g holds a draft past its expiry
-// or a review not answered past its own (what PruneExpired deletes).
+// hasExpired reports whether guild bucket g holds a draft, a
+// confirmation or a kept version of a bank past its expiry, or a review not
+// answered past its own (what PruneExpired deletes).
 func hasExpired(g *bbolt.Bucket, now time.Time) bool {
+	if anyExpired(g.Bucket(bConfirms), now) || anyExpired(g.Bucket(bUndo), now) {
+		return true
+	}
 	found := errors.New("found")
 	if b := g.Bucket(bDrafts); b != nil {
 		if b.ForEach(func(_, v []byte) error {

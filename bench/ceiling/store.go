@@ -187,7 +187,21 @@ func (s *store) SaveBanks(context.Context, questions.GuildID, []questions.BankFi
 
 func (s *store) Banks(questions.GuildID) ([]questions.BankFile, error) { return nil, nil }
 
-func (s *store) DeleteBank(context.Context, questions.GuildID, string) error { return nil }
+func (s *store) EditBanks(context.Context, questions.GuildID, questions.BankEdit) error { return nil }
+
+func (s *store) BankVersions(questions.GuildID) ([]questions.BankVersion, error) { return nil, nil }
+
+func (s *store) SaveConfirmation(_ context.Context, c questions.Confirmation) (questions.Confirmation, error) {
+	return c, nil
+}
+
+func (s *store) Confirmation(guildID questions.GuildID, id uint64) (questions.Confirmation, error) {
+	return questions.Confirmation{}, fmt.Errorf("confirmation %d: %w", id, questions.ErrNotFound)
+}
+
+func (s *store) TakeConfirmation(_ context.Context, guildID questions.GuildID, id uint64) (questions.Confirmation, error) {
+	return questions.Confirmation{}, fmt.Errorf("confirmation %d: %w", id, questions.ErrNotFound)
+}
 
 func (s *store) SaveDraft(_ context.Context, d questions.Draft) (questions.Draft, error) {
 	return d, nil

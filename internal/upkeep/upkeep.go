@@ -2,7 +2,8 @@
 // automatic backups (verified copies of the database in a folder, the
 // newest few kept), the pruning of old day, week and month score
 // periods and the deletion of what expired unused (review questions not
-// answered, drafts not sent). Each job runs on a timer of an injected clock, so tests drive
+// answered, drafts not sent, prompts not confirmed, versions of banks kept
+// for undo). Each job runs on a timer of an injected clock, so tests drive
 // it without sleeping.
 package upkeep
 
@@ -160,8 +161,9 @@ func (p Pruner) Run(ctx context.Context) {
 }
 
 // Expirer deletes what expired unused (storage.DB.PruneExpired: review
-// questions not answered by their expiry, drafts past theirs) at start
-// and then every Every.
+// questions not answered by their expiry, drafts and confirmations past
+// theirs, versions of banks kept for undo past theirs) at start and then
+// every Every.
 type Expirer struct {
 	Every time.Duration
 	Prune func(ctx context.Context, now time.Time) (storage.ExpiredResult, error)
@@ -174,11 +176,12 @@ func (x Expirer) Run(ctx context.Context) {
 	every(ctx, x.Clock, x.Clock.Now(), x.Every, func(now time.Time) {
 		res, err := x.Prune(ctx, now)
 		if err != nil {
-			x.Log.Error("delete expired reviews and drafts", "err", err)
+			x.Log.Error("delete expired reviews, drafts, confirmations and kept banks", "err", err)
 			return
 		}
-		if res.Reviews > 0 || res.Drafts > 0 {
-			x.Log.Info("expired reviews and drafts deleted", "reviews", res.Reviews, "drafts", res.Drafts)
+		if res != (storage.ExpiredResult{}) {
+			x.Log.Info("expired records deleted", "reviews", res.Reviews, "drafts", res.Drafts,
+				"confirmations", res.Confirmations, "kept_banks", res.Versions)
 		}
 	})
 }

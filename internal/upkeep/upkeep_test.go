@@ -261,3 +261,44 @@ func TestExpirerDeletesExpiredReviews(t *testing.T) {
 		t.Errorf("log %q, want the deletion counted", logs.String())
 	}
 }
+
+// TestExpirerDeletesConfirmationsAndKeptBanks: a prompt nobody confirmed
+// goes at the first run after questions.ConfirmExpiry, and a bank kept
+// for undo at the first run after questions.UndoKeep.
+func TestExpirerDeletesConfirmationsAndKeptBanks(t *testing.T) {
+	clk := clock.NewFake(t0)
+	db, err := storage.Open(t.Context(), filepath.Join(t.TempDir(), "live.db"), storage.Options{Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	bank := questions.BankFile{Name: "B", Format: questions.FormatYAML, Data: []byte("bank: B"), ImportedAt: t0}
+	if err := db.SaveBanks(t.Context(), 1, []questions.BankFile{bank}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.EditBanks(t.Context(), 1, questions.BankEdit{Remove: []string{"B"}, Keep: []string{"B"},
+		Change: questions.ChangeRemoved, By: 2, At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SaveConfirmation(t.Context(), questions.Confirmation{GuildID: 1, UserID: 2, Action: questions.ConfirmReset,
+		CreatedAt: t0}); err != nil {
+		t.Fatal(err)
+	}
+	logs := &logBuffer{}
+	x := Expirer{Every: questions.ConfirmExpiry, Prune: db.PruneExpired, Clock: clk, Log: slog.New(slog.NewTextHandler(logs, nil))}
+	run(t, x.Run)
+	if !clk.WaitArmed(1, 5*time.Second) {
+		t.Fatal("no run at start")
+	}
+	if strings.Contains(logs.String(), "deleted") {
+		t.Errorf("the run at start deleted something: %q", logs.String())
+	}
+	step(t, clk, questions.ConfirmExpiry)
+	if !strings.Contains(logs.String(), "confirmations=1 kept_banks=0") {
+		t.Errorf("log %q, want the confirmation deleted and the kept bank not", logs.String())
+	}
+	step(t, clk, questions.UndoKeep-questions.ConfirmExpiry)
+	if !strings.Contains(logs.String(), "confirmations=0 kept_banks=1") {
+		t.Errorf("log %q, want the kept bank deleted", logs.String())
+	}
+}
