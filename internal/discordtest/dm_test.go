@@ -11,6 +11,7 @@ import (
 )
 
 func TestValidateModal(t *testing.T) {
+	t.Parallel()
 	input := func(extra string) string {
 		return `{"type":1,"components":[{"type":4,"custom_id":"text","style":2,"label":"Questions"` + extra + `}]}`
 	}

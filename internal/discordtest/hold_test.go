@@ -32,6 +32,7 @@ func recorded(srv *Server, route string) bool {
 // TestHoldNext: a held request waits for Release while other requests
 // are answered, and is then handled and recorded as usual.
 func TestHoldNext(t *testing.T) {
+	t.Parallel()
 	srv := Start(t, Options{})
 	client := &http.Client{Transport: &http.Transport{}}
 	defer client.CloseIdleConnections()
@@ -70,6 +71,7 @@ func TestHoldNext(t *testing.T) {
 // TestCloseReleasesHolds: closing the server lets a held request finish
 // (its HTTP server waits for every handler).
 func TestCloseReleasesHolds(t *testing.T) {
+	t.Parallel()
 	srv := Start(t, Options{})
 	client := &http.Client{Transport: &http.Transport{}}
 	defer client.CloseIdleConnections()

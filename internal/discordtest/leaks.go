@@ -2,6 +2,7 @@ package discordtest
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"os"
 	"runtime"
@@ -15,6 +16,11 @@ import (
 // ends. Close writes the close frame, then sleeps a fixed second holding
 // the session's lock before it closes the connection; the session's
 // reader and heartbeat wait for that lock meanwhile, then return.
+// parallelTests is how many parallel tests VerifyTestMain lets run at
+// once by default: enough to overlap the waits of a package's end-to-end
+// tests on a 2-core machine without starving them of CPU.
+const parallelTests = 8
+
 const (
 	dgCloseWithCode = "github.com/bwmarrin/discordgo.(*Session).CloseWithCode"
 	dgListen        = "github.com/bwmarrin/discordgo.(*Session).listen"
@@ -30,7 +36,17 @@ const (
 // leaks (they end when the pause does) and are not waited for; a Close or
 // reader anywhere else is a leftover. Leftovers get up to 3 s to go.
 // net/http's idle keep-alive connections are ignored.
+//
+// End-to-end tests mostly wait: on loopback round trips, on the disk's
+// flushes, on a browser. So that their package does not take the sum of
+// their waits, the tests that call t.Parallel run up to
+// parallelTests at once unless -test.parallel is given.
 func VerifyTestMain(m *testing.M) {
+	if f := flag.Lookup("test.parallel"); f != nil && f.Value.String() == f.DefValue {
+		if err := f.Value.Set(fmt.Sprint(parallelTests)); err != nil {
+			panic(err)
+		}
+	}
 	if code := m.Run(); code != 0 {
 		os.Exit(code)
 	}

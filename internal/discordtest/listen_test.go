@@ -9,6 +9,7 @@ import (
 )
 
 func TestListenAddress(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, addr string
 		wantErr    string

@@ -6,6 +6,7 @@ import (
 )
 
 func TestRequestsFrom(t *testing.T) {
+	t.Parallel()
 	srv := Start(t, Options{})
 	paths := []string{"/api/v9/users/@me", "/api/v9/gateway", "/api/v9/guilds/8001"}
 	for _, p := range paths {

@@ -326,6 +326,7 @@ func TestDiscordgoEndToEnd(t *testing.T) {
 // sleeps): HELLO, a refused RESUME, IDENTIFY, heartbeats and decoding of the
 // frames with discordgo's types.
 func TestGatewayFrames(t *testing.T) {
+	t.Parallel()
 	srv := Start(t, Options{Token: "tok", Guilds: []Guild{{ID: "1", Members: []Member{{ID: "2", Username: "bob"}}}}})
 	ws, _, err := websocket.DefaultDialer.Dial(srv.GatewayURL()+"/?v=9&encoding=json", nil)
 	if err != nil {
@@ -420,6 +421,7 @@ func TestGatewayFrames(t *testing.T) {
 }
 
 func TestValidateMessage(t *testing.T) {
+	t.Parallel()
 	row := func(comps string) string { return `[{"type":1,"components":[` + comps + `]}]` }
 	sel := func(extra string) string {
 		return `{"type":3,"custom_id":"s","options":[{"label":"A","value":"A"},{"label":"B","value":"B"}]` + extra + `}`
@@ -518,6 +520,7 @@ func TestReplies(t *testing.T) {
 }
 
 func TestTransport(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		host string
 		want bool

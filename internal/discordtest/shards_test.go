@@ -29,6 +29,7 @@ func shardGuilds() []Guild {
 }
 
 func TestShardOf(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		guild string
 		count int
@@ -166,6 +167,7 @@ func TestShardedGateway(t *testing.T) {
 // A RESUME finds its shard by the session id: the resumed connection gets
 // that shard's guilds' interactions again.
 func TestShardResume(t *testing.T) {
+	t.Parallel()
 	guilds := shardGuilds()
 	srv := Start(t, Options{Guilds: guilds, Shards: 2, MaxConcurrency: 2})
 	var sessions []string
@@ -205,6 +207,7 @@ func TestShardResume(t *testing.T) {
 }
 
 func TestGatewayBot(t *testing.T) {
+	t.Parallel()
 	srv := Start(t, Options{Guilds: shardGuilds(), Shards: 2, MaxConcurrency: 2, SessionStarts: 5, IdentifyInterval: -1})
 	get := func() map[string]any {
 		t.Helper()
@@ -315,6 +318,7 @@ func (c *rawGateway) closeCode(id, count int) int {
 }
 
 func TestShardIdentifyRefused(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		id, count int
@@ -344,6 +348,7 @@ func TestShardIdentifyRefused(t *testing.T) {
 // bucket (shard id % MaxConcurrency) gets op 9 and is a violation; other
 // buckets are not held up.
 func TestIdentifyRateLimit(t *testing.T) {
+	t.Parallel()
 	srv := Start(t, Options{Guilds: shardGuilds(), Shards: 3, MaxConcurrency: 2, IdentifyInterval: time.Hour})
 	if f := dialGateway(t, srv).identify(0, 3); f.T != "READY" {
 		t.Fatalf("shard 0: got %+v, want READY", f)
