@@ -53,6 +53,7 @@ func (e *env) dailySet(by discordtest.Member, opts ...discordtest.Option) string
 }
 
 func TestDailySchedule(t *testing.T) {
+	t.Parallel()
 	berlin, _ := time.LoadLocation("Europe/Berlin")
 	// 07:00 in Berlin on Monday 30 November 2026.
 	e := newEnv(t, time.Date(2026, 11, 30, 7, 0, 0, 0, berlin))
@@ -158,6 +159,7 @@ func TestDailySchedule(t *testing.T) {
 }
 
 func TestDailyAcrossDaylightSaving(t *testing.T) {
+	t.Parallel()
 	ny, _ := time.LoadLocation("America/New_York")
 	// Saturday 31 October 2026, 07:00 EDT; clocks go back on Sunday at 02:00.
 	e := newEnv(t, time.Date(2026, 10, 31, 7, 0, 0, 0, ny))
@@ -239,6 +241,7 @@ func (e *env) admin(by discordtest.Member, opts ...discordtest.Option) string {
 }
 
 func TestImportExportRemove(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 
@@ -338,6 +341,7 @@ func TestImportExportRemove(t *testing.T) {
 }
 
 func TestSettingsAndReset(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	if got := e.admin(bob, sub("settings", discordtest.Option{Name: "reveal_on_answer", Type: discordgo.ApplicationCommandOptionBoolean, Value: false})); !strings.Contains(got, "Manage Server") {
@@ -426,6 +430,7 @@ func TestSettingsAndReset(t *testing.T) {
 }
 
 func TestTimeZoneChangeNeverPostsTwice(t *testing.T) {
+	t.Parallel()
 	tokyo, _ := time.LoadLocation("Asia/Tokyo")
 	la, _ := time.LoadLocation("America/Los_Angeles")
 	e := newEnv(t, time.Date(2026, 6, 11, 7, 0, 0, 0, tokyo))
@@ -455,6 +460,7 @@ func TestTimeZoneChangeNeverPostsTwice(t *testing.T) {
 }
 
 func TestRevealRetriedAfterAFailedEdit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	post, _ := e.ask(alice, integer("minutes", 5))
@@ -478,6 +484,7 @@ func TestRevealRetriedAfterAFailedEdit(t *testing.T) {
 }
 
 func TestImportRefusesAnotherBanksQuestionID(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	clash := "bank: Mine\nquestions:\n  - id: \"Test Bank#1\"\n    question: Pick one\n    options:\n      - {text: yes, correct: true}\n      - {text: no}\n"
@@ -506,6 +513,7 @@ func TestImportRefusesAnotherBanksQuestionID(t *testing.T) {
 }
 
 func TestDailyLateAcrossMidnight(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 23, 0, 0, 0, time.UTC))
 	e.start()
 	e.dailySet(alice, channelOpt(otherChan), str("time", "23:55"), str("timezone", "UTC"))
@@ -525,6 +533,7 @@ func TestDailyLateAcrossMidnight(t *testing.T) {
 }
 
 func TestDailyOffAndOnPostsOncePerDay(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 7, 0, 0, 0, time.UTC))
 	e.start()
 	e.dailySet(alice, channelOpt(otherChan), str("time", "08:00"), str("timezone", "UTC"))
@@ -541,6 +550,7 @@ func TestDailyOffAndOnPostsOncePerDay(t *testing.T) {
 }
 
 func TestDailyPostRetriedAfterAFailure(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, body string
 		status     int
@@ -576,6 +586,7 @@ func TestDailyPostRetriedAfterAFailure(t *testing.T) {
 }
 
 func TestRevealGivenUpOnADeletedMessage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	post, _ := e.ask(alice, integer("minutes", 5))

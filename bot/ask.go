@@ -12,10 +12,6 @@ import (
 	"github.com/quizhost/quizhost/questions"
 )
 
-// answerAckWait is how long an answer may take to commit before the bot
-// defers the interaction (Discord wants a response within 3 s).
-const answerAckWait = 2 * time.Second
-
 // askRetries is how many times a member's ask draws again when the
 // question it drew was asked meanwhile (by another member's ask).
 const askRetries = 3
@@ -344,7 +340,7 @@ func (b *Bot) answer(c *call, postID questions.PostID, values []string) (respons
 // the commit is done (the answer is stored either way).
 func (b *Bot) commitAnswer(c *call, a questions.Answer) (questions.Answer, error) {
 	deferred := make(chan error, 1)
-	late := time.AfterFunc(answerAckWait-time.Since(c.start), func() { deferred <- c.deferReply(true) })
+	late := time.AfterFunc(b.cfg.AnswerAckWait-time.Since(c.start), func() { deferred <- c.deferReply(true) })
 	a, err := b.store.RecordAnswer(c.ctx, a)
 	if !late.Stop() {
 		// The deferral started: wait for it, so that c is the handler's

@@ -15,6 +15,7 @@ import (
 // stray notes.txt) through the same Loader as start-up, and serves it with
 // the real bot: one bank of three questions, each asked and answered.
 func TestFolderOfOneQuestionFilesIsOneBank(t *testing.T) {
+	t.Parallel()
 	cat, ps := questions.Loader{Paths: []string{"testdata/folder"}}.Load()
 	if err := ps.Err(); err != nil {
 		t.Fatalf("loading the folder: %v", err)

@@ -206,6 +206,11 @@ type Config struct {
 	// one rate-limit bucket (shard id % max_concurrency); default 5 s,
 	// Discord's.
 	IdentifyInterval time.Duration
+	// AnswerAckWait is how long an answer's commit may take, counted from
+	// the interaction's arrival, before the bot defers the interaction
+	// (default 2 s: Discord wants a response within 3 s). Real time, not
+	// Clock's: Discord's deadline is.
+	AnswerAckWait time.Duration
 }
 
 // Recorder is what the bot reports to metrics. internal/metrics.Metrics
@@ -327,6 +332,9 @@ func New(cfg Config) (*Bot, error) {
 	}
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{Timeout: 10 * time.Second}
+	}
+	if cfg.AnswerAckWait <= 0 {
+		cfg.AnswerAckWait = 2 * time.Second
 	}
 	if cfg.ShutdownGrace <= 0 {
 		cfg.ShutdownGrace = 2500 * time.Millisecond

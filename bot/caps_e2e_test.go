@@ -42,6 +42,7 @@ func (s *queueBarrier) SaveDraft(ctx context.Context, d questions.Draft) (questi
 // a member with 9 suggestions waiting sends 5 more at once; exactly one
 // is queued, the others are told the queue is full.
 func TestSuggestionCapAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	st := &queueBarrier{n: 5, all: make(chan struct{})}
 	e.store = func(db *storage.DB) bot.Store { st.DB = db; return st }
@@ -84,6 +85,7 @@ func TestSuggestionCapAtOnce(t *testing.T) {
 // TestDraftsReplaced is issue 19's "151 drafts": a member keeps their 5
 // latest unsent drafts; a form of an older one is answered as gone.
 func TestDraftsReplaced(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	var forms []string
@@ -115,6 +117,7 @@ func TestDraftsReplaced(t *testing.T) {
 // TestSuggestRateLimit: a member's suggestion steps (opening the form,
 // sending it) are limited to a burst of 10, then one every 6 s.
 func TestSuggestRateLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	for range 10 {
@@ -136,6 +139,7 @@ func TestSuggestRateLimit(t *testing.T) {
 // answered (an older one is answered as gone), those that expired are
 // deleted, and review steps are limited to 30, then one every 2 s.
 func TestReviewsBounded(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	e := studyEnv(t, start)
 	e.played("s1", []string{"net"}, start.Add(-2*time.Hour), map[questions.UserID]string{7002: "B"}) // a miss: due

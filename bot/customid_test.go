@@ -8,6 +8,7 @@ import (
 )
 
 func TestCustomIDRoundTrip(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		id   string
@@ -46,6 +47,7 @@ func TestCustomIDRoundTrip(t *testing.T) {
 }
 
 func TestCustomIDRejects(t *testing.T) {
+	t.Parallel()
 	for _, id := range []string{
 		"", "a1", "a1:", "a1:0", "a1:-1", "a1:01", "a1:x", "a1:1:2", "a2:1", "q:8001:42",
 		"a1:18446744073709551616", "lb1:year:p:0", "lb1:week:x:0", "lb1:week:p:-1", "lb1:week:p:01",

@@ -88,6 +88,8 @@ type env struct {
 	// store, when set, wraps the database into the bot's Store (a fault
 	// injected around it).
 	store func(*storage.DB) bot.Store
+	// ackWait, when set, is the bot's AnswerAckWait (default 2 s).
+	ackWait time.Duration
 
 	db     *storage.DB
 	bot    *bot.Bot // the bot of the last start
@@ -185,9 +187,10 @@ func (e *env) start() {
 	}
 	b, err := bot.New(bot.Config{
 		Token: token, APIBase: e.srv.URL(), Store: st, Catalogue: e.cat, Clock: e.clk,
-		Rand:         rand.New(rand.NewPCG(1, 2)),
-		Logger:       slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		RefreshEvery: 50 * time.Millisecond,
+		Rand:          rand.New(rand.NewPCG(1, 2)),
+		Logger:        slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		RefreshEvery:  50 * time.Millisecond,
+		AnswerAckWait: e.ackWait,
 	})
 	if err != nil {
 		e.t.Fatal(err)
@@ -411,6 +414,7 @@ func (e *env) checkWireExcept(n int) {
 }
 
 func TestCommandsRegistered(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	if ids := e.srv.IdentifyPayloads(); len(ids) != 1 || ids[0].Intents != int(discordgo.IntentsGuilds) {
@@ -484,6 +488,7 @@ func TestCommandsRegistered(t *testing.T) {
 }
 
 func TestAskAnswerClose(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	ctx := context.Background()
@@ -616,6 +621,7 @@ func TestAskAnswerClose(t *testing.T) {
 }
 
 func TestLeaderboardStatsBanks(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	post, _ := e.ask(alice, str("bank", "Test Bank"))
@@ -690,6 +696,7 @@ func TestLeaderboardStatsBanks(t *testing.T) {
 }
 
 func TestTimersSurviveRestart(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	e := newEnv(t, start)
 	e.start()

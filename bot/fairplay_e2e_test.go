@@ -42,6 +42,7 @@ func (e *env) channelPosts() int {
 // Now a member waits the cooldown between asks and cannot post a bank
 // whose questions have all been asked; an admin still can.
 func TestMemberCannotFarmABank(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	bank := str("bank", "Test Bank")
@@ -81,6 +82,7 @@ func TestMemberCannotFarmABank(t *testing.T) {
 // TestAsksAtOnce: the cooldown and the cap of open questions hold when
 // asks arrive together: they are decided in the transaction that posts.
 func TestAsksAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 

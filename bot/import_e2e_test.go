@@ -48,6 +48,7 @@ func (e *env) bankQuestions(name string) int {
 }
 
 func TestImportMerges(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	const bank = "AWS Practice"
@@ -140,6 +141,7 @@ func TestImportMerges(t *testing.T) {
 // TestImportMergesIntoAnOldRecord: a bank stored by an older version (the
 // uploaded exam text as is) keeps loading, and an import merges into it.
 func TestImportMergesIntoAnOldRecord(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	e.stop()

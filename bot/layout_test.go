@@ -24,6 +24,7 @@ func readAs(s string) string {
 var fenceMarkRE = regexp.MustCompile("```[A-Za-z0-9_+#.-]*")
 
 func TestSplitText(t *testing.T) {
+	t.Parallel()
 	para := func(c string, n int) string { return strings.Repeat(c, n) }
 	tests := []struct {
 		name string
@@ -122,6 +123,7 @@ func FuzzSplitText(f *testing.F) {
 func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
 
 func TestPackEmbeds(t *testing.T) {
+	t.Parallel()
 	field := func(n int) block {
 		return block{field: &discordgo.MessageEmbedField{Name: "f", Value: strings.Repeat("v", n-1)}}
 	}

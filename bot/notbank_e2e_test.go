@@ -13,6 +13,7 @@ import (
 // the import is refused with "not a question bank" (not the bank folder's
 // warning), all or nothing, and nothing is stored.
 func TestImportNotABank(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	const packageJSON = `{"name": "study", "version": "1.0.0", "scripts": {"fmt": "prettier -w ."}}`
@@ -62,6 +63,7 @@ func TestImportNotABank(t *testing.T) {
 // A paste with no question title at all is refused the same way, with Fix
 // it to try again, and no Add.
 func TestPasteNotABank(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	id, _ := e.openModal(e.srv.SlashCommand(guildID, channelID, alice, "quizadmin", sub("add")))

@@ -72,6 +72,7 @@ func (e *env) click(by discordtest.Member, msg discordtest.Message, customID str
 }
 
 func TestPasteQuestions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	const bank = "AWS Practice"
@@ -195,6 +196,7 @@ func TestPasteQuestions(t *testing.T) {
 }
 
 func TestSuggestions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	const bank = "AWS Practice"
@@ -294,6 +296,7 @@ func TestSuggestions(t *testing.T) {
 }
 
 func TestQuestionShowRemove(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	const bank = "AWS Practice"

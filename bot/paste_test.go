@@ -40,6 +40,7 @@ func rowButtons(m message) []string {
 }
 
 func TestPastePreviewMessage(t *testing.T) {
+	t.Parallel()
 	d := questions.Draft{ID: 42, Kind: questions.DraftPaste}
 	tests := []struct {
 		name       string
@@ -89,6 +90,7 @@ func TestPastePreviewMessage(t *testing.T) {
 }
 
 func TestDraftProblemsMessage(t *testing.T) {
+	t.Parallel()
 	ps := questions.Problems{{Path: pastePath, Line: 8, Msg: "answer letter E is not an option"}, {Path: pastePath, Msg: "no questions found"}}
 	m := draftProblemsMessage(questions.Draft{ID: 9}, ps)
 	if !strings.Contains(m.content, "2 problems") {
@@ -103,6 +105,7 @@ func TestDraftProblemsMessage(t *testing.T) {
 }
 
 func TestReviewMessage(t *testing.T) {
+	t.Parallel()
 	d := questions.Draft{ID: 5, UserID: 7002}
 	banks := []questions.Bank{pasteBank("Net", 1, false)}
 	res := []bankResult{{name: "Net", count: questions.MergeCount{Added: 1}}}
@@ -132,6 +135,7 @@ func TestReviewMessage(t *testing.T) {
 }
 
 func TestChangeSummary(t *testing.T) {
+	t.Parallel()
 	got := changeSummary("Imported", []bankResult{
 		{name: "Net", isNew: true, count: questions.MergeCount{Added: 2}, total: 2},
 		{name: "Data", replaced: true, count: questions.MergeCount{Added: 1}, total: 1},
@@ -146,6 +150,7 @@ func TestChangeSummary(t *testing.T) {
 }
 
 func TestQuestionChoices(t *testing.T) {
+	t.Parallel()
 	net := pasteBank("Net", 30, false)
 	long := questions.Bank{Name: "L", Questions: []questions.Question{{ID: strings.Repeat("x", 101), Bank: "L", Number: 1, Stem: "Stem 1?"}}}
 	banks := []*questions.Bank{&net, &long}
@@ -176,6 +181,7 @@ func TestQuestionChoices(t *testing.T) {
 }
 
 func TestModalText(t *testing.T) {
+	t.Parallel()
 	rows := []discordgo.MessageComponent{
 		&discordgo.ActionsRow{Components: []discordgo.MessageComponent{&discordgo.TextInput{CustomID: "other", Value: "no"}}},
 		&discordgo.ActionsRow{Components: []discordgo.MessageComponent{&discordgo.TextInput{CustomID: pasteInputID, Value: "yes"}}},
@@ -190,6 +196,7 @@ func TestModalText(t *testing.T) {
 }
 
 func TestPasteModal(t *testing.T) {
+	t.Parallel()
 	d := questions.Draft{ID: 3, Kind: questions.DraftSuggestion, Bank: strings.Repeat("B", 100)}
 	m := pasteModal(d, strings.Repeat("é", 5000))
 	in := m.Components[0].(discordgo.ActionsRow).Components[0].(discordgo.TextInput)

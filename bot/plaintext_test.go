@@ -6,6 +6,7 @@ import (
 )
 
 func TestPlainText(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"plain words", "plain words"},
 		{"**bold** and *it* and _it_ and __under__ and ~~gone~~ and ||secret||", "bold and it and it and under and gone and secret"},

@@ -10,6 +10,7 @@ import (
 )
 
 func TestPreviewText(t *testing.T) {
+	t.Parallel()
 	q := &questions.Question{
 		ID: "AWS Cloud Practitioner#12", Bank: "AWS Cloud Practitioner", Number: 12,
 		Stem: "Which services store objects?",
@@ -65,6 +66,7 @@ func TestPreviewText(t *testing.T) {
 // TestPreviewLongQuestion: the preview of a reveal that continues in
 // further messages shows each, in order, marked, exactly as sent.
 func TestPreviewLongQuestion(t *testing.T) {
+	t.Parallel()
 	q := longQuestion()
 	got := PreviewText(q)
 	p := previewPost(q)
@@ -98,6 +100,7 @@ func TestPreviewLongQuestion(t *testing.T) {
 }
 
 func TestFlattenTimestamps(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
 	tests := []struct {
 		name string

@@ -73,6 +73,7 @@ func adminCall(t *testing.T) *call {
 // read of it. Nothing is rejected, so the member must not be told it was,
 // and the admin is told it was handled already.
 func TestRejectAfterAnotherAdminHandledIt(t *testing.T) {
+	t.Parallel()
 	b, st := raceBot(t)
 	d, err := st.SaveDraft(t.Context(), questions.Draft{GuildID: raceGuild, UserID: raceMember, Kind: questions.DraftSuggestion,
 		Queued: true, Text: "Mine Question 1\nSelect 1A?\n- A\nx\n- B\ny\nShow answer and explanation\nCorrect answer: A"})
@@ -101,6 +102,7 @@ func TestRejectAfterAnotherAdminHandledIt(t *testing.T) {
 // import planned from the bank as it was must not store it again after the
 // remove.
 func TestBankRemoveWaitsForBankEdits(t *testing.T) {
+	t.Parallel()
 	b, st := raceBot(t)
 	bk := questions.Bank{Name: "Mine", Questions: []questions.Question{{ID: "Mine#1", Bank: "Mine", Number: 1, Stem: "A?",
 		Options: []questions.Option{{Letter: "A", Text: "x", Correct: true}, {Letter: "B", Text: "y"}}}}}

@@ -8,6 +8,7 @@ import (
 )
 
 func TestLimiter(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	tests := []struct {
 		name string
@@ -53,6 +54,7 @@ func TestLimiter(t *testing.T) {
 // TestLimiterMemoryBounded: however many members write, a limiter keeps
 // at most limiterKeys of them per stripe.
 func TestLimiterMemoryBounded(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	l := newLimiter(limit{name: "test", burst: 1, every: time.Minute})
 	if ok, _ := l.allow(1, 1, t0); !ok {

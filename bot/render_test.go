@@ -142,6 +142,7 @@ func revealTexts(q *questions.Question) []string {
 // is posted and revealed within Discord's limits everywhere, and nothing
 // of it is cut.
 func TestRenderKeepsDiscordLimits(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{2, 5, 25} {
 		q, p := bigQuestion(n)
 		if ps := questions.Validate([]questions.Bank{{Name: q.Bank, Questions: []questions.Question{*q}}}); len(ps) > 0 {
@@ -286,6 +287,7 @@ func TestRenderValidQuestions(t *testing.T) {
 }
 
 func TestRevealShowsVotesAndRationales(t *testing.T) {
+	t.Parallel()
 	q := &questions.Question{ID: "X#1", Bank: "X", Number: 1, Stem: "Pick two", Explanation: "Because.",
 		Options: []questions.Option{
 			{Letter: "A", Text: "one", Correct: true, Rationale: "A is right."},
@@ -316,6 +318,7 @@ func TestRevealShowsVotesAndRationales(t *testing.T) {
 // TestLongRationaleContinues: a rationale that does not fit its field
 // beside the vote bar goes on in the next field, named as continued.
 func TestLongRationaleContinues(t *testing.T) {
+	t.Parallel()
 	long := strings.TrimSpace(strings.Repeat("word ", 300)) // 1499 runes
 	q := &questions.Question{ID: "X#1", Bank: "X", Number: 1, Stem: "Which?",
 		Options: []questions.Option{{Letter: "A", Text: "a", Correct: true, Rationale: long}, {Letter: "B", Text: "b"}}}
@@ -346,6 +349,7 @@ func checkFields(t *testing.T, what string, got []*discordgo.MessageEmbedField, 
 // field per option: the members' reveal has none, and the channel's lists
 // the votes compactly in one field.
 func TestRevealWithoutRationales(t *testing.T) {
+	t.Parallel()
 	q := &questions.Question{ID: "X#1", Bank: "X", Number: 1, Stem: "Which?", Explanation: "Because."}
 	for i := range 12 {
 		q.Options = append(q.Options, questions.Option{Letter: questions.Letter(i), Text: "t", Correct: i == 1})
@@ -370,6 +374,7 @@ func TestRevealWithoutRationales(t *testing.T) {
 // site's community chose another answer than the key, and says nothing
 // where it agrees or gave no vote.
 func TestCommunityLine(t *testing.T) {
+	t.Parallel()
 	q := &questions.Question{ID: "X#1", Bank: "X", Number: 12, Stem: "Which?", Explanation: "Because.",
 		Options: []questions.Option{{Letter: "A", Text: "a"}, {Letter: "B", Text: "b", Correct: true}, {Letter: "C", Text: "c"}}}
 	p := questions.Post{ID: 1, Correct: []string{"B"}, OptionCount: 3, SelectCount: 1, Tallies: []int{0, 1, 0}, Answers: 1}
@@ -407,6 +412,7 @@ func TestCommunityLine(t *testing.T) {
 // line alone, open and while answers come in; the closing edit replaces
 // it with the result.
 func TestPostSaysHowToAnswerOnce(t *testing.T) {
+	t.Parallel()
 	q := &questions.Question{ID: "X#1", Bank: "X", Number: 1, Stem: "Which?",
 		Options: []questions.Option{{Letter: "A", Text: "a", Correct: true}, {Letter: "B", Text: "b", Correct: true}, {Letter: "C", Text: "c"}}}
 	closes := time.Unix(1_800_000_000, 0)
@@ -452,6 +458,7 @@ func embedsTextOf(embeds []*discordgo.MessageEmbed) string {
 // are posted as the stem, then the options, in one message; a reveal too
 // long for the post continues in replies to it, numbered.
 func TestLongQuestionLayout(t *testing.T) {
+	t.Parallel()
 	q := longQuestion()
 	p := questions.Post{ID: 5, GuildID: 1, ChannelID: 2, MessageID: 3, Correct: q.Correct(), OptionCount: len(q.Options),
 		SelectCount: 1, Tallies: make([]int, len(q.Options)), Closed: true}
@@ -508,6 +515,7 @@ func longQuestion() *questions.Question {
 }
 
 func TestTruncate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		n    int
@@ -526,6 +534,7 @@ func TestTruncate(t *testing.T) {
 }
 
 func TestGradeMessage(t *testing.T) {
+	t.Parallel()
 	reveal := [][]*discordgo.MessageEmbed{{{Title: "Answer: A"}}}
 	long := [][]*discordgo.MessageEmbed{{{Title: "Answer: A"}}, {{Description: "more"}}, {{Description: "last"}}}
 	tests := []struct {

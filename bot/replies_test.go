@@ -26,6 +26,7 @@ func checkMessage(t *testing.T, m message, ephemeral bool, content string) {
 }
 
 func TestAskedMessage(t *testing.T) {
+	t.Parallel()
 	closes := time.Date(2026, 11, 30, 9, 30, 0, 0, time.UTC)
 	tests := []struct {
 		name string
@@ -49,6 +50,7 @@ func TestAskedMessage(t *testing.T) {
 }
 
 func TestQuestionRemovedMessage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		left int
@@ -66,6 +68,7 @@ func TestQuestionRemovedMessage(t *testing.T) {
 }
 
 func TestResetMessages(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		member questions.UserID
@@ -92,6 +95,7 @@ func TestResetMessages(t *testing.T) {
 // TestConfirmMessage: every prompt is private, with the danger button and
 // Cancel carrying the confirmation's ID through the one codec.
 func TestConfirmMessage(t *testing.T) {
+	t.Parallel()
 	m := confirmMessage("Sure?", "Confirm", 42)
 	checkMessage(t, m, true, "Sure?")
 	if len(m.components) != 1 {
@@ -115,6 +119,7 @@ func TestConfirmMessage(t *testing.T) {
 }
 
 func TestUndoPrompts(t *testing.T) {
+	t.Parallel()
 	const tail = " Answers already given keep counting on the leaderboards and in `/quiz stats`. You can undo this for 7 days with `/quizadmin bank undo`."
 	q := &questions.Question{ID: "Cloud#3", Bank: "Cloud", Number: 3, Stem: "Which\n  port?"}
 	tests := []struct {
@@ -143,6 +148,7 @@ func TestUndoPrompts(t *testing.T) {
 }
 
 func TestUndoneMessage(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	now := at.Add(time.Hour)
 	v := questions.BankVersion{File: questions.BankFile{Name: "Cloud"}, Change: questions.ChangeRemoved, By: 7001, At: at}
@@ -156,6 +162,7 @@ func TestUndoneMessage(t *testing.T) {
 }
 
 func TestImportMessages(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("n", 120) + ".txt"
 	subjects := []struct {
 		name  string
@@ -206,6 +213,7 @@ func TestImportMessages(t *testing.T) {
 }
 
 func TestPasteOutcomeMessages(t *testing.T) {
+	t.Parallel()
 	results := []bankResult{{name: "Pasted", count: questions.MergeCount{Added: 1, Unchanged: 3}, total: 4}}
 	checkMessage(t, pasteAddedMessage(results), false,
 		"📚 Added to **Pasted**: added 1, updated 0, unchanged 3 · 4 questions in the bank now")
@@ -213,6 +221,7 @@ func TestPasteOutcomeMessages(t *testing.T) {
 }
 
 func TestReviewOutcomeTexts(t *testing.T) {
+	t.Parallel()
 	d := questions.Draft{ID: 5, UserID: 7002}
 	t.Run("rejected", func(t *testing.T) {
 		note, dm := rejectedTexts(d, "**Cloud**", "Study Group")
@@ -260,6 +269,7 @@ func TestReviewOutcomeTexts(t *testing.T) {
 }
 
 func TestStudyReplies(t *testing.T) {
+	t.Parallel()
 	berlin, err := time.LoadLocation("Europe/Berlin")
 	if err != nil {
 		t.Fatal(err)
@@ -295,6 +305,7 @@ func TestStudyReplies(t *testing.T) {
 }
 
 func TestChartTitle(t *testing.T) {
+	t.Parallel()
 	command := func(users map[string]*discordgo.User) *call {
 		return &call{user: 7001, i: &discordgo.Interaction{Type: discordgo.InteractionApplicationCommand,
 			Data: discordgo.ApplicationCommandInteractionData{Name: "quiz",

@@ -18,6 +18,7 @@ import (
 // limiter holds no more buckets for interaction routes than that, and
 // only a few for everything else.
 func TestReplyBucketsBounded(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	post, _ := e.ask(alice)
@@ -66,6 +67,7 @@ func TestReplyBucketsBounded(t *testing.T) {
 // The bot's edits do not wait for each other: while one deferred reply's
 // edit is held at the server, another's goes through.
 func TestRepliesEditConcurrently(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 
@@ -96,6 +98,7 @@ func TestRepliesEditConcurrently(t *testing.T) {
 // discordgo does for any route, through the reply's own bucket: the
 // member gets the reply all the same.
 func TestReplyRetries(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		method string

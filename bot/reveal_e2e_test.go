@@ -108,6 +108,7 @@ func (e *env) continuations(post questions.Post) []discordtest.Message {
 // of the stem, the explanation and each rationale reaches the member, and
 // Discord would have accepted every request.
 func TestLongQuestionShownWhole(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	bank := longBank()
 	q := bank.Questions[0]
@@ -199,6 +200,7 @@ func TestLongQuestionShownWhole(t *testing.T) {
 // another answer than the key, the reveal says so in one line, in the
 // reply to an answer and in the channel; where it agrees, nothing is said.
 func TestCommunityLineAtReveal(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	question := func(bank string, community ...questions.CommunityVote) questions.Bank {
 		return questions.Bank{Name: bank, Questions: []questions.Question{{ID: bank + "#12", Bank: bank, Number: 12, Line: 1,
@@ -239,6 +241,7 @@ func TestCommunityLineAtReveal(t *testing.T) {
 // fails, the retry posts what is missing, after what reached the channel,
 // without editing the post or posting any message again.
 func TestLongRevealResumesAfterAFailure(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	bank := longBank()
 	e.useBanks(bank)

@@ -10,6 +10,7 @@ import (
 // question and correct letters stay; a regrade (other letters), a changed
 // bank (another question) or a close renders it again.
 func TestRevealCache(t *testing.T) {
+	t.Parallel()
 	q, p := bigQuestion(4)
 	var c revealCache
 	first := c.get(p, q)
@@ -40,6 +41,7 @@ func TestRevealCache(t *testing.T) {
 }
 
 func TestRevealCacheBounded(t *testing.T) {
+	t.Parallel()
 	q, p := bigQuestion(2)
 	var c revealCache
 	for i := range revealCacheSize + 10 {

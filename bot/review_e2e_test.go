@@ -32,6 +32,7 @@ func (s *postsBeforeRecord) RecordReview(ctx context.Context, a questions.Answer
 // refusal gives nothing away and nothing is recorded. Once the post
 // closes, the same review question takes the answer.
 func TestReviewAnswerRacesAPost(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	e := newEnv(t, start)
 	type opened struct {

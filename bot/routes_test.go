@@ -11,6 +11,7 @@ import (
 // TestRoutesMatchRegistration: every subcommand registered has a route
 // and every route is registered, under the same path.
 func TestRoutesMatchRegistration(t *testing.T) {
+	t.Parallel()
 	var registered []string
 	var walk func(prefix string, o []*discordgo.ApplicationCommandOption)
 	walk = func(prefix string, o []*discordgo.ApplicationCommandOption) {

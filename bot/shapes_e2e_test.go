@@ -36,6 +36,7 @@ var practicePage = strings.Join([]string{
 // A practice-site paste previews and adds; the bank's export keeps the
 // community vote.
 func TestPastePracticeSite(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	const bank = "AWS CLF"
@@ -77,6 +78,7 @@ const aikenFile = "What does len([1, 2, 3]) return in Python?\nA. 2\nB. 3\nC. 4\
 // another order, its questions keep their identity. Without a bank, the
 // import says how to name one.
 func TestImportAiken(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	const bank = "Python Basics"
@@ -103,6 +105,7 @@ func TestImportAiken(t *testing.T) {
 // is refused with the closest format and an example, never taken for an
 // empty bank; nothing is stored.
 func TestImportAndPasteRefuseUnreadableQuestions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	const lost = "Which service caches session state?\nAmazon S3 Glacier\nAmazon ElastiCache\nSuggested Answer: B\n"
@@ -136,6 +139,7 @@ const disputedPage = "Question #12 Topic 1\r\n" +
 // A practice-site file imported with a community vote that disagrees with
 // its key: the reveal in the channel says so, in one line, beside the key.
 func TestImportedCommunityVoteAtReveal(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	if got := e.admin(alice, sub("import", fileOpt("file", "q12.txt", disputedPage), str("bank", "AWS CLF"))); !strings.Contains(got, "added 1") {
@@ -157,6 +161,7 @@ func TestImportedCommunityVoteAtReveal(t *testing.T) {
 // An Aiken export pasted in /quizadmin add previews and adds, its bank
 // from the bank option.
 func TestPasteAiken(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	id, _ := e.openModal(e.srv.SlashCommand(guildID, channelID, alice, "quizadmin", sub("add", str("bank", "Python Basics"))))

@@ -174,6 +174,7 @@ func answerPost(t *testing.T, srv *discordtest.Server, db *storage.DB, g discord
 // the commands once, and serves the servers of every shard, also after
 // every session dropped and reconnected.
 func TestShardsServeTheirServers(t *testing.T) {
+	t.Parallel()
 	guilds := shardGuilds(4)
 	const interval = 300 * time.Millisecond
 	srv := discordtest.Start(t, discordtest.Options{Token: token, Guilds: guilds, Shards: 2, MaxConcurrency: 1, IdentifyInterval: interval})
@@ -238,6 +239,7 @@ func countPUTs(srv *discordtest.Server) int {
 // nothing, and its scheduler leaves the posts of such a server alone;
 // its own servers are served.
 func TestForeignServerRefused(t *testing.T) {
+	t.Parallel()
 	guilds := shardGuilds(2) // guild 0 on shard 0, guild 1 on shard 1
 	own, foreign := guilds[0], guilds[1]
 	srv := discordtest.Start(t, discordtest.Options{Token: token, Guilds: guilds, Shards: 2, MaxConcurrency: 2})
@@ -302,6 +304,7 @@ func TestForeignServerRefused(t *testing.T) {
 // there are shards to start, the bot says so and waits for the reset
 // instead of identifying; cancelling it meanwhile stops it cleanly.
 func TestFewSessionStartsWait(t *testing.T) {
+	t.Parallel()
 	srv := discordtest.Start(t, discordtest.Options{Token: token, Guilds: shardGuilds(2), Shards: 2, MaxConcurrency: 2, SessionStarts: 1})
 	sb := runShardBot(t, srv, bot.Config{}, nil)
 	sb.logs.wait(t, "too few gateway session starts remain today", wait)

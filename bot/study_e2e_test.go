@@ -171,6 +171,7 @@ func memoriesText(t *testing.T, db *storage.DB) string {
 // and a right review pushes the next due date out by days; reviews leave
 // every leaderboard as it was.
 func TestReviewMissComesDue(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	e := newEnv(t, start)
 	e.start()
@@ -249,6 +250,7 @@ func TestReviewMissComesDue(t *testing.T) {
 // TestReviewSkipsOpenQuestions: a due question open in the server again
 // is left out of the review until it closes; Stop ends a session.
 func TestReviewSkipsOpenQuestions(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	e := studyEnv(t, start)
 	e.played("s1", []string{"net"}, start.Add(-time.Hour), map[questions.UserID]string{7002: "B"})
@@ -277,6 +279,7 @@ func TestReviewSkipsOpenQuestions(t *testing.T) {
 // (the grading would show the answer of an open question) and nothing is
 // recorded; once it closes, the same review question takes the answer.
 func TestReviewAnswerWhileOpenInServer(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	e := studyEnv(t, start)
 	e.played("s1", []string{"net"}, start.Add(-time.Hour), map[questions.UserID]string{7002: "B"})
@@ -308,6 +311,7 @@ func TestReviewAnswerWhileOpenInServer(t *testing.T) {
 // readiness for the exam date overall and per topic, as FSRS predicts
 // from the stored memories, and attaches the chart.
 func TestReadinessAndChart(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	e := studyEnv(t, start)
 	// s1 right yesterday; s2 missed two days ago (due since); s3 never seen.
@@ -401,6 +405,7 @@ func TestReadinessAndChart(t *testing.T) {
 // ask posts the one the players are closest to forgetting, and never one
 // that is open already.
 func TestGroupAwareDraw(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	e := studyEnv(t, start)
 	// Everyone knows s1 and s3 from this morning; s2 only alice, 25 days ago.
@@ -450,6 +455,7 @@ var fixedBank = strings.Replace(strings.Replace(fixBank, "{text: Mars, correct: 
 // changes the boards, stats and memories exactly to what grading with the
 // right key from the start gives.
 func TestReportAndRegrade(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	e := newEnv(t, start)
 	e.start()

@@ -18,6 +18,7 @@ const sheetsCSV = "Question,Option A,Option B,Option C,Answer,Explanation,Topic\
 // file, its code keeps its indentation as a code block (with a warning
 // suggesting fences), and its questions are asked like any other.
 func TestImportCSV(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	got := e.admin(alice, sub("import", fileOpt("file", "python.csv", sheetsCSV)))
@@ -51,6 +52,7 @@ func TestImportCSV(t *testing.T) {
 // Cells copied from a spreadsheet and pasted into /quizadmin add are read
 // as a table: tab-separated, a header row, a cell spanning lines quoted.
 func TestPasteSpreadsheetCells(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	const bank = "Sheet Practice"

@@ -17,6 +17,7 @@ import (
 // none, the first wave's connections are reused; with the settings of
 // http.DefaultTransport (2 idle connections per host) most are new.
 func TestNewTransportKeepsConnectionsForABurst(t *testing.T) {
+	t.Parallel()
 	const wave = 64
 	stdlib := func() *http.Transport {
 		return http.DefaultTransport.(*http.Transport).Clone()

@@ -130,6 +130,7 @@ func (e *env) counted(qid string, n int) {
 }
 
 func TestBankRemoveAsksThenUndo(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	e.admin(alice, sub("import", attachment("undo.txt", undoBank(1, 2))))
@@ -187,6 +188,7 @@ func TestBankRemoveAsksThenUndo(t *testing.T) {
 }
 
 func TestBankRemoveStaleOrExpired(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	e.admin(alice, sub("import", attachment("undo.txt", undoBank(1, 2))))
@@ -232,6 +234,7 @@ func TestBankRemoveStaleOrExpired(t *testing.T) {
 }
 
 func TestImportReplaceAsksThenUndo(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	e.admin(alice, sub("import", attachment("undo.txt", undoBank(1, 2))))
@@ -274,6 +277,7 @@ func TestImportReplaceAsksThenUndo(t *testing.T) {
 }
 
 func TestQuestionRemoveAsksThenUndo(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	e.admin(alice, sub("import", attachment("undo.txt", undoBank(1, 2))))

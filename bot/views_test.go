@@ -14,6 +14,7 @@ import (
 // without a server. The end-to-end tests check the same messages as sent.
 
 func TestLeaderboardMessage(t *testing.T) {
+	t.Parallel()
 	entries := func(n int) []questions.Standing {
 		var out []questions.Standing
 		for i := range n {
@@ -82,6 +83,7 @@ func TestLeaderboardMessage(t *testing.T) {
 }
 
 func TestStatsMessage(t *testing.T) {
+	t.Parallel()
 	none := statsMessage(7, questions.MemberStats{})
 	if got := none.embeds[0].Description; got != "<@7> has not answered any question yet." || !none.ephemeral {
 		t.Errorf("no answers: %q (ephemeral %v)", got, none.ephemeral)
@@ -108,6 +110,7 @@ func TestStatsMessage(t *testing.T) {
 }
 
 func TestBanksMessage(t *testing.T) {
+	t.Parallel()
 	net := &questions.Bank{Name: "Net", Questions: []questions.Question{{ID: "Net#1"}, {ID: "Net#2"}}}
 	mine := &questions.Bank{Name: "Mine", Questions: []questions.Question{{ID: "Mine#1"}}}
 	tests := []struct {
@@ -127,6 +130,7 @@ func TestBanksMessage(t *testing.T) {
 }
 
 func TestSettingsMessage(t *testing.T) {
+	t.Parallel()
 	set := questions.DefaultSettings(1)
 	if got, want := settingsMessage(set, false).content, "⚙️ **Settings**\nAnswer and explanation shown: at once, in the private answer reply\n`/quiz ask` stays open: 10 minutes\n"+
 		"Members' `/quiz ask` (admins exempt): one per member every 60 seconds; none while 3 questions are open in the channel\nQuestions drawn from: every bank\nTime zone: UTC"; got != want {
@@ -145,6 +149,7 @@ func TestSettingsMessage(t *testing.T) {
 }
 
 func TestDailyStatusMessage(t *testing.T) {
+	t.Parallel()
 	set := questions.DefaultSettings(1)
 	if got := dailyStatusMessage(set, time.UTC).content; !strings.Contains(got, "The daily quiz is off") {
 		t.Errorf("off: %q", got)
@@ -168,6 +173,7 @@ func TestDailyStatusMessage(t *testing.T) {
 }
 
 func TestStreaksEmbed(t *testing.T) {
+	t.Parallel()
 	if e := streaksEmbedOf(nil); e != nil {
 		t.Errorf("no streaks: %+v, want nil", e)
 	}
