@@ -487,6 +487,20 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.requests...)
 }
 
+// Callbacks counts the interaction callbacks recorded: one per
+// interaction the bot answered.
+func (s *Server) Callbacks() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, r := range s.requests {
+		if strings.Contains(r.Path, "/interactions/") && strings.HasSuffix(r.Path, "/callback") {
+			n++
+		}
+	}
+	return n
+}
+
 // WaitRequest returns the first recorded request (earlier ones included)
 // for which match returns true, waiting up to timeout for it to arrive. match
 // runs with the server's lock held: it must not call the Server. It calls

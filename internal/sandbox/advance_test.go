@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -11,7 +12,7 @@ import (
 // advanceBy posts a jump to the page's API and returns what it answered.
 func advanceBy(t *testing.T, sb *Sandbox, by string) (int, advanced) {
 	t.Helper()
-	status, body := webRequest{}.do(t, sb, http.MethodPost, "/api/advance", `{"by":`+jsString(by)+`}`)
+	status, body := webRequest{}.do(t, sb, http.MethodPost, "/api/advance", fmt.Sprintf(`{"by":%q}`, by))
 	var out advanced
 	if status == http.StatusOK {
 		if err := json.Unmarshal([]byte(body), &out); err != nil {

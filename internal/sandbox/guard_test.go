@@ -74,18 +74,6 @@ func apiCalls() []apiCall {
 	}
 }
 
-// callbacks counts the interaction callbacks the bot made: one per
-// interaction the page got through to it.
-func callbacks(sb *Sandbox) int {
-	n := 0
-	for _, r := range sb.Server().Requests() {
-		if strings.Contains(r.Path, "/interactions/") && strings.HasSuffix(r.Path, "/callback") {
-			n++
-		}
-	}
-	return n
-}
-
 // TestWebRefusesOtherSites sends what another web page could make a
 // browser send (a rebinding page's Host, a foreign Origin, a form or
 // text/plain body) to every route: each is refused with its status and a
@@ -148,7 +136,7 @@ func TestWebRefusesOtherSites(t *testing.T) {
 					t.Errorf("%s %s: got %d %q, want %d with %q", rt.method, rt.path, status, strings.TrimSpace(body), tt.want, tt.reason)
 				}
 			}
-			if n := callbacks(sb); n != 0 {
+			if n := sb.Server().Callbacks(); n != 0 {
 				t.Errorf("after refused requests: got %d interactions answered by the bot, want 0", n)
 			}
 		})
@@ -196,12 +184,12 @@ func TestWebAcceptsItsPage(t *testing.T) {
 				}
 			}
 			for _, c := range apiCalls() {
-				before := callbacks(sb)
+				before := sb.Server().Callbacks()
 				status, body := tt.req.do(t, sb, http.MethodPost, c.path, c.body)
 				if status != http.StatusOK {
 					t.Errorf("POST %s: got %d %q, want 200", c.path, status, strings.TrimSpace(body))
 				}
-				if got := callbacks(sb) - before; got != 1 {
+				if got := sb.Server().Callbacks() - before; got != 1 {
 					t.Errorf("POST %s: got %d interactions answered by the bot, want 1 (reply %s)", c.path, got, strings.TrimSpace(body))
 				}
 			}

@@ -229,6 +229,13 @@ func (sb *Sandbox) URL() string { return sb.url }
 // (tests check its Violations).
 func (sb *Sandbox) Server() *discordtest.Server { return sb.srv }
 
+// BotToken is the bot's token, the only one the embedded server accepts:
+// for a caller in this process that talks to the server as the bot.
+func (sb *Sandbox) BotToken() string { return sb.token }
+
+// QuizChannel is the ID of the simulated server's #quiz channel.
+const QuizChannel = quizChannel
+
 // Close stops the page, then the bot, then the Discord server, and closes
 // the database, in that order. It returns the first error of each and is
 // idempotent.

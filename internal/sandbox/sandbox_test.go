@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,6 +18,16 @@ import (
 func TestMain(m *testing.M) {
 	discordtest.VerifyTestMain(m)
 }
+
+// testBank has one question, so /quiz ask draws it; A is right. The
+// browser tests read the same file.
+var testBank = func() string {
+	data, err := os.ReadFile(filepath.Join("testdata", "test-bank.txt"))
+	if err != nil {
+		panic(err)
+	}
+	return string(data)
+}()
 
 // startSandbox starts a sandbox on 127.0.0.1:0 with bank (exam text) and
 // the built-in bank, closed when the test ends.
@@ -45,27 +55,6 @@ func startSandbox(t *testing.T, bank string) *Sandbox {
 		}
 	})
 	return sb
-}
-
-// sendTooLong makes a request Discord would refuse: a message over 2000
-// characters, straight to the embedded server.
-func sendTooLong(t *testing.T, sb *Sandbox) {
-	t.Helper()
-	body := fmt.Sprintf(`{"content":%q,"allowed_mentions":{"parse":[]}}`, strings.Repeat("x", 2001))
-	req, err := http.NewRequest("POST", sb.Server().URL()+"/api/v9/channels/"+quizChannel+"/messages", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bot "+sb.token)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusBadRequest {
-		t.Fatalf("too-long message: got status %d, want 400", resp.StatusCode)
-	}
 }
 
 func TestRunArgs(t *testing.T) {
@@ -225,7 +214,7 @@ func TestHiddenCommandNeedsManageServer(t *testing.T) {
 			t.Errorf("POST %s as Bob: got %d %s, want the error %q", route, status, body, want)
 		}
 	}
-	if n := callbacks(sb); n != 0 {
+	if n := sb.Server().Callbacks(); n != 0 {
 		t.Errorf("Bob's /quizadmin: got %d interactions answered by the bot, want 0", n)
 	}
 	_, page := webRequest{}.do(t, sb, http.MethodGet, "/channels/"+quizChannel+"?as=7002", "")
@@ -237,7 +226,7 @@ func TestHiddenCommandNeedsManageServer(t *testing.T) {
 		t.Errorf("Alice's page: want no hidden command")
 	}
 	status, body := webRequest{}.do(t, sb, http.MethodPost, "/api/command", `{"channel":"6001","as":"7001","name":"quizadmin","path":["daily","status"]}`)
-	if status != http.StatusOK || strings.Contains(body, "error") || callbacks(sb) != 1 {
-		t.Errorf("Alice's /quizadmin daily status: got %d %s and %d callbacks, want it answered by the bot", status, body, callbacks(sb))
+	if status != http.StatusOK || strings.Contains(body, "error") || sb.Server().Callbacks() != 1 {
+		t.Errorf("Alice's /quizadmin daily status: got %d %s and %d callbacks, want it answered by the bot", status, body, sb.Server().Callbacks())
 	}
 }

@@ -1,0 +1,499 @@
+package browser
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/internal/sandbox"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// screenshot, when set, is where TestBrowser writes its picture of a
+// revealed question (the README's docs/sandbox.png:
+// go test ./internal/sandbox/browser -run TestBrowser -screenshot ../../../docs/sandbox.png).
+var screenshot = flag.String("screenshot", "", "write the screenshot of a revealed question to this PNG file")
+
+// startBrowser starts one headless Chromium (found by TestMain) for the
+// test and its subtests.
+func startBrowser(t *testing.T) context.Context {
+	t.Helper()
+	path := chromiumPath
+	// Chromium's helpers may still write to the profile as the browser
+	// exits, so it is removed after the browser, errors ignored.
+	profile, err := os.MkdirTemp("", "quizhost-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(1280, 860),
+	)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	// chromedp logs CDP events it does not know (the <dialog>'s top-layer
+	// updates in newer Chromium); only other errors are worth showing.
+	browser, cancelBrowser := chromedp.NewContext(alloc, chromedp.WithErrorf(func(format string, a ...any) {
+		if !strings.HasPrefix(format, "unhandled node event") {
+			log.Printf(format, a...)
+		}
+	}))
+	t.Cleanup(func() { cancelBrowser(); cancelAlloc(); _ = os.RemoveAll(profile) })
+	if err := chromedp.Run(browser); err != nil {
+		t.Fatalf("start Chromium: %v", err)
+	}
+	return browser
+}
+
+// tab opens a new tab in browser for one subtest, bounded by a deadline.
+func tab(t *testing.T, browser context.Context) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(browser)
+	ctx, cancelT := context.WithTimeout(ctx, 40*time.Second)
+	t.Cleanup(func() { cancelT(); cancel() })
+	return ctx
+}
+
+// run runs browser actions, failing the test with what step failed.
+func run(t *testing.T, ctx context.Context, step string, actions ...chromedp.Action) {
+	t.Helper()
+	if err := chromedp.Run(ctx, actions...); err != nil {
+		t.Fatalf("%s: %v", step, err)
+	}
+}
+
+// jsString quotes s for a JavaScript expression.
+func jsString(s string) string { return fmt.Sprintf("%q", s) }
+
+// waitText waits until an element matching sel contains text.
+func waitText(sel, text string) chromedp.Action {
+	return chromedp.Poll(fmt.Sprintf(`[...document.querySelectorAll(%s)].some(e => e.textContent.includes(%s))`,
+		jsString(sel), jsString(text)), nil, chromedp.WithPollingTimeout(15*time.Second))
+}
+
+// countText counts the elements matching sel that contain text.
+func countText(sel, text string, n *int) chromedp.Action {
+	return chromedp.Evaluate(fmt.Sprintf(`[...document.querySelectorAll(%s)].filter(e => e.textContent.includes(%s)).length`,
+		jsString(sel), jsString(text)), n)
+}
+
+// slash runs a command from the composer: it types it, picks it from the
+// list and fills the options (name → value) before sending.
+func slash(command string, options ...[2]string) chromedp.Tasks {
+	tasks := chromedp.Tasks{
+		chromedp.WaitVisible(`#composer-input`),
+		chromedp.SendKeys(`#composer-input`, command),
+		waitText(`#popup[data-query=`+jsString(command)+`] .popup-name`, command),
+		chromedp.Click(fmt.Sprintf(`//div[@id="popup"]//span[@class="popup-name" and text()=%s]/..`, jsString(command)), chromedp.BySearch),
+		chromedp.WaitVisible(`#cmd-chip`),
+	}
+	for _, o := range options {
+		tasks = append(tasks, chromedp.SetValue(`#opt-`+o[0], o[1]))
+	}
+	return append(tasks, chromedp.Click(`#send`))
+}
+
+// actAs switches the page to member's view of the current channel.
+func actAs(memberID string) chromedp.Tasks {
+	return chromedp.Tasks{
+		chromedp.Click(`.switcher a[data-member="` + memberID + `"]`),
+		chromedp.WaitVisible(`.switcher a.active[data-member="` + memberID + `"]`),
+		chromedp.WaitVisible(`#composer-input`),
+	}
+}
+
+// answer picks value from the open question's select menu.
+func answer(value string) chromedp.Tasks {
+	return chromedp.Tasks{
+		chromedp.Click(`.select:not(.disabled) .select-head`),
+		chromedp.WaitVisible(`.select.open .select-option[data-value="` + value + `"]`),
+		chromedp.Click(`.select.open .select-option[data-value="` + value + `"]`),
+	}
+}
+
+// highlighted reads the command picker's highlighted row: its name, and
+// whether it is inside the list's visible area.
+func highlighted(name *string, inView *bool) chromedp.Tasks {
+	return chromedp.Tasks{
+		chromedp.Evaluate(`document.querySelector("#popup .popup-item.active .popup-name").textContent`, name),
+		chromedp.Evaluate(`(() => {
+			const p = document.getElementById("popup").getBoundingClientRect();
+			const a = document.querySelector("#popup .popup-item.active").getBoundingClientRect();
+			return a.top >= p.top - 0.5 && a.bottom <= p.bottom + 0.5;
+		})()`, inView),
+	}
+}
+
+func TestBrowser(t *testing.T) {
+	browser := startBrowser(t)
+
+	t.Run("ask, answer as two members, close, reveal, leaderboard", func(t *testing.T) {
+		t.Parallel() // a tab and a sandbox each
+		sb := startSandbox(t, "test-bank.txt")
+		ctx := tab(t, browser)
+		run(t, ctx, "open the page as Alice",
+			chromedp.Navigate(sb.URL()),
+			chromedp.WaitVisible(`.switcher a.active[data-member="7001"]`),
+		)
+		run(t, ctx, "/quiz ask with the bank from autocomplete",
+			chromedp.SendKeys(`#composer-input`, "/quiz ask"),
+			waitText(`#popup[data-query="/quiz ask"] .popup-name`, "/quiz ask"),
+			chromedp.Click(`//div[@id="popup"]//span[text()="/quiz ask"]/..`, chromedp.BySearch),
+			chromedp.WaitVisible(`#opt-bank`),
+			chromedp.SendKeys(`#opt-bank`, "Test"),
+			waitText(`#popup[data-query="Test"] .popup-name`, "Test Bank"),
+			chromedp.Click(`//div[@id="popup"]//span[text()="Test Bank"]/..`, chromedp.BySearch),
+			chromedp.SetValue(`#opt-minutes`, "30"),
+			chromedp.Click(`#send`),
+			waitText(`.message .embed-desc`, "Which is a colour?"),
+			waitText(`.message.ephemeral .content`, "Posted question 1 of Test Bank"),
+			waitText(`.message .reply-head`, "Alice used /quiz ask"),
+			waitText(`.message.ephemeral .ephemeral-note`, "Only you can see this"),
+		)
+
+		run(t, ctx, "Bob answers A", actAs("7002"), answer("A"),
+			waitText(`.message.ephemeral .content`, "Right!"))
+		var others int
+		run(t, ctx, "Bob does not see Alice's private reply", countText(`.message`, "Posted question 1", &others))
+		if others != 0 {
+			t.Errorf("Bob's view: got %d of Alice's private replies, want 0", others)
+		}
+		run(t, ctx, "Carol answers B", actAs("7003"), answer("B"),
+			waitText(`.message.ephemeral .content`, "Not quite."))
+		run(t, ctx, "Carol does not see Bob's private reply", countText(`.message`, "Right!", &others))
+		if others != 0 {
+			t.Errorf("Carol's view: got %d of Bob's private replies, want 0", others)
+		}
+		run(t, ctx, "Bob still sees his own reply and not Carol's", actAs("7002"),
+			waitText(`.message.ephemeral .content`, "Right!"), countText(`.message`, "Not quite.", &others))
+		if others != 0 {
+			t.Errorf("Bob's view: got %d of Carol's private replies, want 0", others)
+		}
+
+		run(t, ctx, "Alice closes the question; the reveal appears live", actAs("7001"),
+			chromedp.WaitVisible(`.select:not(.disabled)`),
+			slash("/quizadmin close"),
+			waitText(`.message .embed-title`, "Answer: A"),
+			chromedp.WaitVisible(`.select.disabled .select-head[disabled]`),
+			waitText(`.message .content`, "Closed"),
+			waitText(`.message.ephemeral .content`, "Closed 1 question"),
+		)
+		if *screenshot != "" {
+			var png []byte
+			run(t, ctx, "screenshot", chromedp.CaptureScreenshot(&png))
+			if err := os.WriteFile(*screenshot, png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+
+		run(t, ctx, "the leaderboard", slash("/quiz leaderboard"),
+			waitText(`.message .embed, .message .content`, "@Bob"))
+		checkNoViolations(t, ctx, sb)
+	})
+
+	t.Run("a question pasted through the modal", func(t *testing.T) {
+		t.Parallel() // a tab and a sandbox each
+		sb := startSandbox(t, "test-bank.txt")
+		ctx := tab(t, browser)
+		testBank, err := os.ReadFile(filepath.Join("..", "testdata", "test-bank.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pasted := strings.NewReplacer("Test Bank", "Pasted Bank", "Which is a colour?", "Which is a planet?",
+			"Red", "Mars", "Dog", "Moon").Replace(string(testBank))
+		run(t, ctx, "/quizadmin add opens the paste dialog",
+			chromedp.Navigate(sb.URL()),
+			chromedp.WaitVisible(`.switcher a.active[data-member="7001"]`),
+			slash("/quizadmin add", [2]string{"bank", "Pasted Bank"}),
+			chromedp.WaitVisible(`dialog#modal[open] #modal-fields textarea`),
+			waitText(`#modal-title`, "Paste questions"),
+		)
+		run(t, ctx, "submit the text; the preview offers Add",
+			chromedp.SetValue(`#modal-fields textarea`, pasted),
+			chromedp.Click(`#modal-submit`),
+			chromedp.WaitNotPresent(`dialog#modal[open]`),
+			waitText(`.message.ephemeral .embed-desc`, "Which is a planet?"),
+			chromedp.Click(`//li[contains(@class,"ephemeral")]//button[normalize-space()="Add"]`, chromedp.BySearch),
+			waitText(`.message.ephemeral .content`, "added 1"),
+		)
+		run(t, ctx, "/quiz ask draws the pasted question",
+			slash("/quiz ask", [2]string{"bank", "Pasted Bank"}),
+			waitText(`.message:not(.ephemeral) .embed-desc`, "Which is a planet?"),
+			chromedp.WaitVisible(`.select:not(.disabled)`),
+		)
+		checkNoViolations(t, ctx, sb)
+	})
+
+	t.Run("the command picker keeps its highlight in view; a member is told a command needs Manage Server", func(t *testing.T) {
+		t.Parallel() // a tab and a sandbox each
+		sb := startSandbox(t, "test-bank.txt")
+		ctx := tab(t, browser)
+		var names []string
+		var overflows bool
+		run(t, ctx, "type / as Alice",
+			chromedp.Navigate(sb.URL()),
+			chromedp.WaitVisible(`.switcher a.active[data-member="7001"]`),
+			chromedp.SendKeys(`#composer-input`, "/"),
+			waitText(`#popup[data-query="/"] .popup-name`, "/quiz ask"),
+			chromedp.Evaluate(`[...document.querySelectorAll("#popup .popup-name")].map(e => e.textContent)`, &names),
+			chromedp.Evaluate(`(p => p.scrollHeight > p.clientHeight)(document.getElementById("popup"))`, &overflows),
+		)
+		if len(names) < 2 || !overflows {
+			t.Fatalf("the picker: got %d commands, overflowing %v; want more than it shows at once", len(names), overflows)
+		}
+		var name string
+		var inView bool
+		// ArrowUp from the first command stays there: wrapping round
+		// would highlight the last one, /quizadmin reset, where Enter
+		// picks it.
+		run(t, ctx, "ArrowUp from the first", chromedp.KeyEvent(kb.ArrowUp), highlighted(&name, &inView))
+		if name != names[0] || !inView {
+			t.Errorf("after ArrowUp from the first: got %q highlighted (in view: %v), want %q in view", name, inView, names[0])
+		}
+		for i := 1; i < len(names); i++ {
+			run(t, ctx, "ArrowDown", chromedp.KeyEvent(kb.ArrowDown), highlighted(&name, &inView))
+			if name != names[i] || !inView {
+				t.Fatalf("after %d × ArrowDown: got %q highlighted (in view: %v), want %q in view", i, name, inView, names[i])
+			}
+		}
+		run(t, ctx, "ArrowDown from the last", chromedp.KeyEvent(kb.ArrowDown), highlighted(&name, &inView))
+		if last := names[len(names)-1]; name != last || !inView {
+			t.Errorf("after ArrowDown from the last: got %q highlighted (in view: %v), want %q in view", name, inView, last)
+		}
+
+		var offered int
+		run(t, ctx, "Bob types /quizadmin and sends it",
+			chromedp.KeyEvent(kb.Escape),
+			actAs("7002"),
+			chromedp.SendKeys(`#composer-input`, "/quizadmin"),
+			chromedp.Evaluate(`document.querySelectorAll("#popup:not([hidden]) .popup-item").length`, &offered),
+			chromedp.SendKeys(`#composer-input`, kb.Enter),
+			waitText(`#composer-error`, "/quizadmin needs the Manage Server permission, which Bob does not have"),
+		)
+		if offered != 0 {
+			t.Errorf("Bob's picker for /quizadmin: got %d commands offered, want none (Discord hides them)", offered)
+		}
+		if n := sb.Server().Callbacks(); n != 0 {
+			t.Errorf("interactions the bot answered: got %d, want 0", n)
+		}
+	})
+
+	t.Run("a question with three answers: the menu opens in view, the picks show on one line; the stats chart inline", func(t *testing.T) {
+		t.Parallel() // a tab and a sandbox each
+		sb := startSandbox(t, "multi-bank.txt")
+		ctx := tab(t, browser)
+		run(t, ctx, "ask the question",
+			chromedp.Navigate(sb.URL()),
+			chromedp.WaitVisible(`.switcher a.active[data-member="7001"]`),
+			slash("/quiz ask", [2]string{"bank", "Multi Bank"}),
+			chromedp.WaitVisible(`.select:not(.disabled)`),
+			waitText(`.message.ephemeral .content`, "Posted question 1 of Multi Bank"),
+		)
+		var inView bool
+		var closedHeight, pickedHeight float64
+		run(t, ctx, "open the newest question's menu",
+			chromedp.Evaluate(`document.querySelector(".select:not(.disabled) .select-head").offsetHeight`, &closedHeight),
+			chromedp.Click(`.select:not(.disabled) .select-head`),
+			chromedp.WaitVisible(`.select.open .select-option[data-value="E"]`),
+			chromedp.Evaluate(`(() => {
+				const s = document.getElementById("scroller").getBoundingClientRect();
+				const opts = [...document.querySelectorAll(".select.open .select-option")].map(o => o.getBoundingClientRect());
+				return opts.every(r => r.top >= s.top - 0.5 && r.bottom <= s.bottom + 0.5);
+			})()`, &inView),
+		)
+		if !inView {
+			t.Errorf("the open menu: want every option inside the channel's visible area")
+		}
+		var picked string
+		var truncated bool
+		run(t, ctx, "pick A, C and E",
+			chromedp.Click(`.select.open .select-option[data-value="A"]`),
+			chromedp.Click(`.select.open .select-option[data-value="C"]`),
+			chromedp.Click(`.select.open .select-option[data-value="E"]`),
+			chromedp.Evaluate(`document.querySelector(".select.open .select-head").offsetHeight`, &pickedHeight),
+			chromedp.Evaluate(`document.querySelector(".select.open .select-placeholder").textContent`, &picked),
+			chromedp.Evaluate(`(e => e.scrollWidth > e.clientWidth)(document.querySelector(".select.open .select-placeholder"))`, &truncated),
+		)
+		if pickedHeight != closedHeight || !truncated {
+			t.Errorf("the menu's head with three picks: got %vpx high (%vpx before), truncated %v; want one truncated line", pickedHeight, closedHeight, truncated)
+		}
+		if !strings.HasPrefix(picked, "A · Keeping") || !strings.Contains(picked, ", C · Scaling") || !strings.Contains(picked, ", E · Running") {
+			t.Errorf("the menu's head: got %q, want the three picks' labels", picked)
+		}
+		run(t, ctx, "close the menu: the answer is sent",
+			chromedp.Click(`.chat-header`),
+			waitText(`.message.ephemeral .content`, "Right"),
+		)
+
+		// The page shows what the bot sent once: each "Pick" of the post
+		// (its line and its embed, as the bot writes them) appears as
+		// often as the bot wrote it.
+		var post discordtest.Message
+		for _, m := range sb.Server().Messages(sandbox.QuizChannel) {
+			if len(m.Embeds) > 0 && strings.Contains(m.Embeds[0].Title, "Multi Bank") {
+				post = m
+			}
+		}
+		sent := strings.Count(post.Content, "Pick ")
+		for _, e := range post.Embeds {
+			sent += strings.Count(e.Description, "Pick ")
+			for _, f := range e.Fields {
+				sent += strings.Count(f.Value, "Pick ")
+			}
+		}
+		var shown int
+		run(t, ctx, "count the post's Pick lines",
+			chromedp.Evaluate(fmt.Sprintf(`document.getElementById("m-" + %s).textContent.split("Pick ").length - 1`, jsString(post.ID)), &shown))
+		if sent == 0 || shown != sent {
+			t.Errorf(`"Pick " in the post: the page shows it %d times, the bot sent it %d times`, shown, sent)
+		}
+
+		var chart struct {
+			Width int  `json:"width"`
+			Own   bool `json:"own"`
+			Chips int  `json:"chips"`
+		}
+		run(t, ctx, "/quiz stats shows the chart inline",
+			slash("/quiz stats"),
+			chromedp.WaitVisible(`.embed .embed-image img`),
+			chromedp.Poll(`(i => i.complete && i.naturalWidth > 0)(document.querySelector(".embed .embed-image img"))`, nil,
+				chromedp.WithPollingTimeout(15*time.Second)),
+			chromedp.Evaluate(`(() => {
+				const img = document.querySelector(".embed .embed-image img");
+				return {width: img.naturalWidth, own: new URL(img.src).origin === location.origin,
+					chips: document.querySelectorAll(".attachment").length};
+			})()`, &chart),
+		)
+		if chart.Width != 800 || !chart.Own || chart.Chips != 0 {
+			t.Errorf("the stats chart: got %+v, want an 800 px image from the page's own origin and no download chip", chart)
+		}
+		checkNoViolations(t, ctx, sb)
+	})
+
+	t.Run("Advance time: the daily quiz posts, a question closes and is revealed", func(t *testing.T) {
+		t.Parallel() // a tab and a sandbox each
+		sb := startSandbox(t, "test-bank.txt")
+		ctx := tab(t, browser)
+		run(t, ctx, "set a daily quiz",
+			chromedp.Navigate(sb.URL()),
+			chromedp.WaitVisible(`.switcher a.active[data-member="7001"]`),
+			chromedp.WaitVisible(`#advance-daily[disabled]`),
+			slash("/quizadmin daily set", [2]string{"channel", sandbox.QuizChannel}, [2]string{"time", "09:00"},
+				[2]string{"timezone", "UTC"}, [2]string{"bank", "Test Bank"}),
+			waitText(`.message.ephemeral .content`, "Daily quiz on"),
+			waitText(`#clock .clock-daily`, "Next daily quiz: "),
+		)
+		run(t, ctx, "Advance time to the next daily quiz: it posts",
+			chromedp.Click(`#advance-daily:not([disabled])`),
+			waitText(`.message .content`, "Daily question"),
+			waitText(`#clock .clock-ahead`, "ahead of real time"),
+		)
+		run(t, ctx, "ask a question for 30 minutes; Advance time 1 hour: it closes and is revealed",
+			slash("/quiz ask", [2]string{"bank", "Test Bank"}, [2]string{"minutes", "30"}),
+			chromedp.Poll(`document.querySelectorAll(".select:not(.disabled)").length === 2`, nil,
+				chromedp.WithPollingTimeout(15*time.Second)),
+			chromedp.Click(`button[data-advance="1h"]`),
+			waitText(`.message .embed-title`, "Answer: A"),
+			chromedp.WaitVisible(`.select.disabled`),
+		)
+		var open int
+		run(t, ctx, "the daily question stays open", chromedp.Evaluate(`document.querySelectorAll(".select:not(.disabled)").length`, &open))
+		if open != 1 {
+			t.Errorf("open questions after the hour: got %d, want 1 (the daily one closes with the next day's)", open)
+		}
+		checkNoViolations(t, ctx, sb)
+	})
+
+	t.Run("refused requests show in the side panel", func(t *testing.T) {
+		t.Parallel() // a tab and a sandbox each
+		sb := startSandbox(t, "test-bank.txt")
+		ctx := tab(t, browser)
+		run(t, ctx, "open the page", chromedp.Navigate(sb.URL()), chromedp.WaitVisible(`#violations .none`))
+		sendTooLong(t, sb)
+		run(t, ctx, "the panel lists it live",
+			waitText(`#violations li`, "content: Must be 2000 or fewer in length."),
+			chromedp.WaitVisible(`#violations-panel.bad`))
+		if got := len(sb.Server().Violations()); got != 1 {
+			t.Errorf("violations: got %d, want 1", got)
+		}
+	})
+
+	t.Run("another site's page cannot use the API", func(t *testing.T) {
+		t.Parallel() // a tab and a sandbox each
+		sb := startSandbox(t, "test-bank.txt")
+		// Another origin: a page on another port of 127.0.0.1.
+		elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = io.WriteString(w, "<!doctype html><title>elsewhere</title><p>another site")
+		}))
+		t.Cleanup(elsewhere.Close)
+		ctx := tab(t, browser)
+		// Simple requests (text/plain, a form's type) need no preflight:
+		// the browser sends them and resolves with an opaque answer once
+		// the sandbox has replied. A JSON one needs a preflight the
+		// sandbox never grants, so the browser does not send it.
+		attack := fmt.Sprintf(`(async () => {
+			const url = %s + "/api/command";
+			const body = JSON.stringify({channel: %s, as: "7001", name: "quiz", path: ["ask"], options: [{name: "bank", value: "Test Bank"}]});
+			const out = [];
+			for (const type of ["text/plain", "application/x-www-form-urlencoded"]) {
+				await fetch(url, {method: "POST", mode: "no-cors", headers: {"Content-Type": type}, body})
+					.then(() => out.push(type + " answered"), e => out.push(type + " failed: " + e));
+			}
+			await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"}, body})
+				.then(r => out.push("json got " + r.status), () => out.push("json blocked"));
+			window.attackDone = out.join("; ");
+		})()`, jsString(sb.URL()), jsString(sandbox.QuizChannel))
+		var got string
+		run(t, ctx, "post to the sandbox from another site",
+			chromedp.Navigate(elsewhere.URL),
+			chromedp.Evaluate(attack, nil),
+			chromedp.Poll(`window.attackDone`, &got, chromedp.WithPollingTimeout(15*time.Second)),
+		)
+		const want = "text/plain answered; application/x-www-form-urlencoded answered; json blocked"
+		if got != want {
+			t.Errorf("the other site's requests: got %q, want %q", got, want)
+		}
+		// Every request above has been answered or refused: had one got
+		// through, the bot's answer to it would be recorded by now.
+		if n := sb.Server().Callbacks(); n != 0 {
+			t.Errorf("interactions from another site the bot answered: got %d, want 0", n)
+		}
+		if n := len(sb.Server().Messages(sandbox.QuizChannel)); n != 0 {
+			t.Errorf("#quiz: got %d messages, want 0", n)
+		}
+	})
+}
+
+// checkNoViolations fails t if the bot made any request Discord would
+// refuse, and checks the page says so too.
+func checkNoViolations(t *testing.T, ctx context.Context, sb *sandbox.Sandbox) {
+	t.Helper()
+	if v := sb.Server().Violations(); len(v) > 0 {
+		t.Errorf("requests Discord would refuse: got %q, want none", v)
+	}
+	var count string
+	run(t, ctx, "read the side panel", chromedp.Text(`#violation-count`, &count))
+	if strings.TrimSpace(count) != "0" {
+		t.Errorf("side panel count: got %q, want 0", count)
+	}
+}

@@ -1,0 +1,91 @@
+// Package browser holds the sandbox's browser tests: a real Chromium
+// driven through chromedp against a running `quizhost sandbox`. They are a
+// package of their own so that, on a machine without Chromium, `go test
+// ./...` says so on this package's line ("[no tests to run]") instead of
+// passing in silence.
+package browser
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/internal/sandbox"
+	"github.com/quizhost/quizhost/questions"
+)
+
+// chromium is where Debian's chromium package puts the browser.
+const chromium = "/usr/bin/chromium"
+
+// chromiumPath is the browser the tests run, found by TestMain.
+var chromiumPath string
+
+// TestMain runs the browser tests when Chromium is installed. Without it
+// it runs none and says so, in words with -v and as the go command's "[no
+// tests to run]" on the package's line; with CI set it fails instead, as
+// .ci/run installs Chromium.
+func TestMain(m *testing.M) {
+	chromiumPath = chromium
+	if _, err := os.Stat(chromiumPath); err != nil {
+		p, lerr := exec.LookPath("chromium")
+		switch {
+		case lerr == nil:
+			chromiumPath = p
+		case os.Getenv("CI") != "":
+			fmt.Fprintf(os.Stderr, "browser tests: Chromium not found at %s and CI=%s: .ci/run installs it (apt-get install chromium)\n", chromium, os.Getenv("CI"))
+			os.Exit(1)
+		default:
+			fmt.Printf("browser tests skipped: Chromium not found at %s (apt-get install chromium fonts-noto-color-emoji)\n", chromium)
+			fmt.Println("testing: warning: no tests to run")
+			os.Exit(0)
+		}
+	}
+	discordtest.VerifyTestMain(m)
+}
+
+// startSandbox starts a sandbox on 127.0.0.1:0 with the bank of
+// ../testdata/<bankFile> and the built-in bank, closed when the test ends.
+func startSandbox(t *testing.T, bankFile string) *sandbox.Sandbox {
+	t.Helper()
+	cat, ps := questions.Loader{Paths: []string{filepath.Join("..", "testdata", bankFile)}}.Load()
+	if err := ps.Err(); err != nil {
+		t.Fatal(err)
+	}
+	sb, err := sandbox.Start(context.Background(), sandbox.Config{Addr: "127.0.0.1:0", DBPath: filepath.Join(t.TempDir(), "sandbox.db"), Catalogue: cat})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := sb.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return sb
+}
+
+// sendTooLong makes a request Discord would refuse: a message over 2000
+// characters, straight to the embedded server, as the bot.
+func sendTooLong(t *testing.T, sb *sandbox.Sandbox) {
+	t.Helper()
+	body := fmt.Sprintf(`{"content":%q,"allowed_mentions":{"parse":[]}}`, strings.Repeat("x", 2001))
+	req, err := http.NewRequest("POST", sb.Server().URL()+"/api/v9/channels/"+sandbox.QuizChannel+"/messages", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bot "+sb.BotToken())
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("too-long message: got status %d, want 400", resp.StatusCode)
+	}
+}
