@@ -11,12 +11,12 @@ import (
 // (go.yaml.in/yaml/v3 counts a lone CR as a line break, encoding/json and
 // the line-driven parsers would not), and then reports each line that is
 // not valid UTF-8. data is not modified; the result may share it.
-func prepare(path string, data []byte) ([]byte, Problems) {
+func prepare(path string, data []byte, max int) ([]byte, Problems) {
 	if bytes.IndexByte(data, '\r') >= 0 {
 		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 		data = bytes.ReplaceAll(data, []byte("\r"), []byte("\n"))
 	}
-	return data, checkUTF8(path, data)
+	return data, checkUTF8(path, data, max)
 }
 
 // splitLines turns a file into lines: without UTF-8 byte-order marks (at
@@ -42,18 +42,21 @@ func lineCount(data []byte) int {
 	return n
 }
 
-// checkUTF8 reports each line of data that is not valid UTF-8: Discord
-// accepts nothing else.
-func checkUTF8(path string, data []byte) Problems {
+// checkUTF8 reports each line of data that is not valid UTF-8 (Discord
+// accepts nothing else), the first max of them (0: all) and a summary of
+// the rest.
+func checkUTF8(path string, data []byte, max int) Problems {
 	if utf8.Valid(data) {
 		return nil
 	}
 	var ps Problems
+	omitted := 0
 	for i, l := range strings.Split(string(data), "\n") {
 		if !utf8.ValidString(l) {
-			ps.add(path, i+1, "line is not valid UTF-8")
+			ps.addMax(max, &omitted, path, i+1, "line is not valid UTF-8")
 		}
 	}
+	ps.omitted(path, omitted)
 	return ps
 }
 

@@ -48,6 +48,20 @@ type ParseOptions struct {
 	// file chosen as a bank (an upload, a paste): not being one is then the
 	// mistake to report (an unreadable file is reported as it reads).
 	SkipNonBank bool
+	// MaxProblems, when not 0, bounds the problems listed for the file:
+	// the first MaxProblems (errors before warnings), then one summary
+	// (Problem.Omitted) of how many more there are. Past the bound the
+	// parsers count problems instead of building them, so a file of a
+	// million mistakes costs a counter, not a million Problems. For files
+	// from members (uploads, pastes).
+	MaxProblems int
+	// MaxValues, when not 0, bounds the values (strings, numbers, lists,
+	// mappings) a YAML or JSON file may hold: reading stops at the first
+	// value past it, with one problem, so that a file built to be a huge
+	// tree is refused before that tree is built; and a JSON file whose
+	// first token does not open an object (a bank is one) is refused on
+	// that token. A bank needs about ten values a question.
+	MaxValues int
 }
 
 // notABank reports that the file at path is not a question bank at all,
@@ -80,10 +94,13 @@ func parse(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
 	case FormatYAML, FormatJSON:
 		banks, ps = parseStructured(path, data, f, opt)
 	case FormatGIFT:
-		banks, ps = ParseGIFT(path, data)
+		banks, ps = parseGIFT(path, data, opt)
 	}
-	ps = append(ps, Validate(banks)...)
+	ps = append(ps, validate(banks, opt.MaxProblems)...)
 	ps.sortByLine()
+	if opt.MaxProblems > 0 {
+		ps = ps.limit(opt.MaxProblems)
+	}
 	return banks, ps
 }
 
@@ -97,13 +114,19 @@ func parse(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
 // and tags of 1 to MaxTagLength runes. Long option text is allowed: the
 // bot shows it in full in the embed and cuts only the select label.
 // Problems name each bank's Path and each question's Line.
-func Validate(banks []Bank) Problems {
+func Validate(banks []Bank) Problems { return validate(banks, 0) }
+
+// validate is Validate listing at most max problems (0: all), then a
+// summary of the rest (see ParseOptions.MaxProblems).
+func validate(banks []Bank, max int) Problems {
 	var ps Problems
+	omitted, path := 0, ""
 	ids := map[string]string{} // ID → where first seen
 	for bi := range banks {
 		b := &banks[bi]
+		path = b.Path
 		where := func(line int, format string, args ...any) {
-			ps.add(b.Path, line, format, args...)
+			ps.addMax(max, &omitted, b.Path, line, format, args...)
 		}
 		if n := utf8.RuneCountInString(b.Name); n == 0 || n > MaxBankNameLength {
 			where(firstLine(b), "bank name %q is %d characters; it must be 1 to %d (it is offered as an autocomplete choice)", clip(b.Name), n, MaxBankNameLength)
@@ -125,6 +148,7 @@ func Validate(banks []Bank) Problems {
 			}
 		}
 	}
+	ps.omitted(path, omitted)
 	return ps
 }
 
