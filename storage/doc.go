@@ -51,6 +51,8 @@
 //	            <question ID> → <post>     asked in the current round
 //	        banks/
 //	            <lower-case name> → JSON bank file (stored by this build: the merged bank as YAML)
+//	        bankinfo/
+//	            <lower-case name> → questions u64, bytes u64   what the quota counts of that bank (see Options.Quota)
 //	        drafts/                        sequence = last draft ID
 //	            <draft> → JSON draft       pasted questions before Add; suggestions waiting for review
 //	        memory/

@@ -70,14 +70,65 @@ type bankRec struct {
 	ImportedBy questions.UserID `json:"importedBy"`
 }
 
+// encodeBank is f as stored in guilds/<g>/banks.
+func encodeBank(f questions.BankFile) ([]byte, error) {
+	if f.Name == "" {
+		return nil, errors.New("no name")
+	}
+	return json.Marshal(bankRec{Name: f.Name, Format: string(f.Format), Data: f.Data, ImportedAt: utc(f.ImportedAt), ImportedBy: f.ImportedBy})
+}
+
+// bankInfo is guilds/<g>/bankinfo/<lower-case name>: the bank's questions
+// and its stored bytes (what the quota counts), so that a write checks the
+// quota without decoding the banks.
+func bankInfo(questions int, bytes int) []byte {
+	return append(u64(uint64(questions)), u64(uint64(bytes))...)
+}
+
+// putBanks stores files (each encoded as recs[i]) in the guild g and
+// checks the guild's usage against quota, before and after: an error
+// wrapping a *questions.QuotaError when they take it past a bound (the
+// caller's transaction then rolls back).
+func putBanks(g *bbolt.Bucket, files []questions.BankFile, recs [][]byte, quota questions.Quota) error {
+	info, err := g.CreateBucketIfNotExists(bBankInfo)
+	if err != nil {
+		return err
+	}
+	before := bankUsage(info)
+	for i, f := range files {
+		if err := g.Bucket(bBanks).Put(normBank(f.Name), recs[i]); err != nil {
+			return err
+		}
+		if err := info.Put(normBank(f.Name), bankInfo(f.Questions, len(f.Data))); err != nil {
+			return err
+		}
+	}
+	return quota.Check(before, bankUsage(info))
+}
+
+// bankUsage sums guilds/<g>/bankinfo.
+func bankUsage(info *bbolt.Bucket) questions.BankUsage {
+	var u questions.BankUsage
+	if info == nil {
+		return u
+	}
+	info.ForEach(func(_, v []byte) error {
+		u.Banks++
+		u.Questions += int(getU64(v))
+		if len(v) >= 16 {
+			u.Bytes += int64(getU64(v[8:]))
+		}
+		return nil
+	})
+	return u
+}
+
 // SaveBank stores an imported bank file of the guild, replacing the bank of
 // the same name compared case-insensitively (whose stored name then
-// becomes f.Name). It refuses an empty name. Safe for concurrent use.
+// becomes f.Name), within the quota (see SaveBanks). It refuses an empty
+// name. Safe for concurrent use.
 func (db *DB) SaveBank(ctx context.Context, guildID questions.GuildID, f questions.BankFile) error {
-	if f.Name == "" {
-		return errors.New("save bank: no name")
-	}
-	v, err := json.Marshal(bankRec{Name: f.Name, Format: string(f.Format), Data: f.Data, ImportedAt: utc(f.ImportedAt), ImportedBy: f.ImportedBy})
+	v, err := encodeBank(f)
 	if err != nil {
 		return fmt.Errorf("save bank: %w", err)
 	}
@@ -86,7 +137,7 @@ func (db *DB) SaveBank(ctx context.Context, guildID questions.GuildID, f questio
 		if err != nil {
 			return err
 		}
-		return g.Bucket(bBanks).Put(normBank(f.Name), v)
+		return putBanks(g, []questions.BankFile{f}, [][]byte{v}, db.quota)
 	})
 	if err != nil {
 		return fmt.Errorf("save bank: %w", err)
@@ -99,7 +150,8 @@ func (db *DB) SaveBank(ctx context.Context, guildID questions.GuildID, f questio
 func (db *DB) Banks(guildID questions.GuildID) ([]questions.BankFile, error) {
 	var out []questions.BankFile
 	err := db.view(func(tx *bbolt.Tx) error {
-		b := sub(guildRO(tx, guildID), bBanks)
+		g := guildRO(tx, guildID)
+		b, info := sub(g, bBanks), sub(g, bBankInfo)
 		if b == nil {
 			return nil
 		}
@@ -108,8 +160,12 @@ func (db *DB) Banks(guildID questions.GuildID) ([]questions.BankFile, error) {
 			if err := json.Unmarshal(v, &r); err != nil {
 				return fmt.Errorf("bank %q: %w", k, err)
 			}
-			out = append(out, questions.BankFile{Name: r.Name, Format: questions.Format(r.Format), Data: r.Data,
-				ImportedAt: r.ImportedAt, ImportedBy: r.ImportedBy})
+			f := questions.BankFile{Name: r.Name, Format: questions.Format(r.Format), Data: r.Data,
+				ImportedAt: r.ImportedAt, ImportedBy: r.ImportedBy}
+			if info != nil {
+				f.Questions = int(getU64(info.Get(k)))
+			}
+			out = append(out, f)
 			return nil
 		})
 	})
@@ -119,14 +175,34 @@ func (db *DB) Banks(guildID questions.GuildID) ([]questions.BankFile, error) {
 	return out, nil
 }
 
+// BankUsage returns what the guild's imported banks take, as its quota
+// counts it. Safe for concurrent use.
+func (db *DB) BankUsage(guildID questions.GuildID) (questions.BankUsage, error) {
+	var u questions.BankUsage
+	err := db.view(func(tx *bbolt.Tx) error {
+		u = bankUsage(sub(guildRO(tx, guildID), bBankInfo))
+		return nil
+	})
+	if err != nil {
+		return u, fmt.Errorf("bank usage: %w", err)
+	}
+	return u, nil
+}
+
 // DeleteBank removes the guild's bank of that name (case-insensitive). It
 // returns an error wrapping questions.ErrNotFound if there is none. Safe
 // for concurrent use.
 func (db *DB) DeleteBank(ctx context.Context, guildID questions.GuildID, name string) error {
 	err := db.update(ctx, func(tx *bbolt.Tx) error {
-		b := sub(guildRO(tx, guildID), bBanks)
+		g := guildRO(tx, guildID)
+		b := sub(g, bBanks)
 		if b == nil || b.Get(normBank(name)) == nil {
 			return fmt.Errorf("bank %q: %w", name, questions.ErrNotFound)
+		}
+		if info := sub(g, bBankInfo); info != nil {
+			if err := info.Delete(normBank(name)); err != nil {
+				return err
+			}
 		}
 		return b.Delete(normBank(name))
 	})

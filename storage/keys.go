@@ -36,6 +36,8 @@ var (
 	bReviews = []byte("reviews")
 	// Created on the first report (no schema version).
 	bReports = []byte("reports")
+	// Schema version 6: per imported bank, what the quota counts.
+	bBankInfo = []byte("bankinfo")
 
 	// Inside guilds/<guild>/periods/<period>/.
 	bRows    = []byte("rows")
@@ -53,7 +55,7 @@ var (
 
 // guildSubBuckets are created with every guild bucket.
 var guildSubBuckets = [][]byte{bInfo, bAnswers, bAsked, bBanks, bResets, bTopics, bStreaks, bPeriods, bDrafts,
-	bMemory, bExams, bReviews}
+	bMemory, bExams, bReviews, bBankInfo}
 
 const (
 	dateLayout  = "2006-01-02"

@@ -29,6 +29,7 @@ func migrations() []migration {
 		{3, "index unrevealed posts; closed posts count as revealed", indexUnrevealed},
 		{4, "a drafts bucket in every guild", createDrafts},
 		{5, "memory, exams and reviews in every guild; memories built from the answers", buildMemory},
+		{6, "the questions and bytes of every imported bank, for the quota", countBanks},
 	}
 }
 
@@ -142,5 +143,36 @@ func createDrafts(tx *bbolt.Tx) error {
 	return guilds.ForEachBucket(func(name []byte) error {
 		_, err := guilds.Bucket(name).CreateBucketIfNotExists(bDrafts)
 		return err
+	})
+}
+
+// countBanks is version 6: guilds/<g>/bankinfo, each imported bank's
+// questions and stored bytes, which the quota counts (see putBanks). The
+// questions are counted by parsing each bank as the bot does (the ones
+// that parse cleanly: a bank a newer parser refuses counts what it keeps).
+func countBanks(tx *bbolt.Tx) error {
+	guilds := tx.Bucket(bGuilds)
+	return guilds.ForEachBucket(func(name []byte) error {
+		g := guilds.Bucket(name)
+		info, err := g.CreateBucketIfNotExists(bBankInfo)
+		if err != nil {
+			return err
+		}
+		banks := g.Bucket(bBanks)
+		if banks == nil {
+			return nil
+		}
+		return banks.ForEach(func(k, v []byte) error {
+			var r bankRec
+			if err := json.Unmarshal(v, &r); err != nil {
+				return fmt.Errorf("guild %d bank %q: %w", getU64(name), k, err)
+			}
+			parsed, _ := questions.ParseFile(r.Name+"."+r.Format, r.Data, questions.ParseOptions{})
+			n := 0
+			for _, b := range parsed {
+				n += len(b.Questions)
+			}
+			return info.Put(k, bankInfo(n, len(r.Data)))
+		})
 	})
 }
