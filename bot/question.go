@@ -72,19 +72,16 @@ func questionRemovedMessage(id, bank string, left int) message {
 // that has it, removing the bank with its last question. It returns the
 // bank's name and how many questions it has left.
 func (b *Bot) removeQuestion(ctx context.Context, guild questions.GuildID, user questions.UserID, id string) (string, int, error) {
-	b.editMu.Lock()
-	defer b.editMu.Unlock()
+	s := b.slot(guild)
+	s.edit.Lock()
+	defer s.edit.Unlock()
 	g, err := b.imported(guild)
 	if err != nil {
 		return "", 0, err
 	}
 	var bank *questions.Bank
-	for _, bk := range g.banks {
-		for _, q := range bk.Questions {
-			if q.ID == id {
-				bank = bk
-			}
-		}
+	if q := g.byID[id]; q != nil {
+		bank = findBank(g.banks, q.Bank)
 	}
 	if bank == nil {
 		return "", 0, userErr("There is no question with id %q here. Type part of its text and pick it from the list.", truncate(id, 100))
@@ -94,16 +91,16 @@ func (b *Bot) removeQuestion(ctx context.Context, guild questions.GuildID, user 
 		if err := b.store.DeleteBank(ctx, guild, bank.Name); err != nil {
 			return "", 0, storeErr(err)
 		}
-		b.forgetImported(guild)
+		s.publish(g.with(nil, bank.Name))
 		b.log.Info("question removed with its bank", "guild", guild, "user", user, "bank", bank.Name)
 		return bank.Name, 0, nil
 	}
-	data, err := questions.MarshalYAML(rest)
+	f, back, err := b.encodeBank(rest, user, b.clock.Now())
 	if err != nil {
 		return "", 0, fmt.Errorf("remove question: %w", err)
 	}
-	f := questions.BankFile{Name: rest.Name, Format: questions.FormatYAML, Data: data, ImportedAt: b.clock.Now(), ImportedBy: user}
-	if err := b.saveChange(ctx, guild, bankChange{files: []questions.BankFile{f}}, 0); err != nil {
+	ch := bankChange{files: []questions.BankFile{f}, base: g, banks: []*questions.Bank{back}}
+	if err := b.saveChange(ctx, s, guild, ch, 0); err != nil {
 		return "", 0, fmt.Errorf("remove question: %w", err)
 	}
 	b.log.Info("question removed", "guild", guild, "user", user, "bank", bank.Name)

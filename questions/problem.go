@@ -146,10 +146,13 @@ func (ps *Problems) omitted(path string, n int) {
 	}
 }
 
-// limit cuts ps (one file's problems, sorted) to its first max (0: no
-// limit), then ends it with one summary of everything left out: the
-// problems cut here and those earlier summaries stood for. Errors are
-// kept before warnings, so that a cut list still says why a file fails.
+// Limit cuts ps (one file's problems, sorted) to its first max (0: no
+// limit), then ends it with one summary (Problem.Omitted) of everything
+// left out: the problems cut here and those earlier summaries stood for.
+// Errors are kept before warnings, so that a cut list still says why a
+// file fails. ps is not modified.
+func (ps Problems) Limit(max int) Problems { return ps.limit(max) }
+
 func (ps Problems) limit(max int) Problems {
 	var listed Problems
 	omitted, path := 0, ""
