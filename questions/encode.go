@@ -45,18 +45,8 @@ type yamlOption struct {
 // order, a question of another bank, a Number below 1...), MarshalYAML
 // returns an error saying why, and no data. b is not modified.
 func MarshalYAML(b Bank) ([]byte, error) {
-	data, _, err := EncodeYAML(b)
-	return data, err
-}
-
-// EncodeYAML is MarshalYAML also returning the bank as data reads back
-// (with Path "export.yaml"): MarshalYAML parses its result to keep its
-// contract, and a caller that needs the bank a later Parse of data would
-// give (the bot's copy of a bank it stores) takes this one instead of
-// parsing data again.
-func EncodeYAML(b Bank) ([]byte, Bank, error) {
 	if ps := Validate([]Bank{b}); len(ps) > 0 {
-		return nil, Bank{}, fmt.Errorf("marshal bank %q: %w", clip(b.Name), ps)
+		return nil, fmt.Errorf("marshal bank %q: %w", clip(b.Name), ps)
 	}
 	out := yamlBank{Bank: b.Name, Questions: make([]yamlQuestion, len(b.Questions))}
 	source := b.Questions[0].Source // Validate: at least one question
@@ -85,24 +75,24 @@ func EncodeYAML(b Bank) ([]byte, Bank, error) {
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
 	if err := enc.Encode(out); err != nil {
-		return nil, Bank{}, fmt.Errorf("marshal bank %q: %w", clip(b.Name), err)
+		return nil, fmt.Errorf("marshal bank %q: %w", clip(b.Name), err)
 	}
 	if err := enc.Close(); err != nil {
-		return nil, Bank{}, fmt.Errorf("marshal bank %q: %w", clip(b.Name), err)
+		return nil, fmt.Errorf("marshal bank %q: %w", clip(b.Name), err)
 	}
 	data := buf.Bytes()
 	// Hold to the contract by reading the result back.
 	back, err := Parse("export.yaml", data)
 	if err != nil {
-		return nil, Bank{}, fmt.Errorf("marshal bank %q: the YAML does not read back: %w", clip(b.Name), err)
+		return nil, fmt.Errorf("marshal bank %q: the YAML does not read back: %w", clip(b.Name), err)
 	}
 	if len(back) != 1 {
-		return nil, Bank{}, fmt.Errorf("marshal bank %q: the YAML reads back as %d banks", clip(b.Name), len(back))
+		return nil, fmt.Errorf("marshal bank %q: the YAML reads back as %d banks", clip(b.Name), len(back))
 	}
 	if diff := bankDiff(b, back[0]); diff != "" {
-		return nil, Bank{}, fmt.Errorf("marshal bank %q: the YAML would not read back unchanged: %s", clip(b.Name), diff)
+		return nil, fmt.Errorf("marshal bank %q: the YAML would not read back unchanged: %s", clip(b.Name), diff)
 	}
-	return data, back[0], nil
+	return data, nil
 }
 
 // bankDiff names the first field in which a and b differ, ignoring Path,

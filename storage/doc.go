@@ -50,7 +50,9 @@
 //	        asked/
 //	            <question ID> → <post>     asked in the current round
 //	        banks/
-//	            <lower-case name> → JSON bank file (stored by this build: the merged bank as YAML)
+//	            <lower-case name> → JSON bank record: name, format, imported at and by
+//	        bankdata/
+//	            <lower-case name> → the bank's file as it is (stored by this build: the merged bank as YAML)
 //	        bankinfo/
 //	            <lower-case name> → questions u64, bytes u64   what the quota counts of that bank (see Options.Quota)
 //	        drafts/                        sequence = last draft ID

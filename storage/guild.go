@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -61,45 +62,60 @@ func (db *DB) ForgetAsked(ctx context.Context, guildID questions.GuildID, questi
 	return nil
 }
 
-// bankRec is how an imported bank is stored (JSON; Data as base64).
+// bankRec is how an imported bank's record is stored (JSON): everything
+// but the file, which guilds/<g>/bankdata holds as it is. Data holds the
+// file (base64) only in a record written before schema 6, which migration
+// 6 moves to bankdata.
 type bankRec struct {
 	Name       string           `json:"name"`
 	Format     string           `json:"format"`
-	Data       []byte           `json:"data"`
+	Data       []byte           `json:"data,omitempty"`
 	ImportedAt time.Time        `json:"importedAt"`
 	ImportedBy questions.UserID `json:"importedBy"`
 }
 
-// encodeBank is f as stored in guilds/<g>/banks.
+// encodeBank is f's record in guilds/<g>/banks.
 func encodeBank(f questions.BankFile) ([]byte, error) {
 	if f.Name == "" {
 		return nil, errors.New("no name")
 	}
-	return json.Marshal(bankRec{Name: f.Name, Format: string(f.Format), Data: f.Data, ImportedAt: utc(f.ImportedAt), ImportedBy: f.ImportedBy})
+	return json.Marshal(bankRec{Name: f.Name, Format: string(f.Format), ImportedAt: utc(f.ImportedAt), ImportedBy: f.ImportedBy})
 }
 
 // bankInfo is guilds/<g>/bankinfo/<lower-case name>: the bank's questions
 // and its stored bytes (what the quota counts), so that a write checks the
-// quota without decoding the banks.
+// quota without reading the banks.
 func bankInfo(questions int, bytes int) []byte {
 	return append(u64(uint64(questions)), u64(uint64(bytes))...)
 }
 
-// putBanks stores files (each encoded as recs[i]) in the guild g and
-// checks the guild's usage against quota, before and after: an error
-// wrapping a *questions.QuotaError when they take it past a bound (the
-// caller's transaction then rolls back).
+// putBanks stores files (each with its record recs[i]) in the guild g,
+// the file itself as it is, and checks the guild's usage against quota,
+// before and after: an error wrapping a *questions.QuotaError when they
+// take it past a bound (the caller's transaction then rolls back).
 func putBanks(g *bbolt.Bucket, files []questions.BankFile, recs [][]byte, quota questions.Quota) error {
+	data, err := g.CreateBucketIfNotExists(bBankData)
+	if err != nil {
+		return err
+	}
 	info, err := g.CreateBucketIfNotExists(bBankInfo)
 	if err != nil {
 		return err
 	}
 	before := bankUsage(info)
 	for i, f := range files {
-		if err := g.Bucket(bBanks).Put(normBank(f.Name), recs[i]); err != nil {
+		k := normBank(f.Name)
+		if err := g.Bucket(bBanks).Put(k, recs[i]); err != nil {
 			return err
 		}
-		if err := info.Put(normBank(f.Name), bankInfo(f.Questions, len(f.Data))); err != nil {
+		file := f.Data // bbolt keeps it, unchanged, until the commit
+		if file == nil {
+			file = []byte{}
+		}
+		if err := data.Put(k, file); err != nil {
+			return err
+		}
+		if err := info.Put(k, bankInfo(f.Questions, len(f.Data))); err != nil {
 			return err
 		}
 	}
@@ -151,7 +167,7 @@ func (db *DB) Banks(guildID questions.GuildID) ([]questions.BankFile, error) {
 	var out []questions.BankFile
 	err := db.view(func(tx *bbolt.Tx) error {
 		g := guildRO(tx, guildID)
-		b, info := sub(g, bBanks), sub(g, bBankInfo)
+		b, data, info := sub(g, bBanks), sub(g, bBankData), sub(g, bBankInfo)
 		if b == nil {
 			return nil
 		}
@@ -162,6 +178,11 @@ func (db *DB) Banks(guildID questions.GuildID) ([]questions.BankFile, error) {
 			}
 			f := questions.BankFile{Name: r.Name, Format: questions.Format(r.Format), Data: r.Data,
 				ImportedAt: r.ImportedAt, ImportedBy: r.ImportedBy}
+			if data != nil {
+				if d := data.Get(k); d != nil {
+					f.Data = bytes.Clone(d) // the file is mapped only while the transaction lasts
+				}
+			}
 			if info != nil {
 				f.Questions = int(getU64(info.Get(k)))
 			}
@@ -199,9 +220,11 @@ func (db *DB) DeleteBank(ctx context.Context, guildID questions.GuildID, name st
 		if b == nil || b.Get(normBank(name)) == nil {
 			return fmt.Errorf("bank %q: %w", name, questions.ErrNotFound)
 		}
-		if info := sub(g, bBankInfo); info != nil {
-			if err := info.Delete(normBank(name)); err != nil {
-				return err
+		for _, bucket := range [][]byte{bBankData, bBankInfo} {
+			if other := sub(g, bucket); other != nil {
+				if err := other.Delete(normBank(name)); err != nil {
+					return err
+				}
 			}
 		}
 		return b.Delete(normBank(name))

@@ -36,7 +36,9 @@ var (
 	bReviews = []byte("reviews")
 	// Created on the first report (no schema version).
 	bReports = []byte("reports")
-	// Schema version 6: per imported bank, what the quota counts.
+	// Schema version 6: per imported bank, its file and what the quota
+	// counts of it.
+	bBankData = []byte("bankdata")
 	bBankInfo = []byte("bankinfo")
 
 	// Inside guilds/<guild>/periods/<period>/.
@@ -55,7 +57,7 @@ var (
 
 // guildSubBuckets are created with every guild bucket.
 var guildSubBuckets = [][]byte{bInfo, bAnswers, bAsked, bBanks, bResets, bTopics, bStreaks, bPeriods, bDrafts,
-	bMemory, bExams, bReviews, bBankInfo}
+	bMemory, bExams, bReviews, bBankData, bBankInfo}
 
 const (
 	dateLayout  = "2006-01-02"

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -29,7 +30,7 @@ func migrations() []migration {
 		{3, "index unrevealed posts; closed posts count as revealed", indexUnrevealed},
 		{4, "a drafts bucket in every guild", createDrafts},
 		{5, "memory, exams and reviews in every guild; memories built from the answers", buildMemory},
-		{6, "the questions and bytes of every imported bank, for the quota", countBanks},
+		{6, "imported banks' files apart from their records, with their questions and bytes for the quota", splitBanks},
 	}
 }
 
@@ -146,14 +147,20 @@ func createDrafts(tx *bbolt.Tx) error {
 	})
 }
 
-// countBanks is version 6: guilds/<g>/bankinfo, each imported bank's
-// questions and stored bytes, which the quota counts (see putBanks). The
-// questions are counted by parsing each bank as the bot does (the ones
-// that parse cleanly: a bank a newer parser refuses counts what it keeps).
-func countBanks(tx *bbolt.Tx) error {
+// splitBanks is version 6: each imported bank's file moves out of its
+// JSON record (where it was base64) into guilds/<g>/bankdata as it is, and
+// guilds/<g>/bankinfo gets its questions and bytes, which the quota counts
+// (see putBanks). The questions are counted by parsing each bank as the
+// bot does (those that parse cleanly: a bank a newer parser refuses counts
+// what it keeps).
+func splitBanks(tx *bbolt.Tx) error {
 	guilds := tx.Bucket(bGuilds)
 	return guilds.ForEachBucket(func(name []byte) error {
 		g := guilds.Bucket(name)
+		data, err := g.CreateBucketIfNotExists(bBankData)
+		if err != nil {
+			return err
+		}
 		info, err := g.CreateBucketIfNotExists(bBankInfo)
 		if err != nil {
 			return err
@@ -162,9 +169,13 @@ func countBanks(tx *bbolt.Tx) error {
 		if banks == nil {
 			return nil
 		}
-		return banks.ForEach(func(k, v []byte) error {
+		var keys [][]byte
+		if err := banks.ForEach(func(k, _ []byte) error { keys = append(keys, bytes.Clone(k)); return nil }); err != nil {
+			return err
+		}
+		for _, k := range keys {
 			var r bankRec
-			if err := json.Unmarshal(v, &r); err != nil {
+			if err := json.Unmarshal(banks.Get(k), &r); err != nil {
 				return fmt.Errorf("guild %d bank %q: %w", getU64(name), k, err)
 			}
 			parsed, _ := questions.ParseFile(r.Name+"."+r.Format, r.Data, questions.ParseOptions{})
@@ -172,7 +183,24 @@ func countBanks(tx *bbolt.Tx) error {
 			for _, b := range parsed {
 				n += len(b.Questions)
 			}
-			return info.Put(k, bankInfo(n, len(r.Data)))
-		})
+			file := r.Data
+			if file == nil {
+				file = []byte{}
+			}
+			r.Data = nil
+			rec, err := json.Marshal(r)
+			if err != nil {
+				return err
+			}
+			for _, put := range []struct {
+				b *bbolt.Bucket
+				v []byte
+			}{{banks, rec}, {data, file}, {info, bankInfo(n, len(file))}} {
+				if err := put.b.Put(k, put.v); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	})
 }

@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -134,9 +136,9 @@ func TestQuotaConcurrent(t *testing.T) {
 	}
 }
 
-// TestMigrateV5 opens a version-5 file with imported banks (no bankinfo):
-// the migration counts each bank's questions by parsing it, and its
-// stored bytes.
+// TestMigrateV5 opens a version-5 file with imported banks (each file in
+// its record, no bankdata or bankinfo): the migration moves each file to
+// bankdata, counts its questions by parsing it, and its bytes.
 func TestMigrateV5(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "quiz.db")
 	v5, err := open(t.Context(), path, Options{Now: func() time.Time { return t0 }}, migrations()[:5])
@@ -156,11 +158,13 @@ func TestMigrateV5(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if err := g.DeleteBucket(bBankInfo); err != nil {
-			return err
+		for _, b := range [][]byte{bBankData, bBankInfo} {
+			if err := g.DeleteBucket(b); err != nil {
+				return err
+			}
 		}
 		for _, f := range files {
-			v, err := encodeBank(f)
+			v, err := json.Marshal(bankRec{Name: f.Name, Format: string(f.Format), Data: f.Data})
 			if err != nil {
 				return err
 			}
@@ -182,6 +186,15 @@ func TestMigrateV5(t *testing.T) {
 	}
 	banks, err := db.Banks(guild)
 	if err != nil || len(banks) != 3 || banks[1].Name != "Net" || banks[1].Questions != 2 || banks[2].Questions != 1 {
-		t.Errorf("banks after the migration: %+v, %v; want Broken, Net (2 questions), Old (1)", banks, err)
+		t.Fatalf("banks after the migration: %+v, %v; want Broken, Net (2 questions), Old (1)", banks, err)
 	}
+	if string(banks[1].Data) != yaml || string(banks[2].Data) != text {
+		t.Errorf("files after the migration: %q, %q; want them as stored", banks[1].Data, banks[2].Data)
+	}
+	db.bolt.View(func(tx *bbolt.Tx) error {
+		if v := guildRO(tx, guild).Bucket(bBanks).Get([]byte("net")); bytes.Contains(v, []byte(`"data"`)) {
+			t.Errorf("bank record after the migration still holds the file: %s", v)
+		}
+		return nil
+	})
 }
