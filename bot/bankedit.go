@@ -1,9 +1,11 @@
 package bot
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,7 +18,7 @@ import (
 
 // bankChange is a worked-out change: the banks as they will be stored,
 // what happened to each, and the snapshot it was planned from with the
-// banks as they will read back from storage (the next snapshot's).
+// banks as the next snapshot keeps them.
 type bankChange struct {
 	files   []questions.BankFile
 	results []bankResult
@@ -86,8 +88,10 @@ func (b *Bot) planBanks(guild questions.GuildID, user questions.UserID, parts []
 			order = append(order, key)
 			results = append(results, res)
 		}
-		part.Questions = append([]questions.Question(nil), part.Questions...)
-		questions.Rename(&part, res.name)
+		if part.Name != res.name { // Rename changes the questions in place: the caller's stay as they were
+			part.Questions = slices.Clone(part.Questions)
+			questions.Rename(&part, res.name)
+		}
 		for _, q := range part.Questions {
 			here := fmt.Sprintf("%s:%d", part.Path, q.Line)
 			if first, dup := where[q.ID]; dup {
@@ -138,7 +142,6 @@ func (b *Bot) planBanks(guild questions.GuildID, user questions.UserID, parts []
 	now := b.clock.Now()
 	for i, key := range order {
 		bk := merged[key]
-		delete(merged, key) // encoded: its copy is the read-back one
 		f, back, err := b.encodeBank(*bk, user, now)
 		if err != nil {
 			// Parsed banks store; say so plainly if one does not.
@@ -153,16 +156,18 @@ func (b *Bot) planBanks(guild questions.GuildID, user questions.UserID, parts []
 }
 
 // encodeBank is bk as stored (YAML, its questions counted for the quota)
-// and as that file reads back (what parseBankFile makes of it).
+// and as the guild's snapshot keeps it: bk itself, which MarshalYAML has
+// checked reads back from the file unchanged (but for each question's
+// Line), named by the file.
 func (b *Bot) encodeBank(bk questions.Bank, user questions.UserID, now time.Time) (questions.BankFile, *questions.Bank, error) {
-	data, back, err := questions.EncodeYAML(bk)
+	data, err := questions.MarshalYAML(bk)
 	if err != nil {
 		return questions.BankFile{}, nil, err
 	}
-	f := questions.BankFile{Name: bk.Name, Format: questions.FormatYAML, Data: data, ImportedAt: now, ImportedBy: user,
+	f := questions.BankFile{Name: bk.Name, Format: questions.FormatYAML, Data: bytes.Clone(data), ImportedAt: now, ImportedBy: user,
 		Questions: len(bk.Questions)}
-	back.Path = f.Name + "." + string(f.Format)
-	return f, &back, nil
+	bk.Path = f.Name + "." + string(f.Format)
+	return f, &bk, nil
 }
 
 // splitWhere splits "path:line" as planBanks records it.

@@ -25,11 +25,12 @@ const maxImportFiles = 10
 // Bounds on reading an uploaded file (see questions.ParseOptions): an
 // import lists at most maxImportProblems problems of each file and counts
 // the rest, and refuses a YAML or JSON file of more than maxImportValues
-// values before building its tree. A bank needs about ten values a
-// question, and 1 MiB of questions about 50,000 to 100,000.
+// values before building its tree past them (about 12 MiB of tree). A
+// question of a practice exam takes about twenty values, 1 MiB of them
+// about 30,000.
 const (
 	maxImportProblems = 100
-	maxImportValues   = 200_000
+	maxImportValues   = 100_000
 )
 
 // importFileOption names the attachment options in order: "file", "file2" …

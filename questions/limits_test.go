@@ -130,8 +130,9 @@ func TestMaxValues(t *testing.T) {
 		{"json list of values", "l.json", hostile("\n[", "1,", "]", 4096), 1000000, "l.json:2: the bank must be a mapping of fields (bank, source, questions); this file is a list"},
 		{"json string", "s.json", []byte(`"bank"`), 10, "s.json:1: the bank must be a mapping of fields (bank, source, questions); this file is a string"},
 		{"json list, no bound", "l.json", []byte(`[1]`), 0, `l.json: not a question bank: no "bank" or "questions" field at its top level and no question (question: with options:) in it`},
-		{"yaml list of values", "l.yaml", hostile("# list\n", "- a\n", "", 4096), 100, "l.yaml:101: more than 100 values or marks that start one (- : , ? [ {): a bank file holds fewer; split the bank into several files"},
-		{"yaml flow list", "f.yaml", hostile("bank: B\nquestions: [", "1,", "]", 4096), 100, "f.yaml:2: more than 100 values or marks that start one"},
+		{"yaml list of values", "l.yaml", hostile("# list\n", "- a\n", "", 4096), 100, "l.yaml:201: more than 200 marks that start a value (- : , ? [ {): a bank file holds fewer; split the bank into several files"},
+		{"yaml flow list", "f.yaml", hostile("bank: B\nquestions: [", "1,", "]", 4096), 100, "f.yaml:2: more than 200 marks that start a value"},
+		{"yaml of more values than the bound, fewer marks than twice it", "m.yaml", hostile("", "- a\n", "", 600), 100, "m.yaml:100: more than 100 values (strings, numbers, lists, fields)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

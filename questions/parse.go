@@ -58,9 +58,11 @@ type ParseOptions struct {
 	// MaxValues, when not 0, bounds the values (strings, numbers, lists,
 	// mappings) a YAML or JSON file may hold: reading stops at the first
 	// value past it, with one problem, so that a file built to be a huge
-	// tree is refused before that tree is built; and a JSON file whose
-	// first token does not open an object (a bank is one) is refused on
-	// that token. A bank needs about ten values a question.
+	// tree is refused before that tree is built. A JSON file whose first
+	// token does not open an object (a bank is one) is refused on that
+	// token, and a YAML file with more than twice MaxValues marks that
+	// start a value (- : , ? [ {) before it is parsed. A bank needs about
+	// ten values a question.
 	MaxValues int
 }
 

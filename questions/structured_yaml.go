@@ -20,8 +20,8 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
 // cannot be read (ps says why) or holds no document at all: nothing but
 // white space and comments (ps is empty).
 func yamlTree(path string, data []byte, opt ParseOptions) (root *snode, ps Problems) {
-	if line := yamlTooDense(data, opt.MaxValues); line > 0 {
-		ps.add(path, line, tooDenseYAML, opt.MaxValues)
+	if line := yamlTooDense(data, 2*opt.MaxValues); line > 0 {
+		ps.add(path, line, tooDenseYAML, 2*opt.MaxValues)
 		return nil, ps
 	}
 	lines := newYAMLLines(data)
@@ -64,9 +64,9 @@ func yamlTree(path string, data []byte, opt ParseOptions) (root *snode, ps Probl
 	return root, ps
 }
 
-// tooDenseYAML is the problem of a YAML file that may hold more than
-// ParseOptions.MaxValues values (see yamlTooDense).
-const tooDenseYAML = "more than %d values or marks that start one (- : , ? [ {): a bank file holds fewer; split the bank into several files"
+// tooDenseYAML is the problem of a YAML file with more than twice
+// ParseOptions.MaxValues marks that start a value (see yamlTooDense).
+const tooDenseYAML = "more than %d marks that start a value (- : , ? [ {): a bank file holds fewer; split the bank into several files"
 
 // yamlTooDense returns the line at which data may hold more than max
 // values (0 if it cannot, or max is 0), judged before the library builds
@@ -74,9 +74,9 @@ const tooDenseYAML = "more than %d values or marks that start one (- : , ? [ {):
 // follows a mark: "-" (an item), ":" or "?" (a key and its value), "," "["
 // "{" (flow items, a flow mapping's key and value); counting a value for
 // "-" and two for the others is an upper bound. Prose counts too, so a
-// bank of about 20 bytes a value counts about one and a half times its
-// values; a tree built to exhaust memory, at 2 to 8 bytes a value, is
-// refused here.
+// bank counts up to twice its values (yamlTree allows twice MaxValues
+// here, and counts the values themselves as it converts); a tree built to
+// exhaust memory, at 2 to 8 bytes a value, is refused here.
 func yamlTooDense(data []byte, max int) int {
 	if max <= 0 {
 		return 0
