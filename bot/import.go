@@ -150,8 +150,10 @@ func (b *Bot) parseUploads(c *call, ups []upload, bankOpt string) ([]questions.B
 			}
 			return nil, nil, userErr("I couldn't download %s. Try uploading it again; nothing was imported.", truncate(u.name, 100))
 		}
+		start := time.Now()
 		banks, fileProblems := questions.ParseFile(u.name, data, questions.ParseOptions{DefaultBank: bankOpt,
 			MaxProblems: maxImportProblems, MaxValues: maxImportValues})
+		pace(c.ctx, start)
 		ps = append(ps, fileProblems...)
 		if refused = refused || len(fileProblems.Errors()) > 0; refused {
 			parts = nil

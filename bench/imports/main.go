@@ -6,7 +6,9 @@
 //     (refused);
 //   - realistic banks (practice-exam questions, YAML), into a server
 //     without banks (stored);
-//   - the same banks again (each merged, unchanged, and stored again).
+//   - the same banks with every question's explanation edited (merged,
+//     every question updated, stored);
+//   - those again (merged, unchanged: nothing is stored).
 //
 // For each it prints the time from the command to its reply, the peak of
 // the Go heap over the heap live before the import (from the runtime's GC
@@ -83,17 +85,19 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer srv.Close()
-	var hostile, valid []string
+	var hostile, valid, edited []string
 	for i := range 10 {
-		h, v := fmt.Sprintf("hostile%d.json", i+1), fmt.Sprintf("bank%d.yaml", i+1)
+		h, v, e := fmt.Sprintf("hostile%d.json", i+1), fmt.Sprintf("bank%d.yaml", i+1), fmt.Sprintf("bank%d-2.yaml", i+1)
 		srv.AddFile(h, benchbanks.Hostile(1<<20))
-		srv.AddFile(v, benchbanks.Realistic(fmt.Sprintf("Bench %d", i+1), 1<<20))
-		hostile, valid = append(hostile, h), append(valid, v)
+		srv.AddFile(v, benchbanks.Realistic(fmt.Sprintf("Bench %d", i+1), 1, 1<<20))
+		srv.AddFile(e, benchbanks.Realistic(fmt.Sprintf("Bench %d", i+1), 2, 1<<20))
+		hostile, valid, edited = append(hostile, h), append(valid, v), append(edited, e)
 	}
 	kases := []kase{
 		{"10 hostile JSON files (refused)", hostile, "**The 10 files** were not imported"},
 		{"10 banks of 1 MiB into a server without banks", valid, "**Bench 10** (new bank): added"},
-		{"the same 10 banks again (merged, unchanged)", valid, "**Bench 10**: added 0, updated 0, unchanged"},
+		{"the same 10 banks, every question edited", edited, "**Bench 10**: added 0, updated"},
+		{"the same 10 banks again (unchanged: nothing stored)", edited, "**Bench 10**: added 0, updated 0, unchanged"},
 	}
 	fmt.Fprintf(out, "one /quizadmin import of ten 1 MiB files, %d rounds\n\n", *rounds)
 	var results []result

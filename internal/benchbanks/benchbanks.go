@@ -9,10 +9,12 @@ import (
 )
 
 // Realistic is a YAML bank named name of about size bytes (never more):
-// questions of about 640 bytes, as a practice exam has them (a two-line
+// questions of about 540 bytes, as a practice exam has them (a two-line
 // stem, four options, one correct, a two-sentence explanation), each with
-// an id unique to the bank.
-func Realistic(name string, size int) []byte {
+// an id unique to the bank. Banks of another edition have the same
+// questions with other explanations: importing one over the other updates
+// every question.
+func Realistic(name string, edition, size int) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "bank: %s\nquestions:\n", name)
 	options := []string{"Object storage with lifecycle rules", "Block volumes attached to one instance",
@@ -27,7 +29,7 @@ func Realistic(name string, size int) []byte {
 				q.WriteString("    correct: true\n")
 			}
 		}
-		q.WriteString("  explanation: The right answer keeps the data durable and close to the workload. The others trade away latency, cost or durability, which this workload cannot give up.\n")
+		fmt.Fprintf(&q, "  explanation: The right answer keeps the data durable and close to the workload (edition %d). The others trade away latency, cost or durability, which this workload cannot give up.\n", edition)
 		if b.Len()+q.Len() > size {
 			return []byte(b.String())
 		}

@@ -7,7 +7,7 @@ import (
 )
 
 func TestRealisticParses(t *testing.T) {
-	data := Realistic("Bench 1", 1<<20)
+	data := Realistic("Bench 1", 1, 1<<20)
 	if len(data) > 1<<20 || len(data) < 1<<20-1000 {
 		t.Errorf("got %d bytes, want just under 1 MiB", len(data))
 	}
