@@ -143,13 +143,9 @@ func runRound(ctx context.Context, srv *discordtest.Server, bin, bank, dir strin
 			_ = child.Stop(10 * time.Second)
 		}
 	}()
-	_, off, err := child.LogFrom(0)
-	if err != nil {
-		return nil, err
-	}
 	var out []result
 	for _, k := range kases {
-		before, end, err := child.LogFrom(0)
+		before, off, err := child.LogFrom(0)
 		if err != nil {
 			return nil, err
 		}
@@ -158,7 +154,6 @@ func runRound(ctx context.Context, srv *discordtest.Server, bin, bank, dir strin
 		if len(gcs) > 0 {
 			idle = gcs[len(gcs)-1].Live
 		}
-		off = end
 		if err := child.ResetPeakMemory(); err != nil {
 			return nil, err
 		}
