@@ -12,7 +12,7 @@ import (
 // CR as a line break, encoding/json and the line-driven parsers would
 // not), and then reports the lines that are not valid UTF-8 (see
 // checkUTF8). data is not modified; the result may share it.
-func prepare(path string, data []byte) ([]byte, Problems) {
+func prepare(path string, data []byte, max int) ([]byte, Problems) {
 	data, ps := decodeText(path, data)
 	if ps != nil {
 		return nil, ps

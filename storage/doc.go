@@ -52,7 +52,11 @@
 //	        asks/                          created on a member's first /quiz ask
 //	            <user> → at, <post>        the member's last ask (CreateAsk's cooldown)
 //	        banks/
-//	            <lower-case name> → JSON bank file (stored by this build: the merged bank as YAML)
+//	            <lower-case name> → JSON bank record: name, format, imported at and by
+//	        bankdata/
+//	            <lower-case name> → the bank's file as it is (stored by this build: the merged bank as YAML)
+//	        bankinfo/
+//	            <lower-case name> → questions u64, bytes u64   what the quota counts of that bank (see Options.Quota)
 //	        confirms/                      sequence = last confirmation ID; created on the first
 //	            <confirmation> → JSON confirmation  an admin's request waiting for Confirm: action, admin, bank, stamp, an import's banks, expiry
 //	        drafts/                        sequence = last draft ID
