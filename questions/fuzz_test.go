@@ -86,6 +86,7 @@ func FuzzParseAiken(f *testing.F) {
 		checkFuzz(t, "f.aiken", data, func() ([]Bank, Problems) {
 			return ParseFile("f.aiken", data, ParseOptions{DefaultBank: "B"})
 		})
+		checkCapped(t, "f.aiken", data, 2)
 	})
 }
 
@@ -166,5 +167,6 @@ func FuzzParseTable(f *testing.F) {
 		checkFuzz(t, path, data, func() ([]Bank, Problems) {
 			return parseTable(path, data, format, ParseOptions{DefaultBank: "D", SkipNonBank: kind&4 != 0})
 		})
+		checkCapped(t, path, data, 2)
 	})
 }

@@ -385,7 +385,7 @@ func (p *giftParser) question(lines []giftLine) {
 		}
 		p.ids[q.ID] = first
 		if code > 0 {
-			p.probs.warn(p.path, first, "%s", codeWarning)
+			p.probs.warnMax(p.max, &p.omit, p.path, first, "%s", codeWarning)
 		}
 		p.add(q)
 	}

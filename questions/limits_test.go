@@ -78,7 +78,14 @@ func TestMaxProblems(t *testing.T) {
 		{"exam text of junk inside a question", "j.txt", hostile("X Question 1\nSelect 1Q?\n- A\na\n- B\nb\nCorrect answer: A\nExplanation\n", "- Q. Incorrect.\n\n", "", size), 1000},
 		{"gift of unclosed titles", "h.gift", hostile("", "::t\n\n", "", size), 10000},
 		{"gift of essay questions", "e.gift", hostile("", "Why? {}\n\n", "", size), 5000},
-		{"lines that are not UTF-8", "u.txt", hostile("X Question 1\n", "\xff\n", "", size), 10000},
+		{"csv rows of an answer that is no option", "r.csv", hostile("question,A,B,answer\n", "x,a,b,Z\n", "", size), 5000},
+		{"csv rows of one cell", "s.csv", hostile("question,A,B,answer\n", "q\n", "", size), 10000},
+		{"tsv rows of an answer that is no option", "r.tsv", hostile("question\tA\tB\tanswer\n", "x\ta\tb\tZ\n", "", size), 5000},
+		{"tab-separated text rows", "r.txt", hostile("question\tA\tB\tanswer\n", "x\ta\tb\tZ\n", "", size), 5000},
+		{"csv header of unknown columns", "h.csv", hostile("question,A,B,answer", ",zz", "\n", size), 10000},
+		{"csv cells past the header", "c.csv", hostile("question,A,B,answer\n", "x,a,b,A,z\n", "", size), 5000},
+		{"aiken answers that are no option", "a.aiken", hostile("", "Q?\nA. a\nB. b\nANSWER: C\n\n", "", size), 2000},
+		{"practice-site questions without an answer", "p.txt", hostile("", "Question #1 Topic 1\nQ?\nA. a\n", "", size), 1000},
 		{"valid questions Validate refuses", "v.json", hostile(`{"bank":"X","questions":[`, `{"question":"Q?","tags":["`+strings.Repeat("t", 101)+`"],"options":[{"text":"a","correct":true},{"text":"b"}]},`, `]}`, size), 300},
 	}
 	for _, tt := range tests {
@@ -94,8 +101,32 @@ func TestMaxProblems(t *testing.T) {
 				t.Errorf("summary %q, want %q", ps[100].Error(), want)
 			}
 			checkCapped(t, tt.path, tt.data, 100)
+			// The format's parser itself lists no more than the bound
+			// (parse then cuts what Validate adds): past it, it counts.
+			if _, raw := formatParse(tt.path, tt.data, ParseOptions{MaxProblems: 100}); len(raw) > 103 {
+				t.Errorf("the %s parser built %d problems, want at most 100 and its summaries", tt.path, len(raw))
+			}
 		})
 	}
+}
+
+// formatParse is parse without Validate and its cut: the format's parser
+// alone.
+func formatParse(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
+	f, _ := FormatOf(path)
+	switch f {
+	case FormatText:
+		return parseText(path, data, opt)
+	case FormatAiken:
+		return parseTextShape(path, data, opt, true)
+	case FormatCSV, FormatTSV:
+		return parseTable(path, data, f, opt)
+	case FormatYAML, FormatJSON:
+		return parseStructured(path, data, f, opt)
+	case FormatGIFT:
+		return parseGIFT(path, data, opt)
+	}
+	return nil, nil
 }
 
 // A structured question whose problems came past the reported ones is
@@ -113,8 +144,26 @@ func TestStructuredProblemsPastTheListStillRefuse(t *testing.T) {
 	}
 }
 
-// MaxValues stops reading a YAML or JSON tree past its bound, and refuses
-// a JSON document that is not an object on its first token.
+// A file that is not UTF-8 lists a few of its lines (maxEncodingLines),
+// and with MaxProblems fewer, then a summary; its encoding is guessed from
+// the first bytes that are not UTF-8 of any number.
+func TestMaxProblemsEncoding(t *testing.T) {
+	data := hostile("X Question 1\n", "caf\xe9 \x93quoted\x94\n", "", 64<<10)
+	_, ps := ParseFile("u.txt", data, ParseOptions{})
+	if len(ps) != maxEncodingLines || !strings.Contains(ps[0].Msg, "Windows-1252") || !strings.Contains(ps[0].Msg, "lines have such bytes") {
+		t.Errorf("got %d problems, the first %q; want %d, the first naming Windows-1252 and counting the lines", len(ps), ps[0].Msg, maxEncodingLines)
+	}
+	_, capped := ParseFile("u.txt", data, ParseOptions{MaxProblems: 2})
+	if len(capped) != 3 || capped[0] != ps[0] || capped[2].Omitted != maxEncodingLines-2 {
+		t.Errorf("with MaxProblems 2: got %v; want the first 2 and a summary of %d more", capped, maxEncodingLines-2)
+	}
+	checkCapped(t, "u.txt", data, 2)
+	checkCapped(t, "u.csv", data, 3)
+}
+
+// MaxValues stops reading a YAML or JSON tree, or a table's cells, past
+// its bound, and refuses a JSON document that is not an object on its
+// first token.
 func TestMaxValues(t *testing.T) {
 	yamlBank := lines("bank: B", "questions:", "- question: Q?", "  options: [{text: a, correct: true}, {text: b}]")
 	jsonBank := []byte(`{"bank": "B", "questions": [{"question": "Q?", "options": [{"text": "a", "correct": true}, {"text": "b"}]}]}`)
@@ -133,6 +182,10 @@ func TestMaxValues(t *testing.T) {
 		{"yaml list of values", "l.yaml", hostile("# list\n", "- a\n", "", 4096), 100, "l.yaml:201: more than 200 marks that start a value (- : , ? [ {): a bank file holds fewer; split the bank into several files"},
 		{"yaml flow list", "f.yaml", hostile("bank: B\nquestions: [", "1,", "]", 4096), 100, "f.yaml:2: more than 200 marks that start a value"},
 		{"yaml of more values than the bound, fewer marks than twice it", "m.yaml", hostile("", "- a\n", "", 600), 100, "m.yaml:100: more than 100 values (strings, numbers, lists, fields)"},
+		{"csv bank under the bound", "b.csv", []byte("question,A,B,answer\nQ?,a,b,A\n"), 8, ""},
+		{"csv of more cells", "c.csv", []byte("question,A,B,answer\nQ?,a,b,A\nR?,a,b,B\n"), 10, "c.csv:3: more than 10 cells: a bank file holds fewer; split the bank into several files"},
+		{"csv rows of one cell", "s.csv", hostile("question,A,B,answer\n", "q\n", "", 4096), 100, "s.csv:98: more than 100 cells"},
+		{"tab-separated text", "t.txt", hostile("question\tA\tB\tanswer\n", "q\ta\tb\tA\n", "", 4096), 100, "t.txt:26: more than 100 cells"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

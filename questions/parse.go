@@ -66,7 +66,9 @@ type ParseOptions struct {
 	// token does not open an object (a bank is one) is refused on that
 	// token, and a YAML file with more than twice MaxValues marks that
 	// start a value (- : , ? [ {) before it is parsed. A bank needs about
-	// ten values a question.
+	// ten values a question. It bounds a table's cells (CSV, TSV,
+	// tab-separated text) likewise: a table is read whole before its rows
+	// are parsed, and refused at the first cell past the bound.
 	MaxValues int
 }
 
@@ -169,7 +171,7 @@ func validate(banks []Bank, max int) (Problems, invalid) {
 	var ps Problems
 	bad := invalid{}
 	omitted, path := 0, ""
-	found := 0 // problems found, listed or not: whether a question had one
+	found := 0                 // problems found, listed or not: whether a question had one
 	ids := map[string]string{} // ID → where first seen
 	for bi := range banks {
 		b := &banks[bi]
