@@ -175,7 +175,12 @@
 // exams and reviews, and built every member's memory of every question
 // from the stored answers in recording order (RebuildMemory recomputes
 // them the same way). Version 6 added guilds/<g>/shown, indexing every
-// review without an answer of its member.
+// review without an answer of its member. Version 7 moved each imported
+// bank's file out of its JSON record (where it was base64) into
+// guilds/<g>/bankdata as it is, and counted each bank's questions (parsed
+// as this build parses them) and bytes in guilds/<g>/bankinfo, which the
+// quota reads (see Options.Quota); kept versions and confirmations keep
+// their files in their own records, as before.
 //
 // # Memory and reviews
 //

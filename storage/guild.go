@@ -63,9 +63,10 @@ func (db *DB) ForgetAsked(ctx context.Context, guildID questions.GuildID, questi
 }
 
 // bankRec is how an imported bank's record is stored (JSON): everything
-// but the file, which guilds/<g>/bankdata holds as it is. Data holds the
-// file (base64) only in a record written before schema 6, which migration
-// 6 moves to bankdata.
+// but the file, which guilds/<g>/bankdata holds as it is. In
+// guilds/<g>/banks, Data holds the file (base64) only in a record written
+// before schema 7, which migration 7 moves to bankdata; a kept version
+// (undo/) and a confirmation (confirms/) hold their files in Data.
 type bankRec struct {
 	Name       string           `json:"name"`
 	Format     string           `json:"format"`

@@ -44,7 +44,7 @@ var (
 	// for a click, and the kept versions of banks.
 	bConfirms = []byte("confirms")
 	bUndo     = []byte("undo")
-	// Schema version 6: per imported bank, its file and what the quota
+	// Schema version 7: per imported bank, its file and what the quota
 	// counts of it.
 	bBankData = []byte("bankdata")
 	bBankInfo = []byte("bankinfo")

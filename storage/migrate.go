@@ -177,7 +177,7 @@ func indexShown(tx *bbolt.Tx) error {
 	})
 }
 
-// splitBanks is version 6: each imported bank's file moves out of its
+// splitBanks is version 7: each imported bank's file moves out of its
 // JSON record (where it was base64) into guilds/<g>/bankdata as it is, and
 // guilds/<g>/bankinfo gets its questions and bytes, which the quota counts
 // (see putBanks). The questions are counted by parsing each bank as the

@@ -136,12 +136,12 @@ func TestQuotaConcurrent(t *testing.T) {
 	}
 }
 
-// TestMigrateV5 opens a version-5 file with imported banks (each file in
-// its record, no bankdata or bankinfo): the migration moves each file to
+// TestMigrateV6 opens a version-6 file with imported banks (each file in
+// its record, no bankdata or bankinfo): migration 7 moves each file to
 // bankdata, counts its questions by parsing it, and its bytes.
-func TestMigrateV5(t *testing.T) {
+func TestMigrateV6(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "quiz.db")
-	v5, err := open(t.Context(), path, Options{Now: func() time.Time { return t0 }}, migrations()[:5])
+	v6, err := open(t.Context(), path, Options{Now: func() time.Time { return t0 }}, migrations()[:6])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,8 +152,8 @@ func TestMigrateV5(t *testing.T) {
 		{Name: "Old", Format: questions.FormatText, Data: []byte(text)},
 		{Name: "Broken", Format: questions.FormatYAML, Data: []byte("bank: [")},
 	}
-	// Written as a version-5 build did: the bank records only.
-	err = v5.bolt.Update(func(tx *bbolt.Tx) error {
+	// Written as a version-6 build did: the bank records only.
+	err = v6.bolt.Update(func(tx *bbolt.Tx) error {
 		g, err := guildRW(tx, guild)
 		if err != nil {
 			return err
@@ -177,9 +177,17 @@ func TestMigrateV5(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v5.Close()
+	v6.Close()
 
 	db := openPath(t, path)
+	var schema uint64
+	db.bolt.View(func(tx *bbolt.Tx) error {
+		schema = getU64(tx.Bucket(bMeta).Get(kSchema))
+		return nil
+	})
+	if schema != 7 || SchemaVersion() != 7 {
+		t.Errorf("schema after the migration: %d (this build's %d), want 7", schema, SchemaVersion())
+	}
 	want := questions.BankUsage{Banks: 3, Questions: 3, Bytes: int64(len(yaml) + len(text) + len("bank: ["))}
 	if u, err := db.BankUsage(guild); err != nil || u != want {
 		t.Errorf("usage after the migration: %+v, %v; want %+v", u, err, want)
