@@ -205,7 +205,11 @@
 // and keeps the bank as it was (a version, questions.UndoKeep long) in
 // one transaction, so a change is never stored without its version nor
 // the other way round; a restore (EditBanks with Restore) deletes the
-// version it puts back in the same transaction. Both buckets are created
+// version it puts back in the same transaction. EditBanks writes banks as
+// SaveBanks does (the file in bankdata/, its counts in bankinfo/, all
+// three deleted with a removed bank) and holds the guild to its quota
+// over the whole edit, a restore included: a restore past a bound stores
+// nothing and keeps its version for when the guild has made room. Both buckets are created
 // on first use and read as empty when absent, so no schema version was
 // needed; both are held to per-guild bounds (questions/undo.go) in the
 // transaction that writes them, and PruneExpired deletes what expired.

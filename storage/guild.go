@@ -90,11 +90,26 @@ func bankInfo(questions int, bytes int) []byte {
 	return append(u64(uint64(questions)), u64(uint64(bytes))...)
 }
 
-// putBanks stores files (each with its record recs[i]) in the guild g,
-// the file itself as it is, and checks the guild's usage against quota,
-// before and after: an error wrapping a *questions.QuotaError when they
-// take it past a bound (the caller's transaction then rolls back).
+// putBanks stores files (each with its record recs[i]) in the guild g
+// (see writeBanks) and checks the guild's usage against quota, before and
+// after: an error wrapping a *questions.QuotaError when they take it past
+// a bound (the caller's transaction then rolls back).
 func putBanks(g *bbolt.Bucket, files []questions.BankFile, recs [][]byte, quota questions.Quota) error {
+	info, err := g.CreateBucketIfNotExists(bBankInfo)
+	if err != nil {
+		return err
+	}
+	before := bankUsage(info)
+	if err := writeBanks(g, files, recs); err != nil {
+		return err
+	}
+	return quota.Check(before, bankUsage(info))
+}
+
+// writeBanks stores files in the guild g, each replacing the bank of its
+// name: its record recs[i] in banks/, the file as it is in bankdata/, its
+// questions (f.Questions) and bytes in bankinfo/. It checks no quota.
+func writeBanks(g *bbolt.Bucket, files []questions.BankFile, recs [][]byte) error {
 	data, err := g.CreateBucketIfNotExists(bBankData)
 	if err != nil {
 		return err
@@ -103,7 +118,6 @@ func putBanks(g *bbolt.Bucket, files []questions.BankFile, recs [][]byte, quota 
 	if err != nil {
 		return err
 	}
-	before := bankUsage(info)
 	for i, f := range files {
 		k := normBank(f.Name)
 		if err := g.Bucket(bBanks).Put(k, recs[i]); err != nil {
@@ -120,7 +134,45 @@ func putBanks(g *bbolt.Bucket, files []questions.BankFile, recs [][]byte, quota 
 			return err
 		}
 	}
-	return quota.Check(before, bankUsage(info))
+	return nil
+}
+
+// storedBank reads the guild g's bank of that name: its record with the
+// file in Data (from bankdata/, or from the record itself as written
+// before schema 7). ok is false when there is no such bank. Data is
+// mapped memory, valid while the transaction lasts.
+func storedBank(g *bbolt.Bucket, name string) (r bankRec, ok bool, err error) {
+	k := normBank(name)
+	v := getIn(sub(g, bBanks), k)
+	if v == nil {
+		return r, false, nil
+	}
+	if err := json.Unmarshal(v, &r); err != nil {
+		return r, false, fmt.Errorf("bank %q: %w", name, err)
+	}
+	if d := getIn(sub(g, bBankData), k); d != nil {
+		r.Data = d
+	}
+	return r, true, nil
+}
+
+// removeBank deletes the guild g's bank of that name: its record, its
+// file and its counts. An error wrapping questions.ErrNotFound when there
+// is none.
+func removeBank(g *bbolt.Bucket, name string) error {
+	k := normBank(name)
+	b := sub(g, bBanks)
+	if b == nil || b.Get(k) == nil {
+		return fmt.Errorf("bank %q: %w", name, questions.ErrNotFound)
+	}
+	for _, bucket := range [][]byte{bBankData, bBankInfo} {
+		if other := sub(g, bucket); other != nil {
+			if err := other.Delete(k); err != nil {
+				return err
+			}
+		}
+	}
+	return b.Delete(k)
 }
 
 // bankUsage sums guilds/<g>/bankinfo.
@@ -216,19 +268,7 @@ func (db *DB) BankUsage(guildID questions.GuildID) (questions.BankUsage, error) 
 // for concurrent use.
 func (db *DB) DeleteBank(ctx context.Context, guildID questions.GuildID, name string) error {
 	err := db.update(ctx, func(tx *bbolt.Tx) error {
-		g := guildRO(tx, guildID)
-		b := sub(g, bBanks)
-		if b == nil || b.Get(normBank(name)) == nil {
-			return fmt.Errorf("bank %q: %w", name, questions.ErrNotFound)
-		}
-		for _, bucket := range [][]byte{bBankData, bBankInfo} {
-			if other := sub(g, bucket); other != nil {
-				if err := other.Delete(normBank(name)); err != nil {
-					return err
-				}
-			}
-		}
-		return b.Delete(normBank(name))
+		return removeBank(guildRO(tx, guildID), name)
 	})
 	if err != nil {
 		return fmt.Errorf("delete bank: %w", err)

@@ -206,3 +206,172 @@ func TestMigrateV6(t *testing.T) {
 		return nil
 	})
 }
+
+// bankLayout is what the guild keeps of each bank in bankdata/ and
+// bankinfo/, as name → "file questions/bytes"; a record without its file
+// or counts, or the other way round, shows as "missing".
+func bankLayout(t *testing.T, db *DB, g questions.GuildID) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	db.bolt.View(func(tx *bbolt.Tx) error {
+		gb := guildRO(tx, g)
+		seen := map[string]bool{}
+		for _, b := range [][]byte{bBanks, bBankData, bBankInfo} {
+			sub(gb, b).ForEach(func(k, _ []byte) error { seen[string(k)] = true; return nil })
+		}
+		for k := range seen {
+			rec, data, info := getIn(sub(gb, bBanks), []byte(k)), getIn(sub(gb, bBankData), []byte(k)), getIn(sub(gb, bBankInfo), []byte(k))
+			if rec == nil || data == nil || len(info) != 16 || bytes.Contains(rec, []byte(`"data"`)) {
+				out[k] = "missing"
+				continue
+			}
+			out[k] = fmt.Sprintf("%s %d/%d", data, getU64(info), getU64(info[8:]))
+		}
+		return nil
+	})
+	return out
+}
+
+// EditBanks (undo's keep and restore) stores a bank as SaveBanks does: the
+// file in bankdata/, its counts in bankinfo/, and a removed bank's entries
+// deleted; the version it keeps is the file as stored there.
+func TestEditBanksLayout(t *testing.T) {
+	db := openQuota(t, questions.Quota{})
+	ctx := t.Context()
+	if err := db.SaveBanks(ctx, guild, []questions.BankFile{qbank("Net", 2, 4), qbank("Sec", 1, 3)}, 0); err != nil {
+		t.Fatal(err)
+	}
+	next := qbank("Net", 3, 5)
+	next.Data = []byte("net v2")
+	if err := db.EditBanks(ctx, guild, questions.BankEdit{Save: []questions.BankFile{next}, Keep: []string{"net"},
+		Change: questions.ChangeReplaced, By: 8, At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.EditBanks(ctx, guild, questions.BankEdit{Remove: []string{"SEC"}, Keep: []string{"sec"},
+		Change: questions.ChangeRemoved, By: 8, At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"net": "net v2 3/6"}
+	if got := bankLayout(t, db, guild); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("layout after a replace and a remove: %v, want %v", got, want)
+	}
+	if u, _ := db.BankUsage(guild); u != (questions.BankUsage{Banks: 1, Questions: 3, Bytes: 6}) {
+		t.Errorf("usage: %+v, want 1 bank, 3 questions, 6 bytes", u)
+	}
+	vs, err := db.BankVersions(guild)
+	if err != nil || len(vs) != 2 || string(vs[0].File.Data) != "xxxx" || string(vs[1].File.Data) != "xxx" {
+		t.Fatalf("kept versions: %+v, %v; want Net's file xxxx and Sec's xxx", vs, err)
+	}
+	restore := qbank("Sec", 1, 3)
+	if err := db.EditBanks(ctx, guild, questions.BankEdit{Save: []questions.BankFile{restore}, Restore: vs[1].ID}); err != nil {
+		t.Fatal(err)
+	}
+	want["sec"] = "xxx 1/3"
+	if got := bankLayout(t, db, guild); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("layout after the restore: %v, want %v", got, want)
+	}
+}
+
+// An edit is held to the quota like SaveBanks, comparing the banks before
+// and after the whole edit: a restore that would take the server past a
+// bound stores nothing and keeps its version; one that fits, or a change
+// that shrinks a server past a lowered bound, goes through.
+func TestEditBanksQuota(t *testing.T) {
+	db := openQuota(t, questions.Quota{Banks: 2, Questions: 10})
+	ctx := t.Context()
+	if err := db.SaveBanks(ctx, guild, []questions.BankFile{qbank("a", 6, 1), qbank("b", 4, 1)}, 0); err != nil {
+		t.Fatal(err)
+	}
+	// Remove a (kept), then fill its room with c.
+	if err := db.EditBanks(ctx, guild, questions.BankEdit{Remove: []string{"a"}, Keep: []string{"a"}, Change: questions.ChangeRemoved, At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SaveBanks(ctx, guild, []questions.BankFile{qbank("c", 5, 1)}, 0); err != nil {
+		t.Fatal(err)
+	}
+	vs, _ := db.BankVersions(guild)
+	if len(vs) != 1 {
+		t.Fatalf("versions: %+v, want a's", vs)
+	}
+	before := bankLayout(t, db, guild)
+	err := db.EditBanks(ctx, guild, questions.BankEdit{Save: []questions.BankFile{qbank("a", 6, 1)}, Restore: vs[0].ID})
+	var qe *questions.QuotaError
+	if !errors.As(err, &qe) || !errors.Is(err, questions.ErrOverQuota) || qe.What != "banks" || qe.Have != 3 || qe.Limit != 2 {
+		t.Fatalf("restore past the quota: %v, want a QuotaError of 3 banks, at most 2", err)
+	}
+	if got := bankLayout(t, db, guild); fmt.Sprint(got) != fmt.Sprint(before) {
+		t.Errorf("a refused restore wrote: %v, want %v", got, before)
+	}
+	if vs, _ := db.BankVersions(guild); len(vs) != 1 {
+		t.Errorf("a refused restore took its version: %+v", vs)
+	}
+	// Made room: the restore goes through and takes the version.
+	if err := db.EditBanks(ctx, guild, questions.BankEdit{Remove: []string{"c"}, Keep: []string{"c"}, Change: questions.ChangeRemoved, At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.EditBanks(ctx, guild, questions.BankEdit{Save: []questions.BankFile{qbank("a", 6, 1)}, Restore: vs[0].ID}); err != nil {
+		t.Fatalf("restore within the quota: %v", err)
+	}
+	// A replace that grows past the questions bound is refused; one that
+	// shrinks a bank is not, even past a lowered bound.
+	if err := db.EditBanks(ctx, guild, questions.BankEdit{Save: []questions.BankFile{qbank("b", 5, 1)}, Keep: []string{"b"},
+		Change: questions.ChangeReplaced, At: t0}); !errors.Is(err, questions.ErrOverQuota) {
+		t.Errorf("a replace to 11 questions: %v, want ErrOverQuota", err)
+	}
+	db.quota = questions.Quota{Questions: 5}
+	if err := db.EditBanks(ctx, guild, questions.BankEdit{Save: []questions.BankFile{qbank("b", 3, 1)}, Keep: []string{"b"},
+		Change: questions.ChangeQuestionRemoved, At: t0}); err != nil {
+		t.Errorf("a question removed past a lowered bound: %v, want stored", err)
+	}
+}
+
+// Versions kept by a version-6 build (the file in the version's record, as
+// now) read back after migration 7 and restore into bankdata/ with their
+// counts.
+func TestMigrateV6KeptVersions(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "quiz.db")
+	v6, err := open(t.Context(), path, Options{Now: func() time.Time { return t0 }}, migrations()[:6])
+	if err != nil {
+		t.Fatal(err)
+	}
+	yaml := "bank: Net\nquestions:\n- question: A?\n  options: [{text: a, correct: true}, {text: b}]\n"
+	err = v6.bolt.Update(func(tx *bbolt.Tx) error {
+		g, err := guildRW(tx, guild)
+		if err != nil {
+			return err
+		}
+		for _, b := range [][]byte{bBankData, bBankInfo} {
+			if err := g.DeleteBucket(b); err != nil {
+				return err
+			}
+		}
+		undo, err := g.CreateBucketIfNotExists(bUndo)
+		if err != nil {
+			return err
+		}
+		v, err := json.Marshal(versionRec{File: bankRec{Name: "Net", Format: "yaml", Data: []byte(yaml)}, Change: string(questions.ChangeRemoved),
+			By: 8, At: t0, Size: len(yaml), ExpiresAt: t0.Add(questions.UndoKeep)})
+		if err != nil {
+			return err
+		}
+		return undo.Put(u64(uint64(1)), v)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v6.Close()
+
+	db := openPath(t, path)
+	vs, err := db.BankVersions(guild)
+	if err != nil || len(vs) != 1 || string(vs[0].File.Data) != yaml {
+		t.Fatalf("versions after the migration: %+v, %v; want Net's file", vs, err)
+	}
+	f := vs[0].File
+	f.Questions = 1
+	if err := db.EditBanks(t.Context(), guild, questions.BankEdit{Save: []questions.BankFile{f}, Restore: vs[0].ID}); err != nil {
+		t.Fatal(err)
+	}
+	if got := bankLayout(t, db, guild); got["net"] != fmt.Sprintf("%s 1/%d", yaml, len(yaml)) || len(got) != 1 {
+		t.Errorf("layout after the restore: %v", got)
+	}
+}
