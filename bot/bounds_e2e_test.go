@@ -35,7 +35,7 @@ func TestHostileImportRefused(t *testing.T) {
 	got := e.admin(alice, sub("import", files...))
 	for _, want := range []string{
 		fmt.Sprintf("**The 10 files** were not imported: %d problems. Nothing was stored.", 8*3*items+2),
-		`h1.json:1: unknown field "zz" in a question (want id, number, select, question, options, explanation, tags, source)`,
+		`h1.json:1: unknown field "zz" in a question (want id, number, select, question, options, explanation, tags, source, community)`,
 		"h1.json:1: the question has no text",
 		fmt.Sprintf("h1.json: …and %d more problems, not listed", 3*items-4),
 		fmt.Sprintf("h8.json: …and %d more problems, not listed", 3*items-4),
@@ -101,11 +101,26 @@ func TestQuotaRefusals(t *testing.T) {
 	if one, two, three := e.bankQuestions("One"), e.bankQuestions("Two"), e.bankQuestions("Three"); one != 1 || two != 1 || three != 0 {
 		t.Errorf("after the refusals: One %d, Two %d, Three %d questions; want 1, 1, 0", one, two, three)
 	}
-	if got := e.admin(alice, group("bank", sub("remove", str("name", "Two")))); !strings.Contains(got, "Removed **Two**") {
+	if got := e.confirmed(alice, group("bank", sub("remove", str("name", "Two")))); !strings.Contains(got, "Removed **Two**") {
 		t.Fatalf("remove: %q", got)
 	}
 	if got := e.admin(alice, sub("import", fileOpt("file", "b.yaml", oneQuestionBank("Three")))); !strings.Contains(got, "**Three** (new bank)") {
 		t.Errorf("import once a bank was removed: %q", got)
+	}
+	// An undo is held to the quota too: Two back next to One and Three
+	// would be 3 banks. Its kept version stays for when there is room.
+	got := e.undo("Two")
+	wants(t, "undo past the quota", got, "❌ Nothing was stored: this server's banks would have 3 banks, and may have at most 2 (a limit of this bot, QUIZHOST_QUOTA_BANKS)",
+		"The kept version of **Two** stays")
+	if two := e.bankQuestions("Two"); two != 0 {
+		t.Errorf("after the refused undo: Two has %d questions, want none", two)
+	}
+	if got := e.confirmed(alice, group("bank", sub("remove", str("name", "Three")))); !strings.Contains(got, "Removed **Three**") {
+		t.Fatalf("remove: %q", got)
+	}
+	wants(t, "undo once there is room", e.undo("Two"), "Restored **Two**")
+	if one, two, three := e.bankQuestions("One"), e.bankQuestions("Two"), e.bankQuestions("Three"); one != 1 || two != 1 || three != 0 {
+		t.Errorf("after the undo: One %d, Two %d, Three %d questions; want 1, 1, 0", one, two, three)
 	}
 	e.checkWire()
 }
