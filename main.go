@@ -591,8 +591,13 @@ func help(args []string, _ func(string) string, stdout, _ io.Writer) error {
 	fmt.Fprintf(stdout, "quizhost hosts quizzes for study groups on Discord (see README.md).\n\n%s\n", commandList())
 	fmt.Fprintln(stdout, "environment (also read from .env in the working directory; real environment variables win;")
 	fmt.Fprintln(stdout, "a variable set empty takes its default):")
-	for _, v := range envVars() {
-		fmt.Fprintf(stdout, "  %-21s %-24s %s\n", v.name, v.def, v.meaning)
+	vars := envVars()
+	width := 0
+	for _, v := range vars {
+		width = max(width, len(v.name))
+	}
+	for _, v := range vars {
+		fmt.Fprintf(stdout, "  %-*s %-24s %s\n", width, v.name, v.def, v.meaning)
 	}
 	return nil
 }
