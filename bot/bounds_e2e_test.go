@@ -124,3 +124,29 @@ func TestQuotaRefusals(t *testing.T) {
 	}
 	e.checkWire()
 }
+
+// A file of more warnings than an import lists loads all the same, as it
+// would with fewer: a CSV of 150 questions that each hold indented code
+// without fences is imported, its first warnings listed and the rest
+// counted; the one that also has an error is refused.
+func TestImportManyWarnings(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
+	e.start()
+	var csv strings.Builder
+	csv.WriteString("question,A,B,answer\n")
+	for i := range 150 {
+		fmt.Fprintf(&csv, "\"Code %d:\nif x:\n    y()\",a,b,A\n", i)
+	}
+	got := e.admin(alice, sub("import", fileOpt("file", "code.csv", csv.String())))
+	wants(t, "import of 150 warnings", got, "**code** (new bank): added 150", "code.csv:3: warning: 2 lines of code", "…and 127 more")
+	if n := e.bankQuestions("code"); n != 150 {
+		t.Errorf("code has %d questions, want 150", n)
+	}
+	got = e.admin(alice, sub("import", fileOpt("file", "more.csv", csv.String()+"\"Last?\",a,b,Z\n")))
+	wants(t, "import of 150 warnings and an error", got, "**more.csv** was not imported", "Nothing was stored")
+	if n := e.bankQuestions("more"); n != 0 {
+		t.Errorf("more has %d questions, want none", n)
+	}
+	e.checkWire()
+}

@@ -154,7 +154,7 @@ func checkUTF8(path string, data []byte, max int) Problems {
 	}
 	enc := guessEncoding(data, invalid)
 	var ps Problems
-	omitted := 0
+	var omitted omission
 	count := "1 line has such bytes"
 	if badLines > 1 {
 		count = fmt.Sprintf("%d lines have such bytes", badLines)

@@ -59,9 +59,9 @@ type giftParser struct {
 	counts map[string]int // questions seen per bank
 	ids    map[string]int // ID → line
 	probs  Problems
-	max    int // list at most max problems (0: all)
-	found  int // problems found, listed or not
-	omit   int // problems found past max
+	max    int      // list at most max problems (0: all)
+	found  int      // problems found, listed or not
+	omit   omission // problems found past max
 }
 
 // ParseGIFT parses a Moodle GIFT file. It returns the banks in order of

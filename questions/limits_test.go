@@ -97,7 +97,12 @@ func TestMaxProblems(t *testing.T) {
 			if len(ps) != 101 || ps[100].Omitted != ps.Count()-100 {
 				t.Fatalf("got %d problems, the last %v; want 100 and a summary of %d more", len(ps), ps[len(ps)-1], ps.Count()-100)
 			}
-			if want := fmt.Sprintf("%s: …and %d more problems, not listed", tt.path, ps.Count()-100); ps[100].Error() != want {
+			// The summary is a warning when the file has nothing else.
+			want := fmt.Sprintf("%s: …and %d more problems, not listed", tt.path, ps.Count()-100)
+			if _, full := ParseFile(tt.path, tt.data, ParseOptions{}); len(full.Errors()) == 0 {
+				want = fmt.Sprintf("%s: warning: …and %d more warnings, not listed", tt.path, ps.Count()-100)
+			}
+			if ps[100].Error() != want {
 				t.Errorf("summary %q, want %q", ps[100].Error(), want)
 			}
 			checkCapped(t, tt.path, tt.data, 100)
@@ -141,6 +146,42 @@ func TestStructuredProblemsPastTheListStillRefuse(t *testing.T) {
 	}
 	if len(ps) != 1001 {
 		t.Errorf("got %d problems, want 1,000 and the note that the rest are not reported", len(ps))
+	}
+}
+
+// A file of more warnings than MaxProblems loads as it does without the
+// bound: its summary is a warning. One error among them, listed or not,
+// refuses it.
+func TestMaxProblemsWarningsOnly(t *testing.T) {
+	var gift, csv strings.Builder
+	for i := range 150 {
+		fmt.Fprintf(&gift, "::e%d:: Why %d? {}\n\n", i, i)
+	}
+	gift.WriteString("::q:: Pick one. {=a ~b}\n")
+	csv.WriteString("question,A,B,answer\n")
+	for i := range 150 {
+		fmt.Fprintf(&csv, "\"Code %d:\nif x:\n    y()\",a,b,A\n", i)
+	}
+	for _, tt := range []struct {
+		path, data string
+		questions  int
+	}{
+		{"moodle.gift", gift.String(), 1},
+		{"code.csv", csv.String(), 150},
+		{"broken.gift", gift.String() + "::b:: Broken {=a\n", 1},
+	} {
+		banks, ps := ParseFile(tt.path, []byte(tt.data), ParseOptions{MaxProblems: 100})
+		broken := strings.HasPrefix(tt.path, "broken")
+		if n := len(ps); n != 101 || ps[100].Warning == broken {
+			t.Errorf("%s: got %d problems, the last %v; want 100 and a summary, a warning unless the file has an error", tt.path, n, ps[n-1])
+		}
+		if (ps.Err() != nil) != broken || len(banks) != 1 || len(banks[0].Questions) != tt.questions {
+			t.Errorf("%s: got %d banks, error %v; want %d questions, refused %v", tt.path, len(banks), ps.Err(), tt.questions, broken)
+		}
+		// Limit, as the bot cuts several files' lists, keeps the verdict.
+		if cut := ps.Limit(10); len(cut) != 11 || cut[10].Warning == broken || cut.Count() != ps.Count() {
+			t.Errorf("%s: Limit(10) = %d problems, the last %v; want 10 and a summary of the rest, a warning unless the file has an error", tt.path, len(cut), cut[len(cut)-1])
+		}
 	}
 }
 

@@ -310,7 +310,7 @@ const codeWarning = "indented code written without a ``` fence is posted as a co
 // run is posted as a code block, which fences would say outright. It adds
 // them to ps, which holds at most max problems (0: no bound; see
 // ParseOptions.MaxProblems), counting those past max in *omitted.
-func codeWarnings(ps *Problems, max int, omitted *int, path string, lines []string, first int) {
+func codeWarnings(ps *Problems, max int, omitted *omission, path string, lines []string, first int) {
 	for _, r := range codeRuns(lines) {
 		ps.warnMax(max, omitted, path, first+r.start, "%d lines of code written without a ``` fence are posted as a code block, keeping their indentation; put a line ``` before and after them to say so", r.end-r.start)
 	}
@@ -389,7 +389,7 @@ func (s *bankSet) add(q Question) {
 // with the text and end in no block opener, so the runs of the whole file
 // are those joinText finds in each element, at the same lines. Nothing
 // when the file cannot be read as text (prepare reports why).
-func textCodeWarnings(ps *Problems, max int, omitted *int, path string, data []byte) {
+func textCodeWarnings(ps *Problems, max int, omitted *omission, path string, data []byte) {
 	data, bad := prepare(path, data, 1)
 	if bad != nil {
 		return

@@ -170,7 +170,8 @@ func Validate(banks []Bank) Problems {
 func validate(banks []Bank, max int) (Problems, invalid) {
 	var ps Problems
 	bad := invalid{}
-	omitted, path := 0, ""
+	var omitted omission
+	path := ""
 	found := 0                 // problems found, listed or not: whether a question had one
 	ids := map[string]string{} // ID → where first seen
 	for bi := range banks {

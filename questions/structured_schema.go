@@ -14,10 +14,10 @@ import (
 type sdecoder struct {
 	path    string
 	probs   Problems
-	lenient bool // YAML: any scalar may be read as a string
-	max     int  // ParseOptions.MaxProblems: list at most max, count the rest (0: see maxStructuredProblems)
-	found   int  // problems found, listed or not: whether a question decoded cleanly
-	omit    int  // problems found past max
+	lenient bool     // YAML: any scalar may be read as a string
+	max     int      // ParseOptions.MaxProblems: list at most max, count the rest (0: see maxStructuredProblems)
+	found   int      // problems found, listed or not: whether a question decoded cleanly
+	omit    omission // problems found past max
 }
 
 // maxStructuredProblems bounds the problems reported for one structured

@@ -198,9 +198,9 @@ type yamlConverter struct {
 	lines yamlLines
 	last  int // the file's last line
 	opt   ParseOptions
-	stop  bool // reported: a node nested deeper than maxDepth, or more than opt.MaxValues values
-	n     int  // values converted
-	omit  int  // problems past opt.MaxProblems
+	stop  bool     // reported: a node nested deeper than maxDepth, or more than opt.MaxValues values
+	n     int      // values converted
+	omit  omission // problems past opt.MaxProblems
 }
 
 // line returns the file line of the library's line k. The library puts

@@ -325,8 +325,8 @@ type tableParser struct {
 	delim  rune
 	cols   []tableColumn
 	probs  Problems
-	errs   int // errors found, listed in probs or not
-	omit   int // problems found past opt.MaxProblems, not listed
+	errs   int      // errors found, listed in probs or not
+	omit   omission // problems found past opt.MaxProblems, not listed
 	banks  bankSet
 	counts map[string]int // rows per bank so far
 	ids    map[string]int // ID → line

@@ -169,8 +169,8 @@ type textParser struct {
 	fence int            // line of the open ``` of a code block, 0 if none
 	prev  string         // the previous non-blank line, trimmed
 	probs Problems
-	omit  int  // problems found past opt.MaxProblems, not listed
-	junk  bool // the previous non-blank line was reported as not fitting
+	omit  omission // problems found past opt.MaxProblems, not listed
+	junk  bool     // the previous non-blank line was reported as not fitting
 
 	untitled  bool           // Aiken: questions have no titles
 	positions map[string]int // untitled: questions started so far, by bank
@@ -234,7 +234,7 @@ func parseTextShape(path string, raw []byte, opt ParseOptions, aiken bool) ([]Ba
 		p.line(i, raw)
 	}
 	p.finish()
-	if len(p.banks.banks) == 0 && len(p.probs) == 0 && p.omit == 0 {
+	if len(p.banks.banks) == 0 && len(p.probs) == 0 && p.omit.n == 0 {
 		p.probs.add(path, 0, "no questions found (a question starts with a line \"<bank> Question <number>\")")
 	}
 	if len(p.banks.banks) > 0 {
