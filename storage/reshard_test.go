@@ -128,6 +128,7 @@ func dirNames(t *testing.T, dir string) []string {
 // server's settings, banks, suggestions, asked history, posts, answers,
 // leaderboards, member stats and streaks unchanged.
 func TestReshard(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	guilds := []questions.GuildID{shardGuild(0), shardGuild(1), shardGuild(2), shardGuild(3), shardGuild(4), shardGuild(5)}
 	src := filepath.Join(dir, "quiz.db")
