@@ -25,6 +25,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"text/tabwriter"
 	"time"
 
@@ -32,6 +33,7 @@ import (
 
 	"github.com/quizhost/quizhost/bench/internal/harness"
 	"github.com/quizhost/quizhost/internal/fakediscord"
+	"github.com/quizhost/quizhost/internal/sharding"
 )
 
 const shards = 4
@@ -240,7 +242,12 @@ func (b *bench) runOne(ctx context.Context, procs, round int) (result, error) {
 	for _, p := range ps {
 		users := map[string][]string{}
 		for k, q := range qs {
-			if s := fakediscord.ShardOf(q.GuildID, shards); s >= p.first && s <= p.last {
+			id, err := strconv.ParseUint(q.GuildID, 10, 64)
+			if err != nil {
+				r.problems = append(r.problems, fmt.Errorf("server ID %q: %w", q.GuildID, err))
+				continue
+			}
+			if s := sharding.ShardOf(id, shards); s >= p.first && s <= p.last {
 				users[q.GuildID] = nil
 				for i := k; i < len(r.burst.Users); i += len(qs) {
 					users[q.GuildID] = append(users[q.GuildID], r.burst.Users[i])

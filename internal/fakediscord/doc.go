@@ -104,12 +104,12 @@
 // (5 s by default) get op 9 Invalid Session, as Discord answers an
 // IDENTIFY over the concurrency limit. Each of these is a violation.
 // READY names the shard and its guilds, GUILD_CREATE follows for each guild
-// of the shard ([ShardOf]: (guild_id >> 22) % N), and every interaction and
-// dispatch of a guild goes to the session of its shard (those without a
-// guild to shard 0), queued while that shard has no ready session;
-// [Server.DispatchToShard] sends an interaction to another shard than its
-// guild's, to test a misconfigured deployment. RESUME
-// finds the shard by its session id. [Server.Connected] means every shard
+// of the shard ((guild_id >> 22) % N, internal/sharding's ShardOf), and
+// every interaction and dispatch of a guild goes to the session of its
+// shard (those without a guild to shard 0), queued while that shard has no
+// ready session; [Server.DispatchToShard] sends an interaction to another
+// shard than its guild's, to test a misconfigured deployment. RESUME finds
+// the shard by its session id. [Server.Connected] means every shard
 // is ready; [Server.ShardConnected] asks about one. With one shard (the
 // default) nothing changes: IDENTIFY needs no shard field and the identify
 // rate limit is off unless IdentifyInterval is set.

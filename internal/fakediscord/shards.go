@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"time"
+
+	"github.com/quizhost/quizhost/internal/sharding"
 )
 
 // gwShard is one gateway shard: its ready connection, its session (for
@@ -26,18 +28,16 @@ type identifyLimits struct {
 // daily count 24 h after the first start; this server never does.
 const sessionStartReset = 24 * time.Hour
 
-// ShardOf is the shard that serves guildID (a snowflake string) among
-// count shards, by Discord's formula (guild_id >> 22) % count; 0 for ""
-// or an unparsable ID (DMs go to shard 0).
-func ShardOf(guildID string, count int) int {
+// shardOfGuild is the shard that serves guildID (a snowflake string) by
+// Discord's formula, sharding.ShardOf; 0 for "" or an unparsable ID (DMs
+// go to shard 0).
+func (s *Server) shardOfGuild(guildID string) int {
 	id, err := strconv.ParseUint(guildID, 10, 64)
-	if err != nil || count <= 1 {
+	if err != nil {
 		return 0
 	}
-	return int((id >> 22) % uint64(count))
+	return sharding.ShardOf(id, len(s.gw.shards))
 }
-
-func (s *Server) shardOfGuild(guildID string) int { return ShardOf(guildID, len(s.gw.shards)) }
 
 // shardOfDispatch is the shard a dispatch goes to: the one
 // DispatchToShard named, else its interaction's guild's, else the payload's "guild_id", else shard 0.

@@ -16,7 +16,6 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/quizhost/quizhost/internal/discordtest"
-	"github.com/quizhost/quizhost/internal/fakediscord"
 )
 
 // shardGuilds are six guilds whose shard among 2, 3 or 6 shards is k % N:
@@ -29,26 +28,6 @@ func shardGuilds() []discordtest.Guild {
 			Members: []discordtest.Member{{ID: "7001", Username: "alice"}}})
 	}
 	return gs
-}
-
-func TestShardOf(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		guild string
-		count int
-		want  int
-	}{
-		{"", 4, 0},
-		{"not a number", 4, 0},
-		{"8001", 1, 0},
-		{fmt.Sprint(uint64(5)<<22 | 4194303), 3, 2},
-		{"81384788765712384", 16, int((uint64(81384788765712384) >> 22) % 16)},
-	}
-	for _, tt := range tests {
-		if got := fakediscord.ShardOf(tt.guild, tt.count); got != tt.want {
-			t.Errorf("ShardOf(%q, %d): got %d, want %d", tt.guild, tt.count, got, tt.want)
-		}
-	}
 }
 
 // shardSession is a discordgo session of one shard and what it received.
