@@ -6,8 +6,9 @@
 //
 //   - bot.go: Store (by concern), Config, New and Run (start, shutdown).
 //   - gateway.go: connecting, reconnecting, fatal close codes, closing;
-//     shards.go: the shards run (one session each), identify pacing, and
-//     which servers are the bot's own.
+//     shards.go: the shards run (one session each; the layout, and so
+//     which servers are the bot's own, is internal/sharding's), identify
+//     pacing.
 //   - transport.go: REST through the configured API base; Discord's
 //     global rate limit kept away from interaction responses.
 //   - dispatch.go: the entry point of every interaction (by type, then
