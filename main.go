@@ -38,6 +38,7 @@ import (
 	"github.com/quizhost/quizhost/internal/clock"
 	"github.com/quizhost/quizhost/internal/metrics"
 	"github.com/quizhost/quizhost/internal/sandbox"
+	"github.com/quizhost/quizhost/internal/sharding"
 	"github.com/quizhost/quizhost/internal/upkeep"
 	"github.com/quizhost/quizhost/questions"
 	"github.com/quizhost/quizhost/storage"
@@ -82,7 +83,7 @@ type config struct {
 	dbPath    string
 	questions string
 	logLevel  slog.Level
-	shards    storage.ShardLayout // zero: every shard, as many as Discord recommends
+	shards    sharding.Layout // zero: every shard, as many as Discord recommends
 
 	adminAddr   string // empty: no admin listener
 	adminToken  string
@@ -131,7 +132,7 @@ func readConfig(getenv func(string) string) (config, error) {
 	default:
 		problems = append(problems, "QUIZHOST_LOG_LEVEL: want debug, info, warn or error")
 	}
-	shards, err := storage.ParseShardLayout(getenv("QUIZHOST_SHARDS"))
+	shards, err := sharding.ParseLayout(getenv("QUIZHOST_SHARDS"))
 	if err != nil {
 		problems = append(problems, "QUIZHOST_SHARDS: "+err.Error())
 	}
@@ -276,7 +277,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	var m *metrics.Metrics
 	dbOpts := storage.Options{Timeout: 3 * time.Second, Quota: cfg.quota}
 	botCfg := bot.Config{Token: cfg.token, GuildID: cfg.guildID, APIBase: cfg.apiBase, Catalogue: cat, Logger: log,
-		Shards: bot.Shards{First: cfg.shards.First, Last: cfg.shards.Last, Count: cfg.shards.Count}}
+		Shards: cfg.shards}
 	if cfg.adminAddr != "" {
 		m = metrics.New()
 		dbOpts.OnCommit = m.Commit
@@ -461,7 +462,7 @@ func reshardCmd(args []string, _ func(string) string, stdout, _ io.Writer) error
 			"into the files of N shards. Each server's whole state moves to the file of its shard,\n"+
 			"(server ID >> 22) % N. By default each shard gets a file: DIR/"+storage.ShardFileName(0, 4)+" and so on.\n"+
 			"With --processes P, P processes share the N shards evenly and each gets one file of N/P shards:\n"+
-			"DIR/"+storage.LayoutFileName(storage.ShardLayout{First: 0, Last: 1, Count: 4})+" for QUIZHOST_SHARDS=0-1/4.\n"+
+			"DIR/"+storage.LayoutFileName(sharding.Layout{First: 0, Last: 1, Count: 4})+" for QUIZHOST_SHARDS=0-1/4.\n"+
 			"Stop every quizhost process first and keep a backup. The new files are verified (every answer once,\n"+
 			"every server unchanged) before they appear; the old files are only read.\n"+
 			"Exit status: 0 when written, 1 when refused, 2 on bad usage.")

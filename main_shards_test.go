@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/internal/sharding"
 	"github.com/quizhost/quizhost/questions"
 	"github.com/quizhost/quizhost/storage"
 )
@@ -139,7 +141,13 @@ func TestTwoProcessesOfTwoShards(t *testing.T) {
 		guilds = append(guilds, discordtest.Guild{ID: fmt.Sprint(uint64(k)<<22 | 777),
 			Channels: []discordtest.Channel{{ID: fmt.Sprint(6100 + k)}}, Members: []discordtest.Member{admin, bob, carol, dave}})
 	}
-	shardOf := func(g discordtest.Guild) int { return discordtest.ShardOf(g.ID, 4) }
+	shardOf := func(g discordtest.Guild) int {
+		id, err := strconv.ParseUint(g.ID, 10, 64)
+		if err != nil {
+			t.Fatalf("guild ID %q: %v", g.ID, err)
+		}
+		return sharding.ShardOf(id, 4)
+	}
 	// Each shard is a bucket of its own (max_concurrency 4), so neither
 	// process waits to identify. The rate limit is off: Discord's applies
 	// across processes, which this test does not coordinate (a restarted

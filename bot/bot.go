@@ -6,8 +6,9 @@
 //
 //   - bot.go: Store (by concern), Config, New and Run (start, shutdown).
 //   - gateway.go: connecting, reconnecting, fatal close codes, closing;
-//     shards.go: the shards run (one session each), identify pacing, and
-//     which servers are the bot's own.
+//     shards.go: the shards run (one session each; the layout, and so
+//     which servers are the bot's own, is internal/sharding's), identify
+//     pacing.
 //   - transport.go: REST through the configured API base; Discord's
 //     global rate limit kept away from interaction responses.
 //   - dispatch.go: the entry point of every interaction (by type, then
@@ -50,6 +51,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/quizhost/quizhost/internal/clock"
+	"github.com/quizhost/quizhost/internal/sharding"
 	"github.com/quizhost/quizhost/questions"
 )
 
@@ -198,10 +200,12 @@ type Config struct {
 	// metrics wrapper goes here.
 	Transport http.RoundTripper
 	// Shards is the range of gateway shards the bot runs, one session each
-	// (QUIZHOST_SHARDS); its Store must hold exactly their servers. The
-	// zero value runs every shard, as many as Discord recommends. Only the
-	// bot that runs shard 0 registers the commands.
-	Shards Shards
+	// (QUIZHOST_SHARDS); its Store must hold exactly their servers. Discord
+	// sends every event of a server to shard (server ID >> 22) % Count, so
+	// the bot serves exactly the servers of its shards. The zero value runs
+	// every shard, as many as Discord recommends. Only the bot that runs
+	// shard 0 registers the commands.
+	Shards sharding.Layout
 	// IdentifyInterval is the least time between two gateway IDENTIFYs of
 	// one rate-limit bucket (shard id % max_concurrency); default 5 s,
 	// Discord's.
@@ -248,7 +252,7 @@ type Bot struct {
 	rand   *rand.Rand
 
 	sess       *discordgo.Session // REST (every shard's session only receives)
-	shards     Shards             // the shards run, resolved by Run before any connects
+	shards     sharding.Layout    // the shards run, resolved by Run before any connects
 	gateways   []*shard           // their sessions (set by Run before any connects): their State knows the servers
 	reached    atomic.Bool        // a shard connected once
 	running    atomic.Bool        // Run got past its first connect and is not shutting down
@@ -301,8 +305,8 @@ func New(cfg Config) (*Bot, error) {
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("bot config: missing %s", strings.Join(missing, ", "))
 	}
-	if err := cfg.Shards.check(); err != nil {
-		return nil, err
+	if err := cfg.Shards.Check(); err != nil {
+		return nil, fmt.Errorf("bot config: Shards %s: %w", cfg.Shards, err)
 	}
 	if cfg.IdentifyInterval <= 0 {
 		cfg.IdentifyInterval = 5 * time.Second
@@ -520,7 +524,7 @@ func (b *Bot) busyGuilds() []questions.GuildID {
 	var out []questions.GuildID
 	seen := map[questions.GuildID]bool{}
 	add := func(g questions.GuildID) {
-		if !seen[g] && b.shards.owns(g) {
+		if !seen[g] && b.shards.Owns(uint64(g)) {
 			seen[g] = true
 			out = append(out, g)
 		}

@@ -149,7 +149,7 @@ func (b *Bot) runDaily(ctx context.Context, now time.Time) time.Time {
 		if ctx.Err() != nil {
 			break // shutting down: claim nothing more
 		}
-		if !b.shards.owns(set.GuildID) {
+		if !b.shards.Owns(uint64(set.GuildID)) {
 			b.log.Error("daily quiz of a server of another shard left alone", "guild", set.GuildID, "shards", b.shards.String())
 			continue
 		}

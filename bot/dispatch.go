@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/quizhost/quizhost/internal/sharding"
 	"github.com/quizhost/quizhost/questions"
 )
 
@@ -82,11 +83,11 @@ func (b *Bot) dispatch(c *call) (response, error) {
 	if !ok1 || !ok2 || !ok3 {
 		return response{}, userErr("That request arrived garbled. Try again.")
 	}
-	if !b.shards.owns(c.guild) {
+	if !b.shards.Owns(uint64(c.guild)) {
 		// Discord sends a server's events to the shard of its ID; this one
 		// is another process's, and its state is in another file.
 		b.log.Error("interaction of a server of another shard refused: check QUIZHOST_SHARDS of every process",
-			"interaction", i.ID, "guild", c.guild, "shard", shardOf(c.guild, b.shards.Count), "shards", b.shards.String())
+			"interaction", i.ID, "guild", c.guild, "shard", sharding.ShardOf(uint64(c.guild), b.shards.Count), "shards", b.shards.String())
 		return response{}, userErr("quizhost is misconfigured for this server: it reached a process that does not serve it. Nothing was saved; please tell the bot's operator.")
 	}
 	c.member = i.Member

@@ -52,7 +52,7 @@ func (b *Bot) runDue(ctx context.Context, now time.Time) time.Time {
 	}
 	foreign := 0
 	for _, p := range posts {
-		if !b.shards.owns(p.GuildID) {
+		if !b.shards.Owns(uint64(p.GuildID)) {
 			foreign++
 			continue
 		}
@@ -71,7 +71,7 @@ func (b *Bot) runDue(ctx context.Context, now time.Time) time.Time {
 		b.log.Error("list unrevealed posts", "err", err)
 	}
 	for _, p := range unrevealed {
-		if !b.shards.owns(p.GuildID) {
+		if !b.shards.Owns(uint64(p.GuildID)) {
 			foreign++
 			continue
 		}

@@ -12,55 +12,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
 
-	"github.com/quizhost/quizhost/questions"
+	"github.com/quizhost/quizhost/internal/sharding"
 )
-
-// Shards is the contiguous range of gateway shards a bot runs: First
-// through Last (0-based, inclusive) of Count. Discord sends every event of
-// a server to shard (server ID >> 22) % Count, so the bot serves exactly
-// the servers of its shards. The zero value runs every shard, as many as
-// Discord recommends (GET /gateway/bot's "shards").
-type Shards struct {
-	First, Last, Count int
-}
-
-// IsZero reports whether s is the zero value: every shard, count decided
-// at start.
-func (s Shards) IsZero() bool { return s == Shards{} }
-
-// String is "i-j/N" (QUIZHOST_SHARDS's syntax), or "all" for the zero value.
-func (s Shards) String() string {
-	if s.IsZero() {
-		return "all"
-	}
-	return fmt.Sprintf("%d-%d/%d", s.First, s.Last, s.Count)
-}
-
-func (s Shards) check() error {
-	if s.IsZero() {
-		return nil
-	}
-	if s.Count < 1 || s.First < 0 || s.First > s.Last || s.Last >= s.Count {
-		return fmt.Errorf("bot config: Shards %s: want 0 <= First <= Last < Count", s)
-	}
-	return nil
-}
-
-// owns reports whether the server guildID is one of s's (always, for the
-// zero value or a range that covers every shard).
-func (s Shards) owns(guildID questions.GuildID) bool {
-	if s.IsZero() || s.First == 0 && s.Last == s.Count-1 {
-		return true
-	}
-	sh := shardOf(guildID, s.Count)
-	return sh >= s.First && sh <= s.Last
-}
-
-// shardOf is the shard Discord sends the events of guildID to among count
-// shards: (guild_id >> 22) % count.
-func shardOf(guildID questions.GuildID, count int) int {
-	return int((uint64(guildID) >> 22) % uint64(max(count, 1)))
-}
 
 // shard is one gateway session of the bot: shard id of the layout's count,
 // with its own connection attempt, close watch and drop signal.
@@ -143,15 +96,15 @@ func (b *Bot) shardDown(sh *shard) {
 // configured shards (the zero value: as many as Discord recommends), waits
 // when fewer session starts remain today than there are shards to start,
 // and returns the identify concurrency (max_concurrency, at least 1).
-func (b *Bot) layout(ctx context.Context, rs *discordgo.Session) (Shards, int, error) {
+func (b *Bot) layout(ctx context.Context, rs *discordgo.Session) (sharding.Layout, int, error) {
 	gb, err := rs.GatewayBot(discordgo.WithContext(ctx))
 	if err != nil {
-		return Shards{}, 0, err
+		return sharding.Layout{}, 0, err
 	}
 	l := b.cfg.Shards
 	if l.IsZero() {
 		n := max(gb.Shards, 1)
-		l = Shards{First: 0, Last: n - 1, Count: n}
+		l = sharding.Layout{First: 0, Last: n - 1, Count: n}
 	}
 	lim := gb.SessionStartLimit
 	need := l.Last - l.First + 1
@@ -160,7 +113,7 @@ func (b *Bot) layout(ctx context.Context, rs *discordgo.Session) (Shards, int, e
 		b.log.Warn("too few gateway session starts remain today: waiting for Discord to reset the limit before connecting",
 			"remaining", lim.Remaining, "shards", need, "reset_after", wait)
 		if err := sleepCtx(ctx, wait); err != nil {
-			return Shards{}, 0, err
+			return sharding.Layout{}, 0, err
 		}
 	}
 	return l, max(lim.MaxConcurrency, 1), nil

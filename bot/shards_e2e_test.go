@@ -15,6 +15,7 @@ import (
 
 	"github.com/quizhost/quizhost/bot"
 	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/internal/sharding"
 	"github.com/quizhost/quizhost/questions"
 	"github.com/quizhost/quizhost/storage"
 )
@@ -245,7 +246,7 @@ func TestForeignServerRefused(t *testing.T) {
 	srv := discordtest.Start(t, discordtest.Options{Token: token, Guilds: guilds, Shards: 2, MaxConcurrency: 2})
 	foreignID, _ := questions.ParseGuildID(foreign.ID)
 	var stale questions.Post
-	sb := runShardBot(t, srv, bot.Config{Shards: bot.Shards{First: 0, Last: 0, Count: 2}}, func(db *storage.DB) {
+	sb := runShardBot(t, srv, bot.Config{Shards: sharding.Layout{First: 0, Last: 0, Count: 2}}, func(db *storage.DB) {
 		// A post of the foreign server, overdue: the scheduler must not close it.
 		var err error
 		stale, err = db.CreatePost(t.Context(), questions.Post{GuildID: foreignID, ChannelID: 6101, MessageID: 1, QuestionID: "x#1",

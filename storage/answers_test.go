@@ -179,6 +179,7 @@ func TestRecordAnswerIdempotent(t *testing.T) {
 // TestConcurrentAnswers: 1,000 members answer one post at once, and each
 // answer is delivered twice; tallies and scores must be exact.
 func TestConcurrentAnswers(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{OptionCount: 4, Correct: []string{"B"}})
 	const members = 1000

@@ -49,6 +49,7 @@ func damagedFixture(t *testing.T) (data []byte, pageSize, inUse int) {
 // damaged page is refused with ErrDamaged before anything is written (the
 // file stays byte-identical) and without crashing the process.
 func TestOpenRefusesDamagedFile(t *testing.T) {
+	t.Parallel()
 	good, ps, inUse := damagedFixture(t)
 	if inUse < 6 {
 		t.Fatalf("fixture uses %d pages; want a few more to cut", inUse)

@@ -22,6 +22,7 @@ import (
 // within one transaction the same member moves again and again and
 // counters fall to 0 and come back.
 func TestSharedTransactionsWriteWhatSingleOnesDo(t *testing.T) {
+	t.Parallel()
 	const members, posts = 5, 12
 	r := rand.New(rand.NewPCG(7, 11))
 	type pick struct {

@@ -141,9 +141,10 @@
 // A deployment that outgrows one gateway connection runs several processes,
 // each a contiguous range of Discord's gateway shards and its own file
 // holding exactly their servers: a server belongs to shard
-// (guild_id >> 22) % N (ShardOf). meta/shards records the layout
-// (ShardLayout, "i-j/N") a file was written for; ClaimShardLayout checks
-// it at start and refuses a process of another layout (ErrShardLayout).
+// (guild_id >> 22) % N (sharding.ShardOf). meta/shards records the layout
+// a file was written for (a sharding.Layout as text, "i-j/N");
+// ClaimShardLayout checks it at start and refuses a process of another
+// layout (ErrShardLayout).
 // No schema version was needed: a file without the key holds every server.
 //
 // Reshard moves servers between the files of two layouts offline. It knows

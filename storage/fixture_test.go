@@ -262,6 +262,7 @@ func writePeriod(db *DB, guildID questions.GuildID, name string, rows map[questi
 // same answers would have written (the rebuild oracle agrees), so the
 // leaderboard benchmark measures a realistic file.
 func TestFixtureMatchesRebuild(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: guild, TimeZone: "Europe/Berlin"}); err != nil {
 		t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quizhost/quizhost/questions"
+	"github.com/quizhost/quizhost/internal/sharding"
 
 	"go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
@@ -24,7 +24,7 @@ import (
 // ReshardFile describes one database file read or written by Reshard.
 type ReshardFile struct {
 	Path    string
-	Layout  ShardLayout
+	Layout  sharding.Layout
 	Guilds  int // servers with any state in the file
 	Posts   int
 	Answers int // every stored answer (those before a reset included)
@@ -44,7 +44,7 @@ func ShardFileName(i, count int) string {
 // LayoutFileName is the name ReshardRanges gives the file of layout l:
 // ShardFileName for one shard, quizhost-shards-<i>-<j>-of-<count>.db for
 // a range.
-func LayoutFileName(l ShardLayout) string {
+func LayoutFileName(l sharding.Layout) string {
 	if l.First == l.Last {
 		return ShardFileName(l.First, l.Count)
 	}
@@ -53,14 +53,14 @@ func LayoutFileName(l ShardLayout) string {
 
 // EvenRanges divides count shards into procs contiguous ranges of equal
 // size, in order: the layouts of procs processes. procs must divide count.
-func EvenRanges(count, procs int) ([]ShardLayout, error) {
+func EvenRanges(count, procs int) ([]sharding.Layout, error) {
 	if count < 1 || procs < 1 || count%procs != 0 {
 		return nil, fmt.Errorf("%d shards cannot be divided evenly between %d processes", count, procs)
 	}
 	per := count / procs
-	var out []ShardLayout
+	var out []sharding.Layout
 	for k := range procs {
-		out = append(out, ShardLayout{k * per, k*per + per - 1, count})
+		out = append(out, sharding.Layout{First: k * per, Last: k*per + per - 1, Count: count})
 	}
 	return out, nil
 }
@@ -139,7 +139,7 @@ type topRec struct {
 
 // reshardPlan is where every server's state comes from and goes.
 type reshardPlan struct {
-	layouts []ShardLayout       // one per output
+	layouts []sharding.Layout   // one per output
 	owner   map[uint64]int      // server → input index
 	recs    map[uint64][]topRec // server → its top-level records, by bucket then key
 	seqs    map[string]uint64   // top-level bucket → sequence for every output (posts: the base)
@@ -162,7 +162,7 @@ type reshardPlan struct {
 // quizhost once on an older file to upgrade it).
 //
 // Every server's whole state is copied byte for byte to the file of its
-// shard, ShardOf(guild, to): its guilds/<guild> bucket with everything in
+// shard, sharding.ShardOf(guild, to): its guilds/<guild> bucket with everything in
 // it (settings, banks, answers, scores, leaderboards, streaks, drafts, and
 // any bucket added later), and its top-level records (settings, posts,
 // open and unrevealed posts). Post IDs are never renumbered, since live
@@ -191,13 +191,13 @@ func Reshard(to int, outDir string, files []string) (ReshardReport, error) {
 // contiguous and cover every shard once, in order (see EvenRanges). The
 // file of layout l is outDir/LayoutFileName(l), stamped l, and holds the
 // servers of l's shards.
-func ReshardRanges(layouts []ShardLayout, outDir string, files []string) (ReshardReport, error) {
+func ReshardRanges(layouts []sharding.Layout, outDir string, files []string) (ReshardReport, error) {
 	return reshardRanges(layouts, outDir, files, DefaultTimeout)
 }
 
 // reshardRanges is ReshardRanges waiting at most lockTimeout for each
 // input's file lock.
-func reshardRanges(layouts []ShardLayout, outDir string, files []string, lockTimeout time.Duration) (ReshardReport, error) {
+func reshardRanges(layouts []sharding.Layout, outDir string, files []string, lockTimeout time.Duration) (ReshardReport, error) {
 	var rep ReshardReport
 	err := protect(func() error {
 		var err error
@@ -210,13 +210,13 @@ func reshardRanges(layouts []ShardLayout, outDir string, files []string, lockTim
 	return rep, nil
 }
 
-func reshard(layouts []ShardLayout, outDir string, files []string, lockTimeout time.Duration) (ReshardReport, error) {
+func reshard(layouts []sharding.Layout, outDir string, files []string, lockTimeout time.Duration) (ReshardReport, error) {
 	if len(layouts) == 0 {
 		return ReshardReport{}, errors.New("no output layout")
 	}
 	next := 0
 	for _, l := range layouts {
-		if err := l.check(); err != nil || l.IsZero() || l.Count != layouts[0].Count || l.First != next {
+		if err := l.Check(); err != nil || l.IsZero() || l.Count != layouts[0].Count || l.First != next {
 			return ReshardReport{}, fmt.Errorf("output layouts %v: want contiguous ranges of one count, from shard 0, in order", layouts)
 		}
 		next = l.Last + 1
@@ -404,7 +404,7 @@ func emptyDir(dir string) error {
 // belongs to, that every server's state is in one input only, and that
 // no two posts of one output share an ID. It refuses unknown buckets and
 // meta keys.
-func planReshard(inputs []*reshardInput, layouts []ShardLayout) (*reshardPlan, error) {
+func planReshard(inputs []*reshardInput, layouts []sharding.Layout) (*reshardPlan, error) {
 	rules := reshardBuckets()
 	to := len(layouts)
 	plan := &reshardPlan{layouts: layouts, owner: map[uint64]int{}, recs: map[uint64][]topRec{}, seqs: map[string]uint64{}}
@@ -482,8 +482,8 @@ func planReshard(inputs []*reshardInput, layouts []ShardLayout) (*reshardPlan, e
 
 // output is the index of the output holding server g.
 func (p *reshardPlan) output(g uint64) int {
-	s := ShardOf(questions.GuildID(g), p.layouts[0].Count)
-	i, _ := slices.BinarySearchFunc(p.layouts, s, func(l ShardLayout, s int) int {
+	s := sharding.ShardOf(g, p.layouts[0].Count)
+	i, _ := slices.BinarySearchFunc(p.layouts, s, func(l sharding.Layout, s int) int {
 		switch {
 		case l.Last < s:
 			return -1
@@ -779,8 +779,8 @@ func verifyOutput(path string, i int, plan *reshardPlan, want map[uint64]*server
 				return fmt.Errorf("server %d is in output %d too", g, o)
 			}
 			got[g] = i
-			if !f.Layout.Owns(questions.GuildID(g)) {
-				return fmt.Errorf("server %d belongs to shard %d", g, ShardOf(questions.GuildID(g), f.Layout.Count))
+			if !f.Layout.Owns(g) {
+				return fmt.Errorf("server %d belongs to shard %d", g, sharding.ShardOf(g, f.Layout.Count))
 			}
 			w, ok := want[g]
 			if !ok {

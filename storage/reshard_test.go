@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quizhost/quizhost/internal/sharding"
 	"github.com/quizhost/quizhost/questions"
 
 	"go.etcd.io/bbolt"
@@ -48,7 +49,7 @@ func answersIn(t testing.TB, paths ...string) map[string][]string {
 // same bytes.
 func checkExactlyOnce(t *testing.T, before, after map[string][]string, to int) {
 	t.Helper()
-	checkExactlyOnceIn(t, before, after, func(g questions.GuildID) string { return ShardFileName(ShardOf(g, to), to) })
+	checkExactlyOnceIn(t, before, after, func(g questions.GuildID) string { return ShardFileName(sharding.ShardOf(uint64(g), to), to) })
 }
 
 func checkExactlyOnceIn(t *testing.T, before, after map[string][]string, fileOf func(questions.GuildID) string) {
@@ -86,7 +87,7 @@ func views(t *testing.T, guilds []questions.GuildID, paths ...string) map[questi
 			t.Fatal(err)
 		}
 		for _, g := range guilds {
-			if !l.Owns(g) {
+			if !l.Owns(uint64(g)) {
 				continue
 			}
 			if _, dup := out[g]; dup {
@@ -128,6 +129,7 @@ func dirNames(t *testing.T, dir string) []string {
 // server's settings, banks, suggestions, asked history, posts, answers,
 // leaderboards, member stats and streaks unchanged.
 func TestReshard(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	guilds := []questions.GuildID{shardGuild(0), shardGuild(1), shardGuild(2), shardGuild(3), shardGuild(4), shardGuild(5)}
 	src := filepath.Join(dir, "quiz.db")
@@ -158,14 +160,14 @@ func TestReshard(t *testing.T) {
 	var newIDs [2][]questions.PostID
 	for i, path := range outputs(a, 2) {
 		db := openPath(t, path)
-		if err := db.ClaimShardLayout(t.Context(), ShardLayout{i, i, 2}); err != nil {
+		if err := db.ClaimShardLayout(t.Context(), layout(i, i, 2)); err != nil {
 			t.Fatalf("ClaimShardLayout(%d-%d/2): %v", i, i, err)
 		}
-		if err := db.ClaimShardLayout(t.Context(), ShardLayout{0, 1, 2}); !errors.Is(err, ErrShardLayout) {
+		if err := db.ClaimShardLayout(t.Context(), layout(0, 1, 2)); !errors.Is(err, ErrShardLayout) {
 			t.Fatalf("ClaimShardLayout(0-1/2) of shard %d's file: got %v, want ErrShardLayout", i, err)
 		}
 		for _, g := range guilds {
-			if ShardOf(g, 2) != i {
+			if sharding.ShardOf(uint64(g), 2) != i {
 				continue
 			}
 			for _, p := range populate(t, db, g, 1) {
@@ -219,10 +221,10 @@ func TestReshard(t *testing.T) {
 		t.Fatalf("3 → 1 changed a server:\n%s", diffViews(after, before))
 	}
 	db = openPath(t, outputs(c, 1)[0])
-	if l, err := db.ShardLayout(); err != nil || l != (ShardLayout{0, 0, 1}) {
+	if l, err := db.ShardLayout(); err != nil || l != (layout(0, 0, 1)) {
 		t.Errorf("merged file's layout: got %v, %v; want 0-0/1", l, err)
 	}
-	if err := db.ClaimShardLayout(t.Context(), ShardLayout{}); err != nil {
+	if err := db.ClaimShardLayout(t.Context(), sharding.Layout{}); err != nil {
 		t.Errorf("merged file, claim every shard: %v", err)
 	}
 }
@@ -254,11 +256,11 @@ func TestReshardRanges(t *testing.T) {
 	if got := dirNames(t, out); !slices.Equal(got, []string{filepath.Base(files[0]), filepath.Base(files[1])}) {
 		t.Fatalf("files written: got %v", got)
 	}
-	if rep.Outputs[0].Guilds != 3 || rep.Outputs[1].Guilds != 3 || rep.Outputs[1].Layout != (ShardLayout{2, 3, 4}) {
+	if rep.Outputs[0].Guilds != 3 || rep.Outputs[1].Guilds != 3 || rep.Outputs[1].Layout != layout(2, 3, 4) {
 		t.Errorf("report: got %+v, want 3 servers in 0-1/4 (shards 0, 1, 1) and 3 in 2-3/4 (2, 3, 2)", rep.Outputs)
 	}
 	checkExactlyOnceIn(t, answersBefore, answersIn(t, files...), func(g questions.GuildID) string {
-		if ShardOf(g, 4) <= 1 {
+		if sharding.ShardOf(uint64(g), 4) <= 1 {
 			return filepath.Base(files[0])
 		}
 		return filepath.Base(files[1])
@@ -273,7 +275,7 @@ func TestReshardRanges(t *testing.T) {
 		}
 		db.Close()
 	}
-	for _, bad := range [][]ShardLayout{{{0, 1, 4}}, {{0, 1, 4}, {3, 3, 4}}, {{0, 1, 4}, {2, 3, 5}}, {{2, 3, 4}, {0, 1, 4}}} {
+	for _, bad := range [][]sharding.Layout{{layout(0, 1, 4)}, {layout(0, 1, 4), layout(3, 3, 4)}, {layout(0, 1, 4), layout(2, 3, 5)}, {layout(2, 3, 4), layout(0, 1, 4)}} {
 		if _, err := ReshardRanges(bad, filepath.Join(dir, "bad"), []string{src}); err == nil {
 			t.Errorf("ReshardRanges(%v): got nil, want an error", bad)
 		}
@@ -299,7 +301,7 @@ func checkReport(t *testing.T, rep ReshardReport, answers int, inGuilds, outGuil
 		t.Errorf("report outputs: got servers %v, %d answers; want %v, %d", g, a, outGuilds, answers)
 	}
 	for i, f := range rep.Outputs {
-		if f.Layout != (ShardLayout{i, i, len(rep.Outputs)}) || filepath.Base(f.Path) != ShardFileName(i, len(rep.Outputs)) {
+		if f.Layout != layout(i, i, len(rep.Outputs)) || filepath.Base(f.Path) != ShardFileName(i, len(rep.Outputs)) {
 			t.Errorf("output %d: got %s %v", i, f.Path, f.Layout)
 		}
 	}
@@ -367,7 +369,7 @@ func TestReshardRefuses(t *testing.T) {
 	for i := range 2 {
 		p := filepath.Join(dir, fmt.Sprintf("apart%d.db", i))
 		db := openPath(t, p)
-		if err := db.ClaimShardLayout(t.Context(), ShardLayout{i, i, 2}); err != nil {
+		if err := db.ClaimShardLayout(t.Context(), layout(i, i, 2)); err != nil {
 			t.Fatal(err)
 		}
 		db.Close()
@@ -467,7 +469,7 @@ func editBolt(t *testing.T, path string, fn func(*bbolt.Tx) error) {
 // to reshardBuckets (or metaKeys) so that no server's state is left behind.
 func TestReshardKnowsEveryBucket(t *testing.T) {
 	db, _ := newDB(t)
-	if err := db.ClaimShardLayout(t.Context(), ShardLayout{0, 0, 1}); err != nil {
+	if err := db.ClaimShardLayout(t.Context(), layout(0, 0, 1)); err != nil {
 		t.Fatal(err)
 	}
 	populate(t, db, shardGuild(1), 0)

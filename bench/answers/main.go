@@ -2,7 +2,7 @@
 // real binary, and the ceiling (bench/ceiling: the same bot over an
 // in-memory store that records nothing, replying one line), alternately
 // and several times, against a Discord-compatible server on
-// 127.0.0.1 (internal/discordtest), sends each a burst of answers from
+// 127.0.0.1 (internal/fakediscord), sends each a burst of answers from
 // distinct members, so many in flight, and prints answers/s, latency from
 // the interaction reaching the bot to its reply (p50, p99, max), the bot
 // process's CPU time per 1,000 answers, and the ratios of the two.
@@ -36,7 +36,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/quizhost/quizhost/bench/internal/harness"
-	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/internal/fakediscord"
 )
 
 const (
@@ -86,9 +86,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	g := discordtest.DefaultGuild()
-	g.Members = []discordtest.Member{harness.Admin}
-	srv, err := discordtest.Listen("127.0.0.1:0", discordtest.Options{Token: harness.Token, Guilds: []discordtest.Guild{g}})
+	g := fakediscord.DefaultGuild()
+	g.Members = []fakediscord.Member{harness.Admin}
+	srv, err := fakediscord.Listen("127.0.0.1:0", fakediscord.Options{Token: harness.Token, Guilds: []fakediscord.Guild{g}})
 	if err != nil {
 		return err
 	}
@@ -129,7 +129,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 
 type bench struct {
 	cfg                     config
-	srv                     *discordtest.Server
+	srv                     *fakediscord.Server
 	tmp                     string
 	quizhost, ceiling, bank string
 }
@@ -185,8 +185,8 @@ func (b *bench) runOne(ctx context.Context, kind string, round int, profile bool
 	}()
 	// Each bot posts its own question: the ceiling keeps its posts in
 	// memory, and a new database has none.
-	p := b.srv.SlashCommand(guildID, channelID, harness.Admin, "quiz", discordtest.Option{Name: "ask",
-		Type: discordgo.ApplicationCommandOptionSubCommand, Options: []discordtest.Option{
+	p := b.srv.SlashCommand(guildID, channelID, harness.Admin, "quiz", fakediscord.Option{Name: "ask",
+		Type: discordgo.ApplicationCommandOptionSubCommand, Options: []fakediscord.Option{
 			{Name: "bank", Type: discordgo.ApplicationCommandOptionString, Value: "Bench Bank"},
 			{Name: "minutes", Type: discordgo.ApplicationCommandOptionInteger, Value: 10000}}})
 	if _, _, _, err := harness.Reply(startCtx, b.srv, p); err != nil {

@@ -13,7 +13,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/quizhost/quizhost/bench/internal/harness"
-	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/internal/fakediscord"
 	"github.com/quizhost/quizhost/questions"
 )
 
@@ -85,10 +85,10 @@ func TestCeilingRepliesOneLine(t *testing.T) {
 	if err := os.WriteFile(bank, []byte(harness.BenchBank), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	g := discordtest.DefaultGuild()
-	admin := discordtest.Member{ID: "7001", Username: "alice", Permissions: discordtest.AdminPermissions}
-	g.Members = []discordtest.Member{admin}
-	srv, err := discordtest.Listen("127.0.0.1:0", discordtest.Options{Token: harness.Token, Guilds: []discordtest.Guild{g}})
+	g := fakediscord.DefaultGuild()
+	admin := fakediscord.Member{ID: "7001", Username: "alice", Permissions: fakediscord.AdminPermissions}
+	g.Members = []fakediscord.Member{admin}
+	srv, err := fakediscord.Listen("127.0.0.1:0", fakediscord.Options{Token: harness.Token, Guilds: []fakediscord.Guild{g}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,8 +111,8 @@ func TestCeilingRepliesOneLine(t *testing.T) {
 	if err := harness.Wait(ctx, srv, "the ceiling to register its commands", func() bool { return harness.CommandSyncs(srv) > 0 }); err != nil {
 		t.Fatal(err)
 	}
-	ask := srv.SlashCommand(g.ID, g.Channels[0].ID, admin, "quiz", discordtest.Option{Name: "ask",
-		Type: discordgo.ApplicationCommandOptionSubCommand, Options: []discordtest.Option{
+	ask := srv.SlashCommand(g.ID, g.Channels[0].ID, admin, "quiz", fakediscord.Option{Name: "ask",
+		Type: discordgo.ApplicationCommandOptionSubCommand, Options: []fakediscord.Option{
 			{Name: "bank", Type: discordgo.ApplicationCommandOptionString, Value: "Bench Bank"}}})
 	if _, _, _, err := harness.Reply(ctx, srv, ask); err != nil {
 		t.Fatal(err)
@@ -125,7 +125,7 @@ func TestCeilingRepliesOneLine(t *testing.T) {
 		{"B", "✅ **Right!** You chose **B**. **+1 point**."},
 		{"A", "❌ **Not quite.** You chose **A**. **+0 points**."},
 	} {
-		m := discordtest.Member{ID: "90" + string(rune('0'+i)), Username: "m"}
+		m := fakediscord.Member{ID: "90" + string(rune('0'+i)), Username: "m"}
 		reply, _, _, err := harness.Reply(ctx, srv, srv.Component(g.ID, g.Channels[0].ID, m, q.MessageID, q.CustomID, tc.pick))
 		if err != nil {
 			t.Fatal(err)

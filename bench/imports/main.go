@@ -1,6 +1,6 @@
 // Command imports measures what one /quizadmin import costs quizhost's
 // real binary, over the wire against a Discord-compatible server on
-// 127.0.0.1 (internal/discordtest): ten 1 MiB files in one import, of
+// 127.0.0.1 (internal/fakediscord): ten 1 MiB files in one import, of
 //
 //   - issue 19's hostile JSON, {"bank":"X","questions":[{"zz":1},…]}
 //     (refused);
@@ -36,7 +36,7 @@ import (
 
 	"github.com/quizhost/quizhost/bench/internal/harness"
 	"github.com/quizhost/quizhost/internal/benchbanks"
-	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/internal/fakediscord"
 )
 
 const (
@@ -78,9 +78,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	g := discordtest.DefaultGuild()
-	g.Members = []discordtest.Member{harness.Admin}
-	srv, err := discordtest.Listen("127.0.0.1:0", discordtest.Options{Token: harness.Token, Guilds: []discordtest.Guild{g}})
+	g := fakediscord.DefaultGuild()
+	g.Members = []fakediscord.Member{harness.Admin}
+	srv, err := fakediscord.Listen("127.0.0.1:0", fakediscord.Options{Token: harness.Token, Guilds: []fakediscord.Guild{g}})
 	if err != nil {
 		return err
 	}
@@ -129,7 +129,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 
 // runRound starts quizhost on a new database in dir and runs the imports
 // one after another.
-func runRound(ctx context.Context, srv *discordtest.Server, bin, bank, dir string, kases []kase) ([]result, error) {
+func runRound(ctx context.Context, srv *fakediscord.Server, bin, bank, dir string, kases []kase) ([]result, error) {
 	startCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	env := append(harness.QuizhostEnv(srv, filepath.Join(dir, "quizhost.db"), bank), harness.GCTraceEnv)
@@ -196,7 +196,7 @@ func runRound(ctx context.Context, srv *discordtest.Server, bin, bank, dir strin
 }
 
 // embedsText is the text of a reply's embeds.
-func embedsText(m discordtest.Message) string {
+func embedsText(m fakediscord.Message) string {
 	var b strings.Builder
 	for _, e := range m.Embeds {
 		b.WriteString("\n" + e.Title + "\n" + e.Description)

@@ -1,6 +1,6 @@
 // Command isolation measures how much one server's imports slow another
 // server's answers, in quizhost's real binary over the wire against a
-// Discord-compatible server on 127.0.0.1 (internal/discordtest): members
+// Discord-compatible server on 127.0.0.1 (internal/fakediscord): members
 // of one server answer a question of that server's own imported bank (a
 // burst of distinct members, so many in flight) while the admin of another
 // server imports ten 1 MiB banks (10 MiB) in one /quizadmin import, again
@@ -35,7 +35,7 @@ import (
 
 	"github.com/quizhost/quizhost/bench/internal/harness"
 	"github.com/quizhost/quizhost/internal/benchbanks"
-	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/internal/fakediscord"
 )
 
 const (
@@ -78,11 +78,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	guilds := []discordtest.Guild{
-		{ID: answerGuild, Name: "Answers", OwnerID: harness.Admin.ID, Channels: []discordtest.Channel{{ID: answerChannel, Name: "quiz"}}, Members: []discordtest.Member{harness.Admin}},
-		{ID: importGuild, Name: "Imports", OwnerID: harness.Admin.ID, Channels: []discordtest.Channel{{ID: importChannel, Name: "quiz"}}, Members: []discordtest.Member{harness.Admin}},
+	guilds := []fakediscord.Guild{
+		{ID: answerGuild, Name: "Answers", OwnerID: harness.Admin.ID, Channels: []fakediscord.Channel{{ID: answerChannel, Name: "quiz"}}, Members: []fakediscord.Member{harness.Admin}},
+		{ID: importGuild, Name: "Imports", OwnerID: harness.Admin.ID, Channels: []fakediscord.Channel{{ID: importChannel, Name: "quiz"}}, Members: []fakediscord.Member{harness.Admin}},
 	}
-	srv, err := discordtest.Listen("127.0.0.1:0", discordtest.Options{Token: harness.Token, Guilds: guilds})
+	srv, err := fakediscord.Listen("127.0.0.1:0", fakediscord.Options{Token: harness.Token, Guilds: guilds})
 	if err != nil {
 		return err
 	}
@@ -176,13 +176,13 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 }
 
 // setUp imports the answering server's bank and asks its question.
-func setUp(ctx context.Context, srv *discordtest.Server) (harness.Question, error) {
+func setUp(ctx context.Context, srv *fakediscord.Server) (harness.Question, error) {
 	p := srv.SlashCommand(answerGuild, answerChannel, harness.Admin, "quizadmin", harness.Import("answers.yaml"))
 	if m, _, _, err := harness.Reply(ctx, srv, p); err != nil || !strings.Contains(m.Content, "**Answers** (new bank)") {
 		return harness.Question{}, fmt.Errorf("import: %q, %v", m.Content, err)
 	}
-	p = srv.SlashCommand(answerGuild, answerChannel, harness.Admin, "quiz", discordtest.Option{Name: "ask",
-		Type: discordgo.ApplicationCommandOptionSubCommand, Options: []discordtest.Option{
+	p = srv.SlashCommand(answerGuild, answerChannel, harness.Admin, "quiz", fakediscord.Option{Name: "ask",
+		Type: discordgo.ApplicationCommandOptionSubCommand, Options: []fakediscord.Option{
 			{Name: "bank", Type: discordgo.ApplicationCommandOptionString, Value: "Answers"},
 			{Name: "minutes", Type: discordgo.ApplicationCommandOptionInteger, Value: 10000}}})
 	if _, _, _, err := harness.Reply(ctx, srv, p); err != nil {
@@ -194,7 +194,7 @@ func setUp(ctx context.Context, srv *discordtest.Server) (harness.Question, erro
 // burst sends one burst of answers, with the other server importing
 // files again and again meanwhile when loaded; the import in flight when
 // the burst ends is waited for.
-func burst(ctx context.Context, srv *discordtest.Server, q harness.Question, cfg config, first uint64, loaded bool, files [2][]string, imported *int) (result, error) {
+func burst(ctx context.Context, srv *fakediscord.Server, q harness.Question, cfg config, first uint64, loaded bool, files [2][]string, imported *int) (result, error) {
 	r := result{loaded: loaded}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup

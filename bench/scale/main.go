@@ -1,5 +1,5 @@
 // Command scale measures quizhost's binary at size, over the wire against
-// a Discord-compatible server on 127.0.0.1 (internal/discordtest):
+// a Discord-compatible server on 127.0.0.1 (internal/fakediscord):
 //
 //   - /quiz leaderboard and /quiz stats in a guild of 100,000 members and
 //     1,000,000 answers: latency from the interaction reaching the bot to
@@ -38,7 +38,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/quizhost/quizhost/bench/internal/harness"
-	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/internal/fakediscord"
 )
 
 // fixtureVersion names the cached database: change it when BuildGuild's
@@ -153,9 +153,9 @@ func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int
 		return err
 	}
 	size := st.Size()
-	g := discordtest.DefaultGuild()
-	g.Members = []discordtest.Member{harness.Admin}
-	srv, err := discordtest.Listen("127.0.0.1:0", discordtest.Options{Token: harness.Token, Guilds: []discordtest.Guild{g}})
+	g := fakediscord.DefaultGuild()
+	g.Members = []fakediscord.Member{harness.Admin}
+	srv, err := fakediscord.Listen("127.0.0.1:0", fakediscord.Options{Token: harness.Token, Guilds: []fakediscord.Guild{g}})
 	if err != nil {
 		return err
 	}
@@ -179,8 +179,8 @@ func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int
 	defer cancelCalls()
 	for range calls {
 		for _, m := range ms {
-			user := discordtest.Member{ID: fmt.Sprint(harness.FirstMember + r.IntN(members))}
-			p := srv.SlashCommand(g.ID, "6001", user, "quiz", discordtest.Option{Name: m.sub, Type: discordgo.ApplicationCommandOptionSubCommand})
+			user := fakediscord.Member{ID: fmt.Sprint(harness.FirstMember + r.IntN(members))}
+			p := srv.SlashCommand(g.ID, "6001", user, "quiz", fakediscord.Option{Name: m.sub, Type: discordgo.ApplicationCommandOptionSubCommand})
 			reply, lat, _, err := harness.Reply(callCtx, srv, p)
 			if err != nil {
 				return fmt.Errorf("%s: %w", m.name, err)
@@ -218,13 +218,13 @@ func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
 
 func memory(ctx context.Context, out io.Writer, tmp, bin, bank string, n int) error {
 	dir := filepath.Join(tmp, "memory")
-	gs := make([]discordtest.Guild, n)
+	gs := make([]fakediscord.Guild, n)
 	for i := range gs {
-		gs[i] = discordtest.Guild{ID: fmt.Sprint(100_000 + i), Name: fmt.Sprintf("Group %d", i),
-			Channels: []discordtest.Channel{{ID: fmt.Sprint(200_000 + i), Name: "daily-quiz"}},
-			Members:  []discordtest.Member{harness.Admin}}
+		gs[i] = fakediscord.Guild{ID: fmt.Sprint(100_000 + i), Name: fmt.Sprintf("Group %d", i),
+			Channels: []fakediscord.Channel{{ID: fmt.Sprint(200_000 + i), Name: "daily-quiz"}},
+			Members:  []fakediscord.Member{harness.Admin}}
 	}
-	srv, err := discordtest.Listen("127.0.0.1:0", discordtest.Options{Token: harness.Token, Guilds: gs})
+	srv, err := fakediscord.Listen("127.0.0.1:0", fakediscord.Options{Token: harness.Token, Guilds: gs})
 	if err != nil {
 		return err
 	}
@@ -272,11 +272,11 @@ func memory(ctx context.Context, out io.Writer, tmp, bin, bank string, n int) er
 					return
 				}
 				g, ch := gs[i].ID, gs[i].Channels[0].ID
-				for _, opt := range []discordtest.Option{
-					{Name: "quiz", Options: []discordtest.Option{{Name: "ask", Type: discordgo.ApplicationCommandOptionSubCommand,
-						Options: []discordtest.Option{{Name: "minutes", Type: discordgo.ApplicationCommandOptionInteger, Value: 10080}}}}},
-					{Name: "quizadmin", Options: []discordtest.Option{{Name: "daily", Type: discordgo.ApplicationCommandOptionSubCommandGroup,
-						Options: []discordtest.Option{{Name: "set", Type: discordgo.ApplicationCommandOptionSubCommand, Options: []discordtest.Option{
+				for _, opt := range []fakediscord.Option{
+					{Name: "quiz", Options: []fakediscord.Option{{Name: "ask", Type: discordgo.ApplicationCommandOptionSubCommand,
+						Options: []fakediscord.Option{{Name: "minutes", Type: discordgo.ApplicationCommandOptionInteger, Value: 10080}}}}},
+					{Name: "quizadmin", Options: []fakediscord.Option{{Name: "daily", Type: discordgo.ApplicationCommandOptionSubCommandGroup,
+						Options: []fakediscord.Option{{Name: "set", Type: discordgo.ApplicationCommandOptionSubCommand, Options: []fakediscord.Option{
 							{Name: "channel", Type: discordgo.ApplicationCommandOptionChannel, Value: ch},
 							{Name: "time", Type: discordgo.ApplicationCommandOptionString, Value: at.Format("15:04")},
 							{Name: "timezone", Type: discordgo.ApplicationCommandOptionString, Value: "UTC"}}}}}}},

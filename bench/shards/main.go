@@ -2,7 +2,7 @@
 // as 1, 2 and 4 processes sharing 4 gateway shards (QUIZHOST_SHARDS
 // 0-3/4; 0-1/4 and 2-3/4; one shard each), each process with its own
 // database file, against a Discord-compatible server of 4 shards on
-// 127.0.0.1 (internal/discordtest). A question is posted in every server
+// 127.0.0.1 (internal/fakediscord). A question is posted in every server
 // (-servers per shard), then a burst of answers from distinct members,
 // spread round-robin over the servers of all shards, so many in flight.
 // It prints answers/s, latency from the interaction reaching the bot to
@@ -25,13 +25,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"text/tabwriter"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/quizhost/quizhost/bench/internal/harness"
-	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/internal/fakediscord"
+	"github.com/quizhost/quizhost/internal/sharding"
 )
 
 const shards = 4
@@ -67,14 +69,14 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	// Server k is on shard k % 4: (id >> 22) = k.
-	var guilds []discordtest.Guild
+	var guilds []fakediscord.Guild
 	for k := range shards * cfg.servers {
-		guilds = append(guilds, discordtest.Guild{ID: fmt.Sprint(uint64(k)<<22 | 777),
-			Channels: []discordtest.Channel{{ID: fmt.Sprint(6100 + k)}}, Members: []discordtest.Member{harness.Admin}})
+		guilds = append(guilds, fakediscord.Guild{ID: fmt.Sprint(uint64(k)<<22 | 777),
+			Channels: []fakediscord.Channel{{ID: fmt.Sprint(6100 + k)}}, Members: []fakediscord.Member{harness.Admin}})
 	}
 	// Every shard is an identify bucket of its own; the identify rate limit
 	// is off, as processes restart at once between runs.
-	srv, err := discordtest.Listen("127.0.0.1:0", discordtest.Options{Token: harness.Token, Guilds: guilds,
+	srv, err := fakediscord.Listen("127.0.0.1:0", fakediscord.Options{Token: harness.Token, Guilds: guilds,
 		Shards: shards, MaxConcurrency: shards, IdentifyInterval: -1})
 	if err != nil {
 		return err
@@ -112,9 +114,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 
 type bench struct {
 	cfg            config
-	srv            *discordtest.Server
+	srv            *fakediscord.Server
 	tmp, bin, bank string
-	guilds         []discordtest.Guild
+	guilds         []fakediscord.Guild
 }
 
 type result struct {
@@ -179,8 +181,8 @@ func (b *bench) runOne(ctx context.Context, procs, round int) (result, error) {
 	var qs []harness.Question
 	for _, g := range b.guilds {
 		ch := g.Channels[0].ID
-		ask := b.srv.SlashCommand(g.ID, ch, harness.Admin, "quiz", discordtest.Option{Name: "ask",
-			Type: discordgo.ApplicationCommandOptionSubCommand, Options: []discordtest.Option{
+		ask := b.srv.SlashCommand(g.ID, ch, harness.Admin, "quiz", fakediscord.Option{Name: "ask",
+			Type: discordgo.ApplicationCommandOptionSubCommand, Options: []fakediscord.Option{
 				{Name: "bank", Type: discordgo.ApplicationCommandOptionString, Value: "Bench Bank"},
 				{Name: "minutes", Type: discordgo.ApplicationCommandOptionInteger, Value: 10000}}})
 		if _, _, _, err := harness.Reply(startCtx, b.srv, ask); err != nil {
@@ -240,7 +242,12 @@ func (b *bench) runOne(ctx context.Context, procs, round int) (result, error) {
 	for _, p := range ps {
 		users := map[string][]string{}
 		for k, q := range qs {
-			if s := discordtest.ShardOf(q.GuildID, shards); s >= p.first && s <= p.last {
+			id, err := strconv.ParseUint(q.GuildID, 10, 64)
+			if err != nil {
+				r.problems = append(r.problems, fmt.Errorf("server ID %q: %w", q.GuildID, err))
+				continue
+			}
+			if s := sharding.ShardOf(id, shards); s >= p.first && s <= p.last {
 				users[q.GuildID] = nil
 				for i := k; i < len(r.burst.Users); i += len(qs) {
 					users[q.GuildID] = append(users[q.GuildID], r.burst.Users[i])

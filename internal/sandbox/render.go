@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/internal/fakediscord"
 )
 
 // pageData is everything page.html shows.
@@ -145,7 +145,7 @@ func buttonStyle(n int) string {
 	return "secondary"
 }
 
-func (sb *Sandbox) pageData(channel string, as discordtest.Member, now time.Time) pageData {
+func (sb *Sandbox) pageData(channel string, as fakediscord.Member, now time.Time) pageData {
 	g := guild()
 	d := pageData{Guild: g.Name}
 	for _, c := range g.Channels {

@@ -1,6 +1,6 @@
 // Package sandbox is `quizhost sandbox`: the real bot, over real discordgo
 // and the production code path, against the embedded Discord-compatible
-// server of internal/discordtest, with a web page that shows a channel as
+// server of internal/fakediscord, with a web page that shows a channel as
 // Discord does and lets one person use the bot as several members.
 //
 // Everything listens on 127.0.0.1 and nothing is fetched from the internet:
@@ -40,7 +40,7 @@ import (
 
 	"github.com/quizhost/quizhost/bot"
 	"github.com/quizhost/quizhost/internal/clock"
-	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/internal/fakediscord"
 	"github.com/quizhost/quizhost/questions"
 	"github.com/quizhost/quizhost/storage"
 )
@@ -54,19 +54,19 @@ const (
 )
 
 // simulatedMembers are the members one can act as, in the switcher's order.
-func simulatedMembers() []discordtest.Member {
-	return []discordtest.Member{
-		{ID: "7001", Username: "alice", GlobalName: "Alice", Permissions: discordtest.AdminPermissions},
-		{ID: "7002", Username: "bob", GlobalName: "Bob", Permissions: discordtest.DefaultPermissions},
-		{ID: "7003", Username: "carol", GlobalName: "Carol", Permissions: discordtest.DefaultPermissions},
+func simulatedMembers() []fakediscord.Member {
+	return []fakediscord.Member{
+		{ID: "7001", Username: "alice", GlobalName: "Alice", Permissions: fakediscord.AdminPermissions},
+		{ID: "7002", Username: "bob", GlobalName: "Bob", Permissions: fakediscord.DefaultPermissions},
+		{ID: "7003", Username: "carol", GlobalName: "Carol", Permissions: fakediscord.DefaultPermissions},
 	}
 }
 
 // guild is the simulated Discord server.
-func guild() discordtest.Guild {
-	return discordtest.Guild{
+func guild() fakediscord.Guild {
+	return fakediscord.Guild{
 		ID: guildID, Name: "Study Group", OwnerID: "7001",
-		Channels: []discordtest.Channel{{ID: quizChannel, Name: "quiz"}, {ID: dailyChan, Name: "daily-quiz"}},
+		Channels: []fakediscord.Channel{{ID: quizChannel, Name: "quiz"}, {ID: dailyChan, Name: "daily-quiz"}},
 		Members:  simulatedMembers(),
 	}
 }
@@ -88,7 +88,7 @@ type Config struct {
 // the web page. Create it with Start and stop it with Close. Its methods
 // are safe for concurrent use.
 type Sandbox struct {
-	srv   *discordtest.Server
+	srv   *fakediscord.Server
 	token string         // the bot's token, the only one the server accepts
 	clock *clock.Shifted // the bot's and the server's time
 	tmpl  *template.Template
@@ -143,7 +143,7 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 		return nil, err
 	}
 	clk := &clock.Shifted{}
-	srv, err := discordtest.Listen("127.0.0.1:0", discordtest.Options{Guilds: []discordtest.Guild{guild()},
+	srv, err := fakediscord.Listen("127.0.0.1:0", fakediscord.Options{Guilds: []fakediscord.Guild{guild()},
 		Token: token, OwnHostOnly: true, Now: clk.Now})
 	if err != nil {
 		_ = ln.Close()
@@ -227,7 +227,7 @@ func (sb *Sandbox) URL() string { return sb.url }
 
 // Server returns the embedded Discord server, to inspect what the bot sent
 // (tests check its Violations).
-func (sb *Sandbox) Server() *discordtest.Server { return sb.srv }
+func (sb *Sandbox) Server() *fakediscord.Server { return sb.srv }
 
 // BotToken is the bot's token, the only one the embedded server accepts:
 // for a caller in this process that talks to the server as the bot.

@@ -17,7 +17,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/internal/fakediscord"
 )
 
 //go:embed assets
@@ -51,10 +51,10 @@ func (sb *Sandbox) routes() http.Handler {
 
 // viewer resolves the ?as= member and the channel of a request; ok is false
 // (and an error written) when either is unknown.
-func viewer(w http.ResponseWriter, memberID, channelID string) (discordtest.Member, bool) {
+func viewer(w http.ResponseWriter, memberID, channelID string) (fakediscord.Member, bool) {
 	if !knownChannel(channelID) {
 		http.Error(w, "unknown channel", http.StatusNotFound)
-		return discordtest.Member{}, false
+		return fakediscord.Member{}, false
 	}
 	for _, m := range simulatedMembers() {
 		if m.ID == memberID {
@@ -62,7 +62,7 @@ func viewer(w http.ResponseWriter, memberID, channelID string) (discordtest.Memb
 		}
 	}
 	http.Error(w, "unknown member", http.StatusBadRequest)
-	return discordtest.Member{}, false
+	return fakediscord.Member{}, false
 }
 
 func knownChannel(id string) bool {
@@ -161,11 +161,11 @@ type outcome struct {
 	Error string `json:"error,omitempty"`
 }
 
-func (sb *Sandbox) readAction(w http.ResponseWriter, r *http.Request) (action, discordtest.Member, bool) {
+func (sb *Sandbox) readAction(w http.ResponseWriter, r *http.Request) (action, fakediscord.Member, bool) {
 	var a action
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxAction)).Decode(&a); err != nil {
 		http.Error(w, "bad request: "+err.Error(), http.StatusBadRequest)
-		return a, discordtest.Member{}, false
+		return a, fakediscord.Member{}, false
 	}
 	m, ok := viewer(w, a.As, a.Channel)
 	return a, m, ok
@@ -234,7 +234,7 @@ func (sb *Sandbox) modal(w http.ResponseWriter, r *http.Request) {
 }
 
 // await waits for the bot's initial response to p.
-func (sb *Sandbox) await(ctx context.Context, p *discordtest.Pending) outcome {
+func (sb *Sandbox) await(ctx context.Context, p *fakediscord.Pending) outcome {
 	ctx, cancel := context.WithTimeout(ctx, respondWait)
 	defer cancel()
 	resp, err := p.Response(ctx)
@@ -266,12 +266,12 @@ func writeJSON(w http.ResponseWriter, v any) {
 // the registered command's definition for the types (the page is not
 // trusted with them). focused names the option being typed, for
 // autocomplete.
-func (sb *Sandbox) buildOptions(a action, focused string) ([]discordtest.Option, error) {
+func (sb *Sandbox) buildOptions(a action, focused string) ([]fakediscord.Option, error) {
 	defs, ok := commandOptions(sb.srv.Commands(""), a.Name, a.Path)
 	if !ok {
 		return nil, fmt.Errorf("unknown command /%s", strings.Join(append([]string{a.Name}, a.Path...), " "))
 	}
-	var opts []discordtest.Option
+	var opts []fakediscord.Option
 	for _, v := range a.Options {
 		def, ok := defs[v.Name]
 		if !ok {
@@ -280,7 +280,7 @@ func (sb *Sandbox) buildOptions(a action, focused string) ([]discordtest.Option,
 		if v.Value == "" && v.File == nil && v.Name != focused {
 			continue
 		}
-		o := discordtest.Option{Name: v.Name, Type: def.Type, Focused: v.Name == focused}
+		o := fakediscord.Option{Name: v.Name, Type: def.Type, Focused: v.Name == focused}
 		var err error
 		switch def.Type {
 		case discordgo.ApplicationCommandOptionInteger:
@@ -296,7 +296,7 @@ func (sb *Sandbox) buildOptions(a action, focused string) ([]discordtest.Option,
 			b, err = strconv.ParseBool(v.Value)
 			o.Value = b
 		case discordgo.ApplicationCommandOptionAttachment:
-			o.Value = discordtest.Attachment{Filename: v.Value, Data: v.File}
+			o.Value = fakediscord.Attachment{Filename: v.Value, Data: v.File}
 		default:
 			o.Value = v.Value
 		}
@@ -310,7 +310,7 @@ func (sb *Sandbox) buildOptions(a action, focused string) ([]discordtest.Option,
 		if i < len(a.Path)-1 {
 			typ = discordgo.ApplicationCommandOptionSubCommandGroup
 		}
-		opts = []discordtest.Option{{Name: a.Path[i], Type: typ, Options: opts}}
+		opts = []fakediscord.Option{{Name: a.Path[i], Type: typ, Options: opts}}
 	}
 	return opts, nil
 }
@@ -391,7 +391,7 @@ type leafCommand struct {
 // that member lacks ("Manage Server"), or returns "" when they may use it.
 // Discord hides such a command from the member (the picker does not offer
 // it and typing it sends plain text); administrators see every command.
-func (c commandDef) missing(m discordtest.Member) string {
+func (c commandDef) missing(m fakediscord.Member) string {
 	if c.DefaultMemberPermissions == nil || m.Permissions&discordgo.PermissionAdministrator != 0 {
 		return ""
 	}
@@ -431,7 +431,7 @@ func permissionNames(bits int64) string {
 
 // refusal says why member may not use the registered command name, ""
 // when they may (or no such command exists: buildOptions says so).
-func (sb *Sandbox) refusal(name string, m discordtest.Member) string {
+func (sb *Sandbox) refusal(name string, m fakediscord.Member) string {
 	for _, c := range decodeCommands(sb.srv.Commands("")) {
 		if c.Name == name {
 			return c.refusal(m)
@@ -442,7 +442,7 @@ func (sb *Sandbox) refusal(name string, m discordtest.Member) string {
 
 // refusal tells a member why they cannot use c, as the page shows it under
 // the composer, and names a member who can; "" when they can.
-func (c commandDef) refusal(m discordtest.Member) string {
+func (c commandDef) refusal(m fakediscord.Member) string {
 	need := c.missing(m)
 	if need == "" {
 		return ""
@@ -466,7 +466,7 @@ type hiddenCommand struct {
 
 // hiddenCommands lists the registered commands member lacks a permission
 // for.
-func hiddenCommands(raw []map[string]any, m discordtest.Member) []hiddenCommand {
+func hiddenCommands(raw []map[string]any, m fakediscord.Member) []hiddenCommand {
 	out := []hiddenCommand{}
 	for _, c := range decodeCommands(raw) {
 		if why := c.refusal(m); why != "" && (c.Type == 0 || c.Type == 1) {
@@ -479,7 +479,7 @@ func hiddenCommands(raw []map[string]any, m discordtest.Member) []hiddenCommand 
 // leafCommands flattens the registered slash commands that member may see
 // (Discord hides a command whose default_member_permissions the member
 // lacks, unless they are an administrator).
-func leafCommands(raw []map[string]any, m discordtest.Member) []leafCommand {
+func leafCommands(raw []map[string]any, m fakediscord.Member) []leafCommand {
 	var out []leafCommand
 	for _, c := range decodeCommands(raw) {
 		if c.Type != 0 && c.Type != 1 {

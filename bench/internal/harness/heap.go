@@ -13,7 +13,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/internal/fakediscord"
 )
 
 // GCTraceEnv makes a Go child print a line per garbage collection.
@@ -67,14 +67,14 @@ func (c *Child) ResetPeakMemory() error {
 
 // Import is /quizadmin import's option tree for the files named, which
 // the server serves (Server.AddFile), in order.
-func Import(names ...string) discordtest.Option {
-	opts := make([]discordtest.Option, len(names))
+func Import(names ...string) fakediscord.Option {
+	opts := make([]fakediscord.Option, len(names))
 	for i, n := range names {
 		name := "file"
 		if i > 0 {
 			name = fmt.Sprintf("file%d", i+1)
 		}
-		opts[i] = discordtest.Option{Name: name, Type: discordgo.ApplicationCommandOptionAttachment, Value: n}
+		opts[i] = fakediscord.Option{Name: name, Type: discordgo.ApplicationCommandOptionAttachment, Value: n}
 	}
-	return discordtest.Option{Name: "import", Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}
+	return fakediscord.Option{Name: "import", Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}
 }

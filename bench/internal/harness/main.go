@@ -11,12 +11,12 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/internal/fakediscord"
 )
 
 // Admin is the member whose commands set up a benchmark (/quiz ask,
 // /quizadmin daily): the guilds' administrator.
-var Admin = discordtest.Member{ID: "7001", Username: "alice", Permissions: discordtest.AdminPermissions}
+var Admin = fakediscord.Member{ID: "7001", Username: "alice", Permissions: fakediscord.AdminPermissions}
 
 // FirstMember is the first answering member's id; members are numbered on
 // from it.

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/internal/fakediscord"
 )
 
 // Token is the bot token the benchmarks' server accepts.
@@ -57,7 +57,7 @@ type Bot struct {
 // db and the bank file banks ("" for the built-in bank only). Automatic
 // backups are off: a backup of a seeded database at start would run
 // during the measurement.
-func QuizhostEnv(srv *discordtest.Server, db, banks string) []string {
+func QuizhostEnv(srv *fakediscord.Server, db, banks string) []string {
 	env := []string{"DISCORD_TOKEN=" + Token, "DISCORD_API_BASE=" + srv.URL(), "QUIZHOST_DB=" + db, "QUIZHOST_BACKUP_EVERY=0"}
 	if banks != "" {
 		env = append(env, "QUIZHOST_QUESTIONS="+banks)
@@ -71,7 +71,7 @@ const CeilingReplyEnv = "QUIZHOST_CEILING_REPLY"
 
 // CeilingEnv is the ceiling bot's environment against srv, with the bank
 // file banks ("" for the built-in bank only).
-func CeilingEnv(srv *discordtest.Server, banks string) []string {
+func CeilingEnv(srv *fakediscord.Server, banks string) []string {
 	env := []string{"DISCORD_TOKEN=" + Token, "DISCORD_API_BASE=" + srv.URL()}
 	if banks != "" {
 		env = append(env, "QUIZHOST_QUESTIONS="+banks)
@@ -82,7 +82,7 @@ func CeilingEnv(srv *discordtest.Server, banks string) []string {
 // Launch starts b in dir (created if needed; its log is dir/<name>.log)
 // and waits, up to ctx, until it is ready (b.Ready; by default, until it
 // has registered its commands: connected and ready).
-func Launch(ctx context.Context, srv *discordtest.Server, b Bot, dir string) (*Child, error) {
+func Launch(ctx context.Context, srv *fakediscord.Server, b Bot, dir string) (*Child, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("launch %s: %w", b.Name, err)
 	}

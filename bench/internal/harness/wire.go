@@ -10,12 +10,12 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/internal/fakediscord"
 )
 
 // Wait blocks until cond returns true or ctx ends. cond is called again at
 // each change of the server's state (a request answered, a dispatch sent).
-func Wait(ctx context.Context, srv *discordtest.Server, what string, cond func() bool) error {
+func Wait(ctx context.Context, srv *fakediscord.Server, what string, cond func() bool) error {
 	for {
 		ch := srv.Changed()
 		if cond() {
@@ -32,7 +32,7 @@ func Wait(ctx context.Context, srv *discordtest.Server, what string, cond func()
 // CommandSyncs counts the successful bulk overwrites of application
 // commands the server has answered so far: a bot that just did one is
 // connected and ready.
-func CommandSyncs(srv *discordtest.Server) int {
+func CommandSyncs(srv *fakediscord.Server) int {
 	n := 0
 	for _, r := range srv.Requests() {
 		if r.Method == "PUT" && strings.HasPrefix(r.Route, "/applications/") && strings.HasSuffix(r.Route, "/commands") && r.Status < 300 {
@@ -46,13 +46,13 @@ func CommandSyncs(srv *discordtest.Server) int {
 // deferred (type 5), the edit of @original that replaced "thinking…".
 // It returns the time from the interaction reaching the bot to that reply,
 // and whether the bot deferred.
-func Reply(ctx context.Context, srv *discordtest.Server, p *discordtest.Pending) (discordtest.Message, time.Duration, bool, error) {
+func Reply(ctx context.Context, srv *fakediscord.Server, p *fakediscord.Pending) (fakediscord.Message, time.Duration, bool, error) {
 	r, err := p.Response(ctx)
 	if err != nil {
-		return discordtest.Message{}, 0, false, fmt.Errorf("interaction %s: no callback: %w", p.ID(), err)
+		return fakediscord.Message{}, 0, false, fmt.Errorf("interaction %s: no callback: %w", p.ID(), err)
 	}
 	delivered := r.At.Add(-r.Latency)
-	var m discordtest.Message
+	var m fakediscord.Message
 	err = Wait(ctx, srv, "the reply to interaction "+p.ID(), func() bool {
 		var ok bool
 		m, ok = p.Original()
@@ -76,7 +76,7 @@ type Question struct {
 
 // FindQuestion returns the newest message in channelID that carries a
 // select menu, and that menu.
-func FindQuestion(srv *discordtest.Server, guildID, channelID string) (Question, error) {
+func FindQuestion(srv *fakediscord.Server, guildID, channelID string) (Question, error) {
 	msgs := srv.Messages(channelID)
 	for i := len(msgs) - 1; i >= 0; i-- {
 		var rows []struct {
@@ -120,13 +120,13 @@ type BurstResult struct {
 // predecessor in the same lane got its reply. Member i picks
 // q.Values[i % len]; a reply that is not the grade of that pick fails the
 // burst.
-func Burst(ctx context.Context, srv *discordtest.Server, q Question, n, inflight int, firstUser uint64) (BurstResult, error) {
+func Burst(ctx context.Context, srv *fakediscord.Server, q Question, n, inflight int, firstUser uint64) (BurstResult, error) {
 	return BurstSpread(ctx, srv, []Question{q}, n, inflight, firstUser)
 }
 
 // BurstSpread is Burst over several questions (of several servers):
 // member i answers qs[i % len(qs)].
-func BurstSpread(ctx context.Context, srv *discordtest.Server, qs []Question, n, inflight int, firstUser uint64) (BurstResult, error) {
+func BurstSpread(ctx context.Context, srv *fakediscord.Server, qs []Question, n, inflight int, firstUser uint64) (BurstResult, error) {
 	res := BurstResult{N: n, Latency: make([]time.Duration, n), Users: make([]string, n)}
 	var next, deferred atomic.Int64
 	var wg sync.WaitGroup
@@ -143,7 +143,7 @@ func BurstSpread(ctx context.Context, srv *discordtest.Server, qs []Question, n,
 				}
 				id := fmt.Sprint(firstUser + uint64(i))
 				res.Users[i] = id
-				m := discordtest.Member{ID: id, Username: "m" + id}
+				m := fakediscord.Member{ID: id, Username: "m" + id}
 				q := qs[i%len(qs)]
 				value := q.Values[i/len(qs)%len(q.Values)]
 				p := srv.Component(q.GuildID, q.ChannelID, m, q.MessageID, q.CustomID, value)

@@ -1,11 +1,9 @@
-package discordtest
+package fakediscord
 
 import (
 	"net/http"
 	"strings"
 	"sync"
-	"testing"
-	"time"
 )
 
 // Hold is a REST request held before the server answers it (see
@@ -42,17 +40,6 @@ func (s *Server) HoldNext(method, pathPrefix string) *Hold {
 // Arrived returns a channel that is closed once the request arrived and
 // is being held.
 func (h *Hold) Arrived() <-chan struct{} { return h.arrived }
-
-// WaitArrived waits up to timeout for the request to arrive, calling
-// t.Fatalf on timeout (call it from the test goroutine).
-func (h *Hold) WaitArrived(t testing.TB, timeout time.Duration) {
-	t.Helper()
-	select {
-	case <-h.arrived:
-	case <-time.After(timeout):
-		t.Fatalf("discordtest: timed out after %v waiting for a %s %s… request to hold", timeout, h.method, h.prefix)
-	}
-}
 
 // Release lets the held request go on (or, when it has not arrived yet,
 // lets it through without waiting). It is idempotent.

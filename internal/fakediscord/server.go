@@ -1,4 +1,4 @@
-package discordtest
+package fakediscord
 
 import (
 	"context"
@@ -7,13 +7,11 @@ import (
 	"mime"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"path"
 	"strconv"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 )
 
@@ -133,11 +131,12 @@ func DefaultGuild() Guild {
 	}
 }
 
-// Server is a running Discord-compatible test server. Create it with Start.
+// Server is a running Discord-compatible server. Create it with Listen
+// (in tests, discordtest.Start).
 // All methods are safe for concurrent use.
 type Server struct {
 	opts  Options
-	hs    *httptest.Server
+	hs    *httpServer
 	url   string
 	wsURL string
 
@@ -185,23 +184,6 @@ type failure struct {
 	status         int
 	body           string
 	header         http.Header
-}
-
-// Start starts a server listening on 127.0.0.1 on a free port (HTTP and the
-// websocket gateway share it) and registers t.Cleanup(s.Close).
-func Start(t testing.TB, opts Options) *Server {
-	t.Helper()
-	s := newServer(opts)
-	s.hs = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
-	s.hs.Start()
-	s.url = s.hs.URL
-	if !strings.HasPrefix(s.url, "http://127.0.0.1:") {
-		s.hs.Close()
-		t.Fatalf("discordtest: listener is %s, want 127.0.0.1", s.url)
-	}
-	s.wsURL = "ws://" + strings.TrimPrefix(s.url, "http://") + "/ws"
-	t.Cleanup(s.Close)
-	return s
 }
 
 func newServer(opts Options) *Server {
@@ -331,7 +313,7 @@ func (s *Server) AppID() string { return s.opts.AppID }
 // BotUserID returns the bot user's id in use.
 func (s *Server) BotUserID() string { return s.opts.BotUserID }
 
-// Guilds returns the guilds as announced (fixed at Start), defaults filled in (including the
+// Guilds returns the guilds as announced (fixed at Listen), defaults filled in (including the
 // bot's own member).
 func (s *Server) Guilds() []Guild {
 	out := make([]Guild, 0, len(s.guilds))
@@ -345,8 +327,9 @@ func (s *Server) Guilds() []Guild {
 }
 
 // Close drops every websocket, stops the HTTP server and waits for all of
-// its goroutines. It is idempotent; Start registers it with t.Cleanup.
-// Waiters blocked in Wait* methods time out as usual.
+// its goroutines, letting the requests in flight answer first. It is
+// idempotent; discordtest.Start registers it with t.Cleanup. Waiters
+// blocked in Wait, or in Pending.Response, go on until their context ends.
 func (s *Server) Close() {
 	s.mu.Lock()
 	if s.closed {
@@ -361,7 +344,7 @@ func (s *Server) Close() {
 	s.dropAllActiveLocked()
 	s.notifyLocked()
 	s.mu.Unlock()
-	s.hs.Close()
+	s.hs.close()
 	s.wsWG.Wait()
 }
 
@@ -501,25 +484,6 @@ func (s *Server) Callbacks() int {
 	return n
 }
 
-// WaitRequest returns the first recorded request (earlier ones included)
-// for which match returns true, waiting up to timeout for it to arrive. match
-// runs with the server's lock held: it must not call the Server. It calls
-// t.Fatalf on timeout, so call it from the test goroutine.
-func (s *Server) WaitRequest(t testing.TB, match func(Request) bool, timeout time.Duration) Request {
-	t.Helper()
-	var got Request
-	s.waitT(t, timeout, "a matching request", func() bool {
-		for _, r := range s.requests {
-			if match(r) {
-				got = r
-				return true
-			}
-		}
-		return false
-	})
-	return got
-}
-
 // newIDLocked returns a fresh snowflake: the current time in the upper bits,
 // strictly greater than every id handed out before.
 func (s *Server) newIDLocked() string {
@@ -553,15 +517,6 @@ func (s *Server) wait(ctx context.Context, cond func() bool) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-	}
-}
-
-func (s *Server) waitT(t testing.TB, timeout time.Duration, what string, cond func() bool) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	if err := s.wait(ctx, cond); err != nil {
-		t.Fatalf("discordtest: timed out after %v waiting for %s", timeout, what)
 	}
 }
 

@@ -1,11 +1,11 @@
-package discordtest
+package fakediscord
 
 import (
 	"encoding/json"
-	"fmt"
 	"strconv"
-	"testing"
 	"time"
+
+	"github.com/quizhost/quizhost/internal/sharding"
 )
 
 // gwShard is one gateway shard: its ready connection, its session (for
@@ -25,21 +25,19 @@ type identifyLimits struct {
 }
 
 // sessionStartReset is session_start_limit.reset_after: Discord resets the
-// daily count 24 h after the first start; the test server never does.
+// daily count 24 h after the first start; this server never does.
 const sessionStartReset = 24 * time.Hour
 
-// ShardOf is the shard that serves guildID (a snowflake string) among
-// count shards, by Discord's formula (guild_id >> 22) % count; 0 for ""
-// or an unparsable ID (DMs go to shard 0).
-func ShardOf(guildID string, count int) int {
+// shardOfGuild is the shard that serves guildID (a snowflake string) by
+// Discord's formula, sharding.ShardOf; 0 for "" or an unparsable ID (DMs
+// go to shard 0).
+func (s *Server) shardOfGuild(guildID string) int {
 	id, err := strconv.ParseUint(guildID, 10, 64)
-	if err != nil || count <= 1 {
+	if err != nil {
 		return 0
 	}
-	return int((id >> 22) % uint64(count))
+	return sharding.ShardOf(id, len(s.gw.shards))
 }
-
-func (s *Server) shardOfGuild(guildID string) int { return ShardOf(guildID, len(s.gw.shards)) }
 
 // shardOfDispatch is the shard a dispatch goes to: the one
 // DispatchToShard named, else its interaction's guild's, else the payload's "guild_id", else shard 0.
@@ -82,7 +80,7 @@ func (s *Server) identifyShardLocked(c *gwConn, shard []int) ([]int, bool) {
 		s.closeConnLocked(c, 4011, "Sharding required.")
 		return nil, false
 	case shard[1] != n:
-		// Discord accepts more shards than it recommends; the test server
+		// Discord accepts more shards than it recommends; this server
 		// serves exactly Options.Shards.
 		s.violationLocked("gateway IDENTIFY: shard %v, this server has %d shards", shard, n)
 		s.closeConnLocked(c, 4010, "Invalid shard.")
@@ -166,15 +164,6 @@ func (s *Server) ShardConnected(shard int) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return shard >= 0 && shard < len(s.gw.shards) && s.gw.shards[shard].active != nil
-}
-
-// WaitShardConnected waits until ShardConnected(shard), calling t.Fatalf
-// after timeout. Call it from the test goroutine.
-func (s *Server) WaitShardConnected(t testing.TB, shard int, timeout time.Duration) {
-	t.Helper()
-	s.waitT(t, timeout, fmt.Sprintf("a connected gateway session on shard %d", shard), func() bool {
-		return shard >= 0 && shard < len(s.gw.shards) && s.gw.shards[shard].active != nil
-	})
 }
 
 // IdentifiesLimited returns how many IDENTIFYs were refused with op 9 for

@@ -1,4 +1,4 @@
-package discordtest
+package fakediscord
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"path"
 	"slices"
 	"strconv"
-	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -130,21 +129,6 @@ func (p *Pending) Response(ctx context.Context) (Response, error) {
 	return r, err
 }
 
-// WaitResponse waits up to timeout for the initial callback, calling
-// t.Fatalf on timeout (call it from the test goroutine).
-func (p *Pending) WaitResponse(t testing.TB, timeout time.Duration) Response {
-	t.Helper()
-	var r Response
-	p.s.waitT(t, timeout, "the callback of interaction "+p.it.id, func() bool {
-		if p.it.response != nil {
-			r = *p.it.response
-			return true
-		}
-		return false
-	})
-	return r
-}
-
 // Original returns the message @original refers to: the reply created by a
 // type 4 or 5 callback, or for type 6 and 7 the component's message. ok is
 // false before such a callback (or when the component's message is unknown).
@@ -157,31 +141,6 @@ func (p *Pending) Original() (Message, bool) {
 	return p.s.snapshotLocked(p.it.original), true
 }
 
-// WaitOriginal waits up to timeout until @original exists and match returns
-// true for it; a nil match waits for it to exist and not be a deferred
-// "thinking…" placeholder (that is, the edit after a type 5 callback). match
-// runs with the server's lock held and must not call the Server. It calls
-// t.Fatalf on timeout (call it from the test goroutine).
-func (p *Pending) WaitOriginal(t testing.TB, timeout time.Duration, match func(Message) bool) Message {
-	t.Helper()
-	if match == nil {
-		match = func(m Message) bool { return !m.Loading() }
-	}
-	var got Message
-	p.s.waitT(t, timeout, "@original of interaction "+p.it.id, func() bool {
-		if p.it.original == nil {
-			return false
-		}
-		snap := p.s.snapshotLocked(p.it.original)
-		if match(snap) {
-			got = snap
-			return true
-		}
-		return false
-	})
-	return got
-}
-
 // Followups returns the follow-up messages created with this interaction's
 // token, oldest first (edits and deletions reflected).
 func (p *Pending) Followups() []Message {
@@ -191,24 +150,6 @@ func (p *Pending) Followups() []Message {
 	for _, m := range p.it.followups {
 		out = append(out, p.s.snapshotLocked(m))
 	}
-	return out
-}
-
-// WaitFollowups waits up to timeout until at least n follow-ups exist and
-// returns them all, calling t.Fatalf on timeout (call it from the test
-// goroutine).
-func (p *Pending) WaitFollowups(t testing.TB, n int, timeout time.Duration) []Message {
-	t.Helper()
-	var out []Message
-	p.s.waitT(t, timeout, fmt.Sprintf("%d follow-ups of interaction %s", n, p.it.id), func() bool {
-		if len(p.it.followups) < n {
-			return false
-		}
-		for _, m := range p.it.followups {
-			out = append(out, p.s.snapshotLocked(m))
-		}
-		return true
-	})
 	return out
 }
 

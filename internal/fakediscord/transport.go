@@ -1,4 +1,4 @@
-package discordtest
+package fakediscord
 
 import (
 	"fmt"
@@ -36,7 +36,7 @@ func (t rewriteTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if req.Body != nil {
 			_ = req.Body.Close()
 		}
-		return nil, fmt.Errorf("discordtest: %w", t.err)
+		return nil, fmt.Errorf("fakediscord: %w", t.err)
 	}
 	req = req.Clone(req.Context())
 	req.URL.Scheme, req.URL.Host, req.Host = t.base.Scheme, t.base.Host, t.base.Host

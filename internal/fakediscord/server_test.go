@@ -1,4 +1,4 @@
-package discordtest
+package fakediscord_test
 
 import (
 	"encoding/json"
@@ -15,6 +15,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
 	"go.uber.org/goleak"
+
+	"github.com/quizhost/quizhost/internal/discordtest"
 )
 
 func TestMain(m *testing.M) {
@@ -78,14 +80,14 @@ func recv[T any](t *testing.T, ch <-chan T, what string) T {
 // failures and a resume.
 func TestDiscordgoEndToEnd(t *testing.T) {
 	t.Parallel() // the resume waits out discordgo's second after the drop
-	srv := Start(t, Options{})
+	srv := discordtest.Start(t, discordtest.Options{})
 
 	dg, err := discordgo.New("Bot test-token")
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkEvents(t, dg)
-	dg.Client = &http.Client{Timeout: wait, Transport: Transport(srv.URL())}
+	dg.Client = &http.Client{Timeout: wait, Transport: discordtest.Transport(srv.URL())}
 	dg.Identify.Intents = discordgo.IntentsGuilds
 
 	readyc := make(chan *discordgo.Ready, 4)
@@ -138,13 +140,13 @@ func TestDiscordgoEndToEnd(t *testing.T) {
 	}
 
 	// A slash command with an attachment: deferred ephemeral, edit, follow-up, second callback.
-	p := srv.SlashCommand("8001", "6001", Member{ID: "7001"}, "quiz",
-		Option{Name: "import", Type: discordgo.ApplicationCommandOptionSubCommand, Options: []Option{
-			{Name: "file", Type: discordgo.ApplicationCommandOptionAttachment, Value: Attachment{Filename: "bank.txt", Data: []byte("Q1\n")}},
+	p := srv.SlashCommand("8001", "6001", discordtest.Member{ID: "7001"}, "quiz",
+		discordtest.Option{Name: "import", Type: discordgo.ApplicationCommandOptionSubCommand, Options: []discordtest.Option{
+			{Name: "file", Type: discordgo.ApplicationCommandOptionAttachment, Value: discordtest.Attachment{Filename: "bank.txt", Data: []byte("Q1\n")}},
 		}})
 	i := recv(t, interc, "INTERACTION_CREATE")
 	if i.Type != discordgo.InteractionApplicationCommand || i.ID != p.ID() || i.Member == nil || i.Member.User.Username != "alice" ||
-		i.AppPermissions != DefaultPermissions || i.Member.Permissions != DefaultPermissions {
+		i.AppPermissions != discordtest.DefaultPermissions || i.Member.Permissions != discordtest.DefaultPermissions {
 		t.Fatalf("interaction = %+v", i)
 	}
 	d := i.ApplicationCommandData()
@@ -227,7 +229,7 @@ func TestDiscordgoEndToEnd(t *testing.T) {
 	if sel := stored.Components[0].(*discordgo.ActionsRow).Components[0].(*discordgo.SelectMenu); sel.CustomID != "q:8001:42" {
 		t.Fatalf("stored select = %+v", sel)
 	}
-	cp := srv.Component("8001", "6001", Member{ID: "7001"}, msg.ID, "q:8001:42", "A", "C")
+	cp := srv.Component("8001", "6001", discordtest.Member{ID: "7001"}, msg.ID, "q:8001:42", "A", "C")
 	ci := recv(t, interc, "component INTERACTION_CREATE")
 	cd := ci.MessageComponentData()
 	if cd.CustomID != "q:8001:42" || cd.ComponentType != discordgo.SelectMenuComponent || len(cd.Values) != 2 ||
@@ -245,8 +247,8 @@ func TestDiscordgoEndToEnd(t *testing.T) {
 	}
 
 	// Autocomplete.
-	ap := srv.Autocomplete("8001", "6001", Member{ID: "7001"}, "quiz",
-		Option{Name: "ask", Type: discordgo.ApplicationCommandOptionSubCommand, Options: []Option{
+	ap := srv.Autocomplete("8001", "6001", discordtest.Member{ID: "7001"}, "quiz",
+		discordtest.Option{Name: "ask", Type: discordgo.ApplicationCommandOptionSubCommand, Options: []discordtest.Option{
 			{Name: "bank", Type: discordgo.ApplicationCommandOptionString, Value: "Clo"}}})
 	ai := recv(t, interc, "autocomplete")
 	if ai.Type != discordgo.InteractionApplicationCommandAutocomplete || !ai.ApplicationCommandData().Options[0].Options[0].Focused {
@@ -275,12 +277,12 @@ func TestDiscordgoEndToEnd(t *testing.T) {
 	if _, err := dg.ChannelMessageSend("6001", "after a 429"); err != nil {
 		t.Fatalf("send after 429: %v", err)
 	}
-	srv.WaitRequest(t, func(r Request) bool { return r.Injected && r.Status == 429 }, wait)
+	srv.WaitRequest(t, func(r discordtest.Request) bool { return r.Injected && r.Status == 429 }, wait)
 
 	// Drop the websocket: discordgo resumes; an interaction dispatched meanwhile is replayed.
 	srv.Disconnect()
-	rp := srv.SlashCommand("8001", "6001", Member{ID: "7001"}, "quiz",
-		Option{Name: "ask", Type: discordgo.ApplicationCommandOptionSubCommand})
+	rp := srv.SlashCommand("8001", "6001", discordtest.Member{ID: "7001"}, "quiz",
+		discordtest.Option{Name: "ask", Type: discordgo.ApplicationCommandOptionSubCommand})
 	ri := recv(t, interc, "interaction after resume")
 	if ri.ID != rp.ID() {
 		t.Fatalf("got interaction %s, want %s", ri.ID, rp.ID())
@@ -327,7 +329,7 @@ func TestDiscordgoEndToEnd(t *testing.T) {
 // frames with discordgo's types.
 func TestGatewayFrames(t *testing.T) {
 	t.Parallel()
-	srv := Start(t, Options{Token: "tok", Guilds: []Guild{{ID: "1", Members: []Member{{ID: "2", Username: "bob"}}}}})
+	srv := discordtest.Start(t, discordtest.Options{Token: "tok", Guilds: []discordtest.Guild{{ID: "1", Members: []discordtest.Member{{ID: "2", Username: "bob"}}}}})
 	ws, _, err := websocket.DefaultDialer.Dial(srv.GatewayURL()+"/?v=9&encoding=json", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -372,9 +374,9 @@ func TestGatewayFrames(t *testing.T) {
 	if f := read(); f.Op != 11 {
 		t.Fatalf("heartbeat answer = %+v", f)
 	}
-	p := srv.SlashCommand("1", gc.Channels[0].ID, Member{ID: "2"}, "quiz",
-		Option{Name: "who", Type: discordgo.ApplicationCommandOptionUser, Value: "2"},
-		Option{Name: "n", Type: discordgo.ApplicationCommandOptionInteger, Value: 5})
+	p := srv.SlashCommand("1", gc.Channels[0].ID, discordtest.Member{ID: "2"}, "quiz",
+		discordtest.Option{Name: "who", Type: discordgo.ApplicationCommandOptionUser, Value: "2"},
+		discordtest.Option{Name: "n", Type: discordgo.ApplicationCommandOptionInteger, Value: 5})
 	f = read()
 	var ic discordgo.InteractionCreate
 	if err := json.Unmarshal(f.D, &ic); err != nil || f.S != 3 || ic.ID != p.ID() {
@@ -420,71 +422,18 @@ func TestGatewayFrames(t *testing.T) {
 	}
 }
 
-func TestValidateMessage(t *testing.T) {
-	t.Parallel()
-	row := func(comps string) string { return `[{"type":1,"components":[` + comps + `]}]` }
-	sel := func(extra string) string {
-		return `{"type":3,"custom_id":"s","options":[{"label":"A","value":"A"},{"label":"B","value":"B"}]` + extra + `}`
-	}
-	tests := []struct {
-		name string
-		body string
-		want int // 0 ok, else code
-	}{
-		{"plain", `{"content":"hi"}`, 0},
-		{"empty", `{"content":"  "}`, 50006},
-		{"content 2000", `{"content":"` + strings.Repeat("é", 2000) + `"}`, 0},
-		{"content 2001", `{"content":"` + strings.Repeat("é", 2001) + `"}`, 50035},
-		{"11 embeds", `{"embeds":[` + strings.TrimSuffix(strings.Repeat(`{"title":"t"},`, 11), ",") + `]}`, 50035},
-		{"description 4097", `{"embeds":[{"description":"` + strings.Repeat("d", 4097) + `"}]}`, 50035},
-		{"26 fields", `{"embeds":[{"fields":[` + strings.TrimSuffix(strings.Repeat(`{"name":"n","value":"v"},`, 26), ",") + `]}]}`, 50035},
-		{"field value 1025", `{"embeds":[{"fields":[{"name":"n","value":"` + strings.Repeat("v", 1025) + `"}]}]}`, 50035},
-		{"footer 2049", `{"embeds":[{"footer":{"text":"` + strings.Repeat("f", 2049) + `"}}]}`, 50035},
-		{"total 6001", `{"embeds":[{"description":"` + strings.Repeat("d", 4000) + `"},{"description":"` + strings.Repeat("d", 2001) + `"}]}`, 50035},
-		{"total 6000", `{"embeds":[{"title":"` + strings.Repeat("t", 200) + `","description":"` + strings.Repeat("d", 3800) + `"},{"fields":[{"name":"n","value":"` + strings.Repeat("v", 999) + `"},{"name":"` + strings.Repeat("n", 100) + `","value":"` + strings.Repeat("é", 900) + `"}]}]}`, 0},
-		{"total 6001 over titles and fields", `{"embeds":[{"title":"` + strings.Repeat("t", 201) + `","description":"` + strings.Repeat("d", 3800) + `"},{"fields":[{"name":"n","value":"` + strings.Repeat("v", 999) + `"},{"name":"` + strings.Repeat("n", 100) + `","value":"` + strings.Repeat("é", 900) + `"}]}]}`, 50035},
-		{"10 embeds", `{"embeds":[` + strings.TrimSuffix(strings.Repeat(`{"title":"t"},`, 10), ",") + `]}`, 0},
-		{"select ok", `{"components":` + row(sel(`,"min_values":1,"max_values":2`)) + `}`, 0},
-		{"6 rows", `{"components":[` + strings.TrimSuffix(strings.Repeat(`{"type":1,"components":[{"type":2,"style":1,"label":"x","custom_id":"b"}]},`, 6), ",") + `]}`, 50035},
-		{"max > options", `{"components":` + row(sel(`,"max_values":3`)) + `}`, 50035},
-		{"min > max", `{"components":` + row(sel(`,"min_values":2,"max_values":1`)) + `}`, 50035},
-		{"empty custom_id", `{"components":` + row(`{"type":2,"style":1,"label":"x","custom_id":""}`) + `}`, 50035},
-		{"custom_id 101", `{"components":` + row(`{"type":2,"style":1,"label":"x","custom_id":"`+strings.Repeat("c", 101)+`"}`) + `}`, 50035},
-		{"button label 81", `{"components":` + row(`{"type":2,"style":1,"custom_id":"b","label":"`+strings.Repeat("l", 81)+`"}`) + `}`, 50035},
-		{"option label 101", `{"components":` + row(`{"type":3,"custom_id":"s","options":[{"label":"`+strings.Repeat("l", 101)+`","value":"A"}]}`) + `}`, 50035},
-		{"26 options", `{"components":` + row(`{"type":3,"custom_id":"s","options":[`+strings.TrimSuffix(strings.Repeat(`{"label":"A","value":"A"},`, 26), ",")+`]}`) + `}`, 50035},
-		{"unknown type", `{"components":` + row(`{"type":99}`) + `}`, 50035},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var obj map[string]json.RawMessage
-			if err := json.Unmarshal([]byte(tt.body), &obj); err != nil {
-				t.Fatal(err)
-			}
-			fe := validateMessage(obj, 0, true)
-			got := 0
-			if fe != nil {
-				got = fe.code
-			}
-			if got != tt.want {
-				t.Errorf("got %d (%v), want %d", got, fe, tt.want)
-			}
-		})
-	}
-}
-
 // TestReplies: a channel message replying to another (message_reference)
 // is recorded as a reply to it; one naming a message that is not in the
 // channel is refused, unless fail_if_not_exists is false, when it is sent
 // as no reply.
 func TestReplies(t *testing.T) {
 	t.Parallel()
-	srv := Start(t, Options{})
+	srv := discordtest.Start(t, discordtest.Options{})
 	dg, err := discordgo.New("Bot test-token")
 	if err != nil {
 		t.Fatal(err)
 	}
-	dg.Client = &http.Client{Timeout: wait, Transport: Transport(srv.URL())}
+	dg.Client = &http.Client{Timeout: wait, Transport: discordtest.Transport(srv.URL())}
 	post, err := dg.ChannelMessageSend("6001", "the post")
 	if err != nil {
 		t.Fatal(err)
@@ -516,21 +465,5 @@ func TestReplies(t *testing.T) {
 		Reference: &discordgo.MessageReference{MessageID: "424242", FailIfNotExists: &no}})
 	if err != nil || sent.MessageReference != nil || sent.Type != discordgo.MessageTypeDefault {
 		t.Errorf("reply to an unknown message with fail_if_not_exists false: %+v, %v; want a plain message", sent, err)
-	}
-}
-
-func TestTransport(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		host string
-		want bool
-	}{
-		{"discord.com", true}, {"cdn.discordapp.com", true}, {"media.discordapp.net", true},
-		{"example.com", false}, {"notdiscord.com", false},
-	}
-	for _, tt := range tests {
-		if got := isDiscordHost(tt.host); got != tt.want {
-			t.Errorf("isDiscordHost(%q) = %v, want %v", tt.host, got, tt.want)
-		}
 	}
 }

@@ -1,19 +1,23 @@
-// Package discordtest is a Discord-compatible test server for end-to-end
-// tests: the real discordgo v0.29.0 client talks to it over HTTP (REST, API
-// v9) and a websocket gateway on 127.0.0.1, and the test drives members'
-// interactions and inspects what the bot sent.
+// Package fakediscord is a Discord-compatible server: the real discordgo
+// v0.29.0 client talks to it over HTTP (REST, API v9) and a websocket
+// gateway on 127.0.0.1, and its owner drives members' interactions and
+// inspects what the bot sent. The bot's end-to-end tests use it through
+// internal/discordtest (Start with cleanup, Wait helpers that fail the
+// test, the goroutine-leak check); `quizhost sandbox` and the benchmark
+// programs under bench/ run it directly. It does not import testing,
+// net/http/httptest or goleak, so that the programs that run it, the
+// production binary among them, do not link them.
 //
 // # Wiring a bot to it
 //
 // discordgo builds its REST URLs from package-level strings fixed at init, so
 // a session is redirected through its HTTP client instead:
 //
-//	srv := discordtest.Start(t, discordtest.Options{})
+//	srv, _ := fakediscord.Listen("127.0.0.1:0", fakediscord.Options{})
 //	dg, _ := discordgo.New("Bot test-token")
-//	dg.Client = &http.Client{Timeout: 5 * time.Second, Transport: discordtest.Transport(srv.URL())}
+//	dg.Client = &http.Client{Timeout: 5 * time.Second, Transport: fakediscord.Transport(srv.URL())}
 //	dg.Identify.Intents = discordgo.IntentsGuilds
-//	// register handlers, then dg.Open(); close dg before srv (register its
-//	// t.Cleanup after Start, cleanups run last-in first-out).
+//	// register handlers, then dg.Open(); close dg before srv.
 //
 // [Transport] rewrites requests for discord.com, discordapp.com, discordapp.net
 // and their subdomains to the server; the bot has its own equivalent driven by
@@ -23,6 +27,10 @@
 //
 // Close the discordgo session before the server: when the server goes away
 // first, discordgo reconnects forever in the background (logging at LogError).
+//
+// To wait for something the bot does, call [Server.Wait] with a condition
+// over the server's state, or [Pending.Response]; [Server.Changed] signals
+// each change of state.
 //
 // # What it serves
 //
@@ -96,15 +104,15 @@
 // (5 s by default) get op 9 Invalid Session, as Discord answers an
 // IDENTIFY over the concurrency limit. Each of these is a violation.
 // READY names the shard and its guilds, GUILD_CREATE follows for each guild
-// of the shard ([ShardOf]: (guild_id >> 22) % N), and every interaction and
-// dispatch of a guild goes to the session of its shard (those without a
-// guild to shard 0), queued while that shard has no ready session;
-// [Server.DispatchToShard] sends an interaction to another shard than its
-// guild's, to test a misconfigured deployment. RESUME
-// finds the shard by its session id. [Server.Connected] means every shard
+// of the shard ((guild_id >> 22) % N, internal/sharding's ShardOf), and
+// every interaction and dispatch of a guild goes to the session of its
+// shard (those without a guild to shard 0), queued while that shard has no
+// ready session; [Server.DispatchToShard] sends an interaction to another
+// shard than its guild's, to test a misconfigured deployment. RESUME finds
+// the shard by its session id. [Server.Connected] means every shard
 // is ready; [Server.ShardConnected] asks about one. With one shard (the
 // default) nothing changes: IDENTIFY needs no shard field and the identify
 // rate limit is off unless IdentifyInterval is set.
 //
 // All methods of [Server] and [Pending] are safe for concurrent use.
-package discordtest
+package fakediscord

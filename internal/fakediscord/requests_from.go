@@ -1,4 +1,4 @@
-package discordtest
+package fakediscord
 
 // RequestsFrom returns the REST requests recorded from index i on (Index
 // i, i+1, …), in arrival order: a watcher that remembers how many it has

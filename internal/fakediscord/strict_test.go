@@ -1,4 +1,4 @@
-package discordtest
+package fakediscord_test
 
 import (
 	"io"
@@ -10,11 +10,13 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/quizhost/quizhost/internal/clock"
+
+	"github.com/quizhost/quizhost/internal/discordtest"
 )
 
 // send sends method path with host as the Host header and an
 // authorization for token ("" for none), and returns the status and body.
-func send(t *testing.T, srv *Server, method, path, host, token, body string) (int, string) {
+func send(t *testing.T, srv *discordtest.Server, method, path, host, token, body string) (int, string) {
 	t.Helper()
 	req, err := http.NewRequest(method, srv.URL()+path, strings.NewReader(body))
 	if err != nil {
@@ -40,8 +42,8 @@ func send(t *testing.T, srv *Server, method, path, host, token, body string) (in
 // whatever the path, and not recorded; without it, they are served.
 func TestOwnHostOnly(t *testing.T) {
 	t.Parallel()
-	strict := Start(t, Options{OwnHostOnly: true})
-	lax := Start(t, Options{})
+	strict := discordtest.Start(t, discordtest.Options{OwnHostOnly: true})
+	lax := discordtest.Start(t, discordtest.Options{})
 	strict.AddFile("notes.txt", []byte("hello"))
 	lax.AddFile("notes.txt", []byte("hello"))
 	port := strict.URL()[strings.LastIndex(strict.URL(), ":")+1:]
@@ -91,7 +93,7 @@ func TestOwnHostOnly(t *testing.T) {
 // on REST, as Discord does.
 func TestOnlyItsToken(t *testing.T) {
 	t.Parallel()
-	srv := Start(t, Options{Token: "secret"})
+	srv := discordtest.Start(t, discordtest.Options{Token: "secret"})
 	for _, tt := range []struct {
 		token string
 		want  int
@@ -109,7 +111,7 @@ func TestNowDrivesTime(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2030, 6, 1, 9, 0, 0, 0, time.UTC)
 	fake := clock.NewFake(start)
-	srv := Start(t, Options{Now: fake.Now})
+	srv := discordtest.Start(t, discordtest.Options{Now: fake.Now})
 
 	status, body := send(t, srv, "POST", "/api/v9/channels/6001/messages", "", "x",
 		`{"content":"hi","allowed_mentions":{"parse":[]}}`)
@@ -134,7 +136,7 @@ func TestNowDrivesTime(t *testing.T) {
 	srv.WaitConnected(t, wait)
 	// answer waits for p's dispatch, advances the clock by d and sends
 	// p's callback.
-	answer := func(p *Pending, d time.Duration) (int, string) {
+	answer := func(p *discordtest.Pending, d time.Duration) (int, string) {
 		t.Helper()
 		for {
 			f, err := gw.read()
@@ -149,7 +151,7 @@ func TestNowDrivesTime(t *testing.T) {
 		return send(t, srv, "POST", "/api/v9/interactions/"+p.ID()+"/"+p.Token()+"/callback", "", "x",
 			`{"type":4,"data":{"content":"ok","allowed_mentions":{"parse":[]}}}`)
 	}
-	alice := Member{ID: "7001"}
+	alice := discordtest.Member{ID: "7001"}
 	if got, body := answer(srv.SlashCommand("8001", "6001", alice, "quiz"), time.Second); got != http.StatusNoContent {
 		t.Fatalf("a callback in time: got %d %s, want 204", got, body)
 	}

@@ -1,10 +1,8 @@
-package discordtest
+package fakediscord
 
 import (
 	"encoding/json"
 	"net/http"
-	"testing"
-	"time"
 )
 
 // Direct messages. POST /users/@me/channels {"recipient_id"} opens (or
@@ -46,19 +44,6 @@ func (s *Server) DMs(userID string) []Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.dmsOfLocked(userID)
-}
-
-// WaitDMs waits up to timeout until the bot sent at least n direct
-// messages to userID and returns them all. It calls t.Fatalf on timeout;
-// call it from the test goroutine.
-func (s *Server) WaitDMs(t testing.TB, userID string, n int, timeout time.Duration) []Message {
-	t.Helper()
-	var out []Message
-	s.waitT(t, timeout, "direct messages to "+userID, func() bool {
-		out = s.dmsOfLocked(userID)
-		return len(out) >= n
-	})
-	return out
 }
 
 func (s *Server) dmsOfLocked(userID string) []Message {

@@ -1,4 +1,4 @@
-package discordtest
+package fakediscord_test
 
 import (
 	"encoding/json"
@@ -14,38 +14,20 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
+
+	"github.com/quizhost/quizhost/internal/discordtest"
 )
 
 // shardGuilds are six guilds whose shard among 2, 3 or 6 shards is k % N:
 // (id >> 22) = k.
-func shardGuilds() []Guild {
-	var gs []Guild
+func shardGuilds() []discordtest.Guild {
+	var gs []discordtest.Guild
 	for k := range 6 {
 		id := fmt.Sprint(uint64(k)<<22 | 777)
-		gs = append(gs, Guild{ID: id, Channels: []Channel{{ID: fmt.Sprint(6100 + k)}},
-			Members: []Member{{ID: "7001", Username: "alice"}}})
+		gs = append(gs, discordtest.Guild{ID: id, Channels: []discordtest.Channel{{ID: fmt.Sprint(6100 + k)}},
+			Members: []discordtest.Member{{ID: "7001", Username: "alice"}}})
 	}
 	return gs
-}
-
-func TestShardOf(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		guild string
-		count int
-		want  int
-	}{
-		{"", 4, 0},
-		{"not a number", 4, 0},
-		{"8001", 1, 0},
-		{fmt.Sprint(uint64(5)<<22 | 4194303), 3, 2},
-		{"81384788765712384", 16, int((uint64(81384788765712384) >> 22) % 16)},
-	}
-	for _, tt := range tests {
-		if got := ShardOf(tt.guild, tt.count); got != tt.want {
-			t.Errorf("ShardOf(%q, %d): got %d, want %d", tt.guild, tt.count, got, tt.want)
-		}
-	}
 }
 
 // shardSession is a discordgo session of one shard and what it received.
@@ -57,14 +39,14 @@ type shardSession struct {
 	events chan string // guild_id of each MESSAGE_CREATE
 }
 
-func openShard(t *testing.T, srv *Server, id, count int) *shardSession {
+func openShard(t *testing.T, srv *discordtest.Server, id, count int) *shardSession {
 	t.Helper()
 	dg, err := discordgo.New("Bot test-token")
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkEvents(t, dg)
-	dg.Client = &http.Client{Timeout: wait, Transport: Transport(srv.URL())}
+	dg.Client = &http.Client{Timeout: wait, Transport: discordtest.Transport(srv.URL())}
 	dg.Identify.Intents = discordgo.IntentsGuilds
 	dg.ShardID, dg.ShardCount = id, count
 	// A heartbeat that meets the close frame (the test ends right after
@@ -101,7 +83,7 @@ func closeShards(t *testing.T, shards []*shardSession) {
 func TestShardedGateway(t *testing.T) {
 	t.Parallel() // closing waits out discordgo's second
 	guilds := shardGuilds()
-	srv := Start(t, Options{Guilds: guilds, Shards: 3, MaxConcurrency: 3})
+	srv := discordtest.Start(t, discordtest.Options{Guilds: guilds, Shards: 3, MaxConcurrency: 3})
 	var shards []*shardSession
 	for i := range 3 {
 		shards = append(shards, openShard(t, srv, i, 3))
@@ -135,7 +117,7 @@ func TestShardedGateway(t *testing.T) {
 	}
 
 	for k, g := range guilds {
-		p := srv.SlashCommand(g.ID, g.Channels[0].ID, Member{ID: "7001"}, "quiz")
+		p := srv.SlashCommand(g.ID, g.Channels[0].ID, discordtest.Member{ID: "7001"}, "quiz")
 		srv.DispatchEvent("MESSAGE_CREATE", map[string]any{"id": fmt.Sprint(9000 + k), "channel_id": g.Channels[0].ID,
 			"guild_id": g.ID, "content": "hi", "author": map[string]any{"id": "7001", "username": "alice"}})
 		on := shards[k%3]
@@ -169,7 +151,7 @@ func TestShardedGateway(t *testing.T) {
 func TestShardResume(t *testing.T) {
 	t.Parallel()
 	guilds := shardGuilds()
-	srv := Start(t, Options{Guilds: guilds, Shards: 2, MaxConcurrency: 2})
+	srv := discordtest.Start(t, discordtest.Options{Guilds: guilds, Shards: 2, MaxConcurrency: 2})
 	var sessions []string
 	for i := range 2 {
 		f := dialGateway(t, srv).identify(i, 2)
@@ -185,7 +167,7 @@ func TestShardResume(t *testing.T) {
 	if err := c.ws.WriteJSON(map[string]any{"op": 6, "d": map[string]any{"token": "Bot x", "session_id": sessions[1], "seq": 0}}); err != nil {
 		t.Fatal(err)
 	}
-	p := srv.SlashCommand(guilds[3].ID, guilds[3].Channels[0].ID, Member{ID: "7001"}, "quiz") // shard 1
+	p := srv.SlashCommand(guilds[3].ID, guilds[3].Channels[0].ID, discordtest.Member{ID: "7001"}, "quiz") // shard 1
 	var got []string
 	for len(got) == 0 || got[len(got)-1] != "INTERACTION_CREATE" {
 		f, err := c.read()
@@ -208,7 +190,7 @@ func TestShardResume(t *testing.T) {
 
 func TestGatewayBot(t *testing.T) {
 	t.Parallel()
-	srv := Start(t, Options{Guilds: shardGuilds(), Shards: 2, MaxConcurrency: 2, SessionStarts: 5, IdentifyInterval: -1})
+	srv := discordtest.Start(t, discordtest.Options{Guilds: shardGuilds(), Shards: 2, MaxConcurrency: 2, SessionStarts: 5, IdentifyInterval: -1})
 	get := func() map[string]any {
 		t.Helper()
 		req, _ := http.NewRequest("GET", srv.URL()+"/api/v10/gateway/bot", nil)
@@ -251,7 +233,7 @@ type frame struct {
 	D  json.RawMessage `json:"d"`
 }
 
-func dialGateway(t *testing.T, srv *Server) *rawGateway {
+func dialGateway(t *testing.T, srv *discordtest.Server) *rawGateway {
 	t.Helper()
 	ws, _, err := websocket.DefaultDialer.Dial(srv.GatewayURL()+"/?v=9&encoding=json", nil)
 	if err != nil {
@@ -333,7 +315,7 @@ func TestShardIdentifyRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := Start(t, Options{Guilds: shardGuilds(), Shards: 2})
+			srv := discordtest.Start(t, discordtest.Options{Guilds: shardGuilds(), Shards: 2})
 			if got := dialGateway(t, srv).closeCode(tt.id, tt.count); got != tt.want {
 				t.Errorf("close code: got %d, want %d", got, tt.want)
 			}
@@ -349,7 +331,7 @@ func TestShardIdentifyRefused(t *testing.T) {
 // buckets are not held up.
 func TestIdentifyRateLimit(t *testing.T) {
 	t.Parallel()
-	srv := Start(t, Options{Guilds: shardGuilds(), Shards: 3, MaxConcurrency: 2, IdentifyInterval: time.Hour})
+	srv := discordtest.Start(t, discordtest.Options{Guilds: shardGuilds(), Shards: 3, MaxConcurrency: 2, IdentifyInterval: time.Hour})
 	if f := dialGateway(t, srv).identify(0, 3); f.T != "READY" {
 		t.Fatalf("shard 0: got %+v, want READY", f)
 	}
@@ -370,7 +352,7 @@ func TestIdentifyRateLimit(t *testing.T) {
 	}
 
 	// A window shorter than the gap between two IDENTIFYs lets both in.
-	srv = Start(t, Options{Guilds: shardGuilds(), Shards: 2, IdentifyInterval: time.Nanosecond})
+	srv = discordtest.Start(t, discordtest.Options{Guilds: shardGuilds(), Shards: 2, IdentifyInterval: time.Nanosecond})
 	for i := range 2 {
 		if f := dialGateway(t, srv).identify(i, 2); f.T != "READY" {
 			t.Fatalf("shard %d with a 1 ns window: got %+v, want READY", i, f)
@@ -383,7 +365,7 @@ func TestIdentifyRateLimit(t *testing.T) {
 func TestDispatchToShard(t *testing.T) {
 	t.Parallel() // closing waits out discordgo's second
 	guilds := shardGuilds()
-	srv := Start(t, Options{Guilds: guilds, Shards: 2, MaxConcurrency: 2})
+	srv := discordtest.Start(t, discordtest.Options{Guilds: guilds, Shards: 2, MaxConcurrency: 2})
 	shards := []*shardSession{openShard(t, srv, 0, 2), openShard(t, srv, 1, 2)}
 	closeShards(t, shards)
 	srv.WaitConnected(t, wait)

@@ -1,11 +1,10 @@
-package discordtest
+package fakediscord
 
 import (
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
-	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -265,7 +264,7 @@ func (s *Server) resumeLocked(c *gwConn, d json.RawMessage) {
 	}
 	// RESUMED carries the client's own sequence so its counter never moves
 	// back; the replayed dispatches follow with their original numbers.
-	resumed := fmt.Sprintf(`{"op":0,"s":%d,"t":"RESUMED","d":{"_trace":["discordtest"]}}`, r.Seq)
+	resumed := fmt.Sprintf(`{"op":0,"s":%d,"t":"RESUMED","d":{"_trace":["fakediscord"]}}`, r.Seq)
 	if !s.writeLocked(c, []byte(resumed)) {
 		return
 	}
@@ -373,6 +372,14 @@ func (s *Server) Heartbeats() int {
 	return s.gw.heartbeats
 }
 
+// GatewayDials returns how many gateway websocket connections the server
+// accepted, stalled ones included.
+func (s *Server) GatewayDials() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gw.dials
+}
+
 // Connected reports whether every shard has a ready session (after READY
 // and the GUILD_CREATEs, or after RESUMED) on an open websocket: with one
 // shard, whether the client is connected.
@@ -380,13 +387,6 @@ func (s *Server) Connected() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.allActiveLocked()
-}
-
-// WaitConnected waits until Connected is true, calling t.Fatalf after
-// timeout. Call it from the test goroutine.
-func (s *Server) WaitConnected(t testing.TB, timeout time.Duration) {
-	t.Helper()
-	s.waitT(t, timeout, "a connected gateway session on every shard", s.allActiveLocked)
 }
 
 // Disconnect drops every gateway websocket without a close frame, as a
@@ -429,14 +429,6 @@ func (s *Server) StallGateway(on bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.gw.stalled = on
-}
-
-// WaitGatewayDials waits until at least n gateway websocket connections
-// have been accepted (stalled ones included), calling t.Fatalf after
-// timeout. Call it from the test goroutine.
-func (s *Server) WaitGatewayDials(t testing.TB, n int, timeout time.Duration) {
-	t.Helper()
-	s.waitT(t, timeout, fmt.Sprintf("%d gateway connections", n), func() bool { return s.gw.dials >= n })
 }
 
 // RequestReconnect sends op 7 (RECONNECT) on the ready connection of every
@@ -517,7 +509,7 @@ func (s *Server) guildCreateJSON(g *Guild) map[string]any {
 func mustJSON(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
-		panic(fmt.Sprintf("discordtest: marshal: %v", err))
+		panic(fmt.Sprintf("fakediscord: marshal: %v", err))
 	}
 	return b
 }

@@ -1,13 +1,15 @@
-package discordtest
+package fakediscord_test
 
 import (
 	"net/http"
 	"testing"
+
+	"github.com/quizhost/quizhost/internal/discordtest"
 )
 
 func TestRequestsFrom(t *testing.T) {
 	t.Parallel()
-	srv := Start(t, Options{})
+	srv := discordtest.Start(t, discordtest.Options{})
 	paths := []string{"/api/v9/users/@me", "/api/v9/gateway", "/api/v9/guilds/8001"}
 	for _, p := range paths {
 		req, err := http.NewRequest("GET", srv.URL()+p, nil)

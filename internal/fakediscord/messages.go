@@ -1,10 +1,9 @@
-package discordtest
+package fakediscord
 
 import (
 	"encoding/json"
 	"mime"
 	"path"
-	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -306,21 +305,14 @@ func (s *Server) Messages(channelID string) []Message {
 	return out
 }
 
-// WaitMessage waits up to timeout for a message in any channel (current
-// state, oldest first) for which match returns true, and returns it. match
-// runs with the server's lock held: it must not call the Server. It calls
-// t.Fatalf on timeout; call it from the test goroutine.
-func (s *Server) WaitMessage(t testing.TB, timeout time.Duration, match func(Message) bool) Message {
-	t.Helper()
-	var got Message
-	s.waitT(t, timeout, "a matching message", func() bool {
-		for _, m := range s.allMsgs {
-			if snap := s.snapshotLocked(m); match(snap) {
-				got = snap
-				return true
-			}
-		}
-		return false
-	})
-	return got
+// AllMessages returns every message the bot created, in any channel (direct
+// messages included), oldest first, in their current state (see Messages).
+func (s *Server) AllMessages() []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Message, 0, len(s.allMsgs))
+	for _, m := range s.allMsgs {
+		out = append(out, s.snapshotLocked(m))
+	}
+	return out
 }

@@ -1,11 +1,15 @@
-package discordtest
+package fakediscord_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/internal/fakediscord"
 )
 
 func TestListenAddress(t *testing.T) {
@@ -22,7 +26,7 @@ func TestListenAddress(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := Listen(tt.addr, Options{})
+			s, err := fakediscord.Listen(tt.addr, fakediscord.Options{})
 			if err == nil {
 				s.Close()
 			}
@@ -37,11 +41,12 @@ func TestListenAddress(t *testing.T) {
 }
 
 // TestListenChangedAndUserID runs a real discordgo session against a
-// server made with Listen: Changed closes on new state, and each message an
+// server made with Listen: Wait sees it connect, Changed closes on new
+// state, and each message an
 // interaction creates records the member it is for.
 func TestListenChangedAndUserID(t *testing.T) {
 	t.Parallel() // its Close waits out discordgo's second
-	srv, err := Listen("127.0.0.1:0", Options{})
+	srv, err := fakediscord.Listen("127.0.0.1:0", fakediscord.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +59,7 @@ func TestListenChangedAndUserID(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkEvents(t, dg)
-	dg.Client = &http.Client{Timeout: wait, Transport: Transport(srv.URL())}
+	dg.Client = &http.Client{Timeout: wait, Transport: discordtest.Transport(srv.URL())}
 	dg.Identify.Intents = discordgo.IntentsGuilds
 	done := make(chan error, 1)
 	dg.AddHandler(func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
@@ -73,10 +78,14 @@ func TestListenChangedAndUserID(t *testing.T) {
 		t.Fatalf("Open: %v", err)
 	}
 	t.Cleanup(func() { _ = dg.Close() })
-	srv.WaitConnected(t, wait)
+	ctx, cancel := context.WithTimeout(t.Context(), wait)
+	defer cancel()
+	if err := srv.Wait(ctx, srv.Connected); err != nil {
+		t.Fatalf("Wait(Connected): %v", err)
+	}
 
 	changed := srv.Changed()
-	bob := Member{ID: "7002", Username: "bob"}
+	bob := discordtest.Member{ID: "7002", Username: "bob"}
 	srv.SlashCommand("8001", "6001", bob, "hello")
 	if err := recv(t, done, "the handler"); err != nil {
 		t.Fatal(err)
