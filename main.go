@@ -91,6 +91,8 @@ type config struct {
 	backupEvery time.Duration // 0: no automatic backups
 	backupKeep  int
 	keepScores  time.Duration // < 0: never prune
+
+	quota questions.Quota // each server's imported banks
 }
 
 // readConfig reads the configuration, reporting every problem at once.
@@ -136,6 +138,8 @@ func readConfig(getenv func(string) string) (config, error) {
 	}
 	c.shards = shards
 	problems = append(problems, c.readOps(getenv)...)
+	quota, quotaProblems := readQuota(getenv)
+	c.quota, problems = quota, append(problems, quotaProblems...)
 	if len(problems) > 0 {
 		return c, exitCode{2, "quizhost: configuration:\n  " + strings.Join(problems, "\n  ")}
 	}
@@ -271,7 +275,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 
 	// Metrics are kept when the admin listener serves them.
 	var m *metrics.Metrics
-	dbOpts := storage.Options{Timeout: 3 * time.Second}
+	dbOpts := storage.Options{Timeout: 3 * time.Second, Quota: cfg.quota}
 	botCfg := bot.Config{Token: cfg.token, GuildID: cfg.guildID, APIBase: cfg.apiBase, Catalogue: cat, Logger: log,
 		Shards: cfg.shards}
 	if cfg.adminAddr != "" {
@@ -573,6 +577,9 @@ func envVars() []struct{ name, def, meaning string } {
 		{"QUIZHOST_BACKUP_EVERY", "24h", "time between automatic backups (e.g. 6h, 1d); 0: no automatic backups"},
 		{"QUIZHOST_BACKUP_KEEP", "7", "how many automatic backups to keep (the newest)"},
 		{"QUIZHOST_KEEP_SCORES", "90d", "drop day, week and month scores this long after their period ends (off: keep all)"},
+		{"QUIZHOST_QUOTA_BANKS", "50", "imported banks each server may keep (0: no limit)"},
+		{"QUIZHOST_QUOTA_QUESTIONS", "20000", "questions each server's imported banks may hold in all (0: no limit)"},
+		{"QUIZHOST_QUOTA_BANK_BYTES", "20MiB", "bytes each server's imported banks may take as stored: bytes, or KiB, MiB, GiB (0: no limit)"},
 	}
 }
 
@@ -585,8 +592,13 @@ func help(args []string, _ func(string) string, stdout, _ io.Writer) error {
 	fmt.Fprintf(stdout, "quizhost hosts quizzes for study groups on Discord (see README.md).\n\n%s\n", commandList())
 	fmt.Fprintln(stdout, "environment (also read from .env in the working directory; real environment variables win;")
 	fmt.Fprintln(stdout, "a variable set empty takes its default):")
-	for _, v := range envVars() {
-		fmt.Fprintf(stdout, "  %-21s %-24s %s\n", v.name, v.def, v.meaning)
+	vars := envVars()
+	width := 0
+	for _, v := range vars {
+		width = max(width, len(v.name))
+	}
+	for _, v := range vars {
+		fmt.Fprintf(stdout, "  %-*s %-24s %s\n", width, v.name, v.def, v.meaning)
 	}
 	return nil
 }

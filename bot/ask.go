@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -15,6 +16,12 @@ import (
 // askRetries is how many times a member's ask draws again when the
 // question it drew was asked meanwhile (by another member's ask).
 const askRetries = 3
+
+// answerBanksWait is how long after its interaction arrived an answer
+// waits at most for its server's banks to load (the first answer after a
+// start, with the reveal on answer on), before it replies without the
+// reveal; the answer path never loads banks itself.
+const answerBanksWait = time.Second
 
 // ask posts a question now in this channel (/quiz ask [bank] [minutes]).
 // A member's ask is held to the server's fair play (see askLimits); an
@@ -264,9 +271,12 @@ func (b *Bot) drawForgotten(guild questions.GuildID, all []*questions.Question) 
 	if err != nil {
 		return nil, fmt.Errorf("draw: %w", err)
 	}
+	// The bot's source only seeds this draw, so that no other server waits
+	// while this one's questions are ranked.
 	b.randMu.Lock()
-	picked := questions.DrawForgotten(ids, players, mems, now, 1, b.rand)
+	r := rand.New(rand.NewPCG(b.rand.Uint64(), b.rand.Uint64()))
 	b.randMu.Unlock()
+	picked := questions.DrawForgotten(ids, players, mems, now, 1, r)
 	return byID[picked[0]], nil
 }
 
@@ -310,8 +320,10 @@ func (b *Bot) answer(c *call, postID questions.PostID, values []string) (respons
 		return response{}, fmt.Errorf("answer: %w", err)
 	}
 	var reveal [][]*discordgo.MessageEmbed
-	if q := b.questionFor(post); set.RevealOnAnswer && q != nil {
-		reveal = b.reveals.get(post, q)
+	if set.RevealOnAnswer {
+		if q := b.answerQuestion(post, c.start.Add(answerBanksWait)); q != nil {
+			reveal = b.reveals.get(post, q)
+		}
 	}
 
 	a, err := b.commitAnswer(c, questions.Answer{

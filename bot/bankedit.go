@@ -1,9 +1,13 @@
 package bot
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/quizhost/quizhost/questions"
 )
@@ -12,11 +16,14 @@ import (
 // approved suggestion) is worked out in full first, then stored in one
 // transaction: all of it or none.
 
-// bankChange is a worked-out change: the banks as they will be stored and
-// what happened to each.
+// bankChange is a worked-out change: the banks as they will be stored,
+// what happened to each, and the snapshot it was planned from with the
+// banks as the next snapshot keeps them.
 type bankChange struct {
 	files   []questions.BankFile
 	results []bankResult
+	base    *guildBanks
+	banks   []*questions.Bank
 }
 
 // bankResult is what a change does to one bank.
@@ -35,8 +42,9 @@ type bankResult struct {
 // has no bank of makes a new bank. The problems, with the file and line of
 // the question concerned, refuse the whole change: a bank name of the
 // catalogue, a question ID used twice in parts or by another bank of the
-// guild, a bank that would not store. The caller holds b.editMu from
-// planning to storing, so that no other edit slips in between.
+// guild, a bank that would not store. The caller holds the guild's edit
+// lock (bankSlot.edit) from planning to storing, so that no other edit
+// slips in between.
 func (b *Bot) planBanks(guild questions.GuildID, user questions.UserID, parts []questions.Bank, replace bool) (bankChange, questions.Problems, error) {
 	g, err := b.imported(guild)
 	if err != nil {
@@ -80,8 +88,10 @@ func (b *Bot) planBanks(guild questions.GuildID, user questions.UserID, parts []
 			order = append(order, key)
 			results = append(results, res)
 		}
-		part.Questions = append([]questions.Question(nil), part.Questions...)
-		questions.Rename(&part, res.name)
+		if part.Name != res.name { // Rename changes the questions in place: the caller's stay as they were
+			part.Questions = slices.Clone(part.Questions)
+			questions.Rename(&part, res.name)
+		}
 		for _, q := range part.Questions {
 			here := fmt.Sprintf("%s:%d", part.Path, q.Line)
 			if first, dup := where[q.ID]; dup {
@@ -128,21 +138,57 @@ func (b *Bot) planBanks(guild questions.GuildID, user questions.UserID, parts []
 	if len(ps) > 0 {
 		return bankChange{}, ps, nil
 	}
-	var ch bankChange
+	ch := bankChange{base: g}
 	now := b.clock.Now()
 	for i, key := range order {
 		bk := merged[key]
-		data, err := questions.MarshalYAML(*bk)
+		results[i].total = len(bk.Questions)
+		ch.results = append(ch.results, *results[i])
+		if r := results[i]; !r.isNew && !r.replaced && r.count.Added == 0 && r.count.Updated == 0 {
+			continue // every question as it was: the bank stays as stored
+		}
+		start := time.Now()
+		f, back, err := b.encodeBank(*bk, user, now)
 		if err != nil {
 			// Parsed banks store; say so plainly if one does not.
 			return bankChange{}, questions.Problems{{Path: firstPath(parts, bk.Name), Msg: fmt.Sprintf("bank %q can't be stored: %v", bk.Name, err)}}, nil
 		}
-		ch.files = append(ch.files, questions.BankFile{Name: bk.Name, Format: questions.FormatYAML, Data: data,
-			ImportedAt: now, ImportedBy: user})
-		results[i].total = len(bk.Questions)
-		ch.results = append(ch.results, *results[i])
+		ch.files = append(ch.files, f)
+		ch.banks = append(ch.banks, back)
+		pace(context.Background(), start)
 	}
 	return ch, nil, nil
+}
+
+// pace makes a stretch of a bank change's heavy work (parsing a file,
+// encoding a bank), begun at start, a background job: it waits three
+// times as long as the stretch took (longer when the stretch had to wait
+// for the CPU), so that an import takes at most about a quarter of a core
+// and the answers of every server, its own included, keep the rest: an
+// import of ten 1 MiB files takes about four times its CPU time (some 10
+// s). It returns early when ctx ends.
+func pace(ctx context.Context, start time.Time) {
+	t := time.NewTimer(3 * time.Since(start))
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+// encodeBank is bk as stored (YAML, its questions counted for the quota)
+// and as the guild's snapshot keeps it: bk itself, which MarshalYAML has
+// checked reads back from the file unchanged (but for each question's
+// Line), named by the file.
+func (b *Bot) encodeBank(bk questions.Bank, user questions.UserID, now time.Time) (questions.BankFile, *questions.Bank, error) {
+	data, err := questions.MarshalYAML(bk)
+	if err != nil {
+		return questions.BankFile{}, nil, err
+	}
+	f := questions.BankFile{Name: bk.Name, Format: questions.FormatYAML, Data: bytes.Clone(data), ImportedAt: now, ImportedBy: user,
+		Questions: len(bk.Questions)}
+	bk.Path = f.Name + "." + string(f.Format)
+	return f, &bk, nil
 }
 
 // splitWhere splits "path:line" as planBanks records it.
@@ -168,29 +214,66 @@ func firstPath(parts []questions.Bank, name string) string {
 
 // applyChange plans a change (see planBanks) and, when nothing refuses it,
 // stores it, consuming the draft when draftID is not 0 (an error wrapping
-// questions.ErrNotFound if that draft is gone). Changes are applied one at
-// a time; no Discord call is made meanwhile.
+// questions.ErrNotFound if that draft is gone). A guild's changes are
+// applied one at a time (other guilds' meanwhile); no Discord call is made
+// meanwhile.
 func (b *Bot) applyChange(ctx context.Context, guild questions.GuildID, user questions.UserID, parts []questions.Bank, replace bool, draftID uint64) (bankChange, questions.Problems, error) {
-	b.editMu.Lock()
-	defer b.editMu.Unlock()
+	s := b.slot(guild)
+	s.edit.Lock()
+	defer s.edit.Unlock()
 	ch, refused, err := b.planBanks(guild, user, parts, replace)
 	if err != nil || len(refused) > 0 {
 		return ch, refused, err
 	}
-	if err := b.saveChange(ctx, guild, ch, draftID); err != nil {
+	if err := b.saveChange(ctx, s, guild, ch, draftID); err != nil {
 		return bankChange{}, nil, err
 	}
 	return ch, nil, nil
 }
 
 // saveChange stores a planned change (consuming the draft when draftID is
-// not 0) and drops the guild's cached banks.
-func (b *Bot) saveChange(ctx context.Context, guild questions.GuildID, ch bankChange, draftID uint64) error {
+// not 0) and publishes the guild's next snapshot: the one planned from
+// with the changed banks in place. The caller holds s.edit. A change the
+// guild's quota refuses is a message for the admin (see quotaErr).
+func (b *Bot) saveChange(ctx context.Context, s *bankSlot, guild questions.GuildID, ch bankChange, draftID uint64) error {
+	if len(ch.files) == 0 && draftID == 0 {
+		return nil // nothing changes
+	}
 	if err := b.store.SaveBanks(ctx, guild, ch.files, draftID); err != nil {
+		return quotaErr(err)
+	}
+	s.publish(ch.base.with(ch.banks))
+	return nil
+}
+
+// quotaErr words a change refused by the server's quota (see
+// questions.Quota) for the admin; other errors pass.
+func quotaErr(err error) error {
+	var q *questions.QuotaError
+	if !errors.As(err, &q) {
 		return err
 	}
-	b.forgetImported(guild)
-	return nil
+	env, have := "", ""
+	switch q.What {
+	case "banks":
+		env, have = "QUIZHOST_QUOTA_BANKS", fmt.Sprintf("have %d banks, and may have at most %d", q.Have, q.Limit)
+	case "questions":
+		env, have = "QUIZHOST_QUOTA_QUESTIONS", fmt.Sprintf("hold %d questions, and may hold at most %d", q.Have, q.Limit)
+	default:
+		env, have = "QUIZHOST_QUOTA_BANK_BYTES", fmt.Sprintf("take %s, and may take at most %s", byteSize(q.Have), byteSize(q.Limit))
+	}
+	return userErr("❌ Nothing was stored: this server's banks would %s (a limit of this bot, %s). Remove questions or banks first with `/quizadmin question remove` or `/quizadmin bank remove`.", have, env)
+}
+
+// byteSize is n bytes for people: "812 bytes", "340.0 KiB", "20.0 MiB".
+func byteSize(n int64) string {
+	switch {
+	case n < 1<<10:
+		return plural(int(n), "byte", "bytes")
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }
 
 // changeSummary says what a change did, one line per bank, each starting

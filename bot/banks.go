@@ -5,17 +5,12 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/quizhost/quizhost/questions"
 )
-
-// guildBanks are a guild's imported banks, parsed once and cached until the
-// guild imports or removes a bank.
-type guildBanks struct {
-	banks []*questions.Bank
-}
 
 // guildBanks returns every bank the guild can use: the catalogue's (built-in
 // and QUIZHOST_QUESTIONS) and its imported ones, sorted by name.
@@ -42,45 +37,31 @@ func (b *Bot) offeredBanks(guild questions.GuildID, importedOnly bool) ([]*quest
 	return g.banks, nil
 }
 
-// imported returns the server's imported banks, parsed from storage on
-// first use and kept until they change.
-func (b *Bot) imported(guild questions.GuildID) (*guildBanks, error) {
-	b.importedMu.Lock()
-	defer b.importedMu.Unlock()
-	if g, ok := b.imports[guild]; ok {
-		return g, nil
-	}
-	files, err := b.store.Banks(guild)
-	if err != nil {
-		return nil, fmt.Errorf("imported banks: %w", err)
-	}
-	g := &guildBanks{}
-	for _, f := range files {
-		bk, err := parseBankFile(f)
-		if err != nil {
-			// It was valid when imported; a newer parser may disagree. Skip
-			// it rather than take the whole guild down, and say so.
-			b.log.Error("imported bank no longer parses", "guild", guild, "bank", f.Name, "err", err)
-			continue
-		}
-		g.banks = append(g.banks, bk)
-	}
-	b.imports[guild] = g
-	return g, nil
-}
-
-// forgetImported drops the guild's cached imported banks.
-func (b *Bot) forgetImported(guild questions.GuildID) {
-	b.importedMu.Lock()
-	defer b.importedMu.Unlock()
-	delete(b.imports, guild)
-}
-
 // questionFor returns the question a post asked, as the guild's banks have
 // it now; nil if it is gone or has changed since (other options or answer),
 // in which case the post's own record is all that can be shown.
 func (b *Bot) questionFor(p questions.Post) *questions.Question {
-	q := b.question(p.GuildID, p.QuestionID)
+	return sameQuestion(p, b.question(p.GuildID, p.QuestionID))
+}
+
+// answerQuestion is questionFor on the answer path, which never loads a
+// bank: the catalogue's question, or the guild's as its snapshot has it;
+// a snapshot not loaded yet (the first answer after a start) is loaded
+// in the background and waited for until deadline at most, then nil.
+func (b *Bot) answerQuestion(p questions.Post, deadline time.Time) *questions.Question {
+	if q, ok := b.cfg.Catalogue.Question(p.QuestionID); ok {
+		return sameQuestion(p, q)
+	}
+	g := b.importedBy(p.GuildID, deadline)
+	if g == nil {
+		return nil
+	}
+	return sameQuestion(p, g.byID[p.QuestionID])
+}
+
+// sameQuestion is q if it is still the question p asked (same options and
+// answer), else nil.
+func sameQuestion(p questions.Post, q *questions.Question) *questions.Question {
 	if q == nil || len(q.Options) != p.OptionCount || !slices.Equal(q.Correct(), p.Correct) {
 		return nil
 	}
@@ -112,29 +93,7 @@ func (b *Bot) question(guild questions.GuildID, id string) *questions.Question {
 	if err != nil {
 		return nil
 	}
-	for _, bk := range g.banks {
-		for i := range bk.Questions {
-			if bk.Questions[i].ID == id {
-				return &bk.Questions[i]
-			}
-		}
-	}
-	return nil
-}
-
-// parseBankFile parses an imported file as the one bank it holds, named as
-// the import named it.
-func parseBankFile(f questions.BankFile) (*questions.Bank, error) {
-	banks, err := questions.Parse(f.Name+"."+string(f.Format), f.Data)
-	if err != nil {
-		return nil, err
-	}
-	if len(banks) != 1 {
-		return nil, fmt.Errorf("bank file %q holds %d banks, want 1", f.Name, len(banks))
-	}
-	bk := banks[0]
-	questions.Rename(&bk, f.Name)
-	return &bk, nil
+	return g.byID[id]
 }
 
 // importedFile finds an imported bank by name, or says why not.
@@ -148,10 +107,15 @@ func (b *Bot) importedFile(guild questions.GuildID, name string) (questions.Bank
 			return f, nil
 		}
 	}
-	if _, ok := b.cfg.Catalogue.Bank(strings.TrimSpace(name)); ok {
-		return questions.BankFile{}, userErr("**%s** is not an imported bank: it comes with this quizhost. `/quizadmin settings banks:` leaves it out of the draw.", truncate(name, 100))
+	return questions.BankFile{}, notImported(b.cfg.Catalogue, name)
+}
+
+// notImported says why name is no imported bank of the server.
+func notImported(cat *questions.Catalogue, name string) error {
+	if _, ok := cat.Bank(strings.TrimSpace(name)); ok {
+		return userErr("**%s** is not an imported bank: it comes with this quizhost. `/quizadmin settings banks:` leaves it out of the draw.", truncate(name, 100))
 	}
-	return questions.BankFile{}, userErr("There is no imported bank named %q.", truncate(name, 100))
+	return userErr("There is no imported bank named %q.", truncate(name, 100))
 }
 
 // banksCmd lists the banks this server can use (/quiz banks).

@@ -268,20 +268,21 @@ type Bot struct {
 
 	wake    chan struct{}         // pokes the scheduler after a post or setting changes
 	refresh chan questions.PostID // posts whose live count needs an edit
-	postMu  [64]sync.Mutex        // striped by post id: serialise each post's message edits
+	posts   postLocks             // serialise each post's message edits
 	reveals revealCache           // each answered post's reveal, rendered once for all its replies
 
 	// suggests and reviews rate-limit each member's suggestion and review
 	// writes (ratelimit.go).
 	suggests, reviews *limiter
 
-	// editMu serialises changes to imported banks (import, paste, approve,
-	// remove, undo): each is planned from the banks as they are and stored whole.
-	editMu sync.Mutex
+	// bankSets holds each guild's imported banks (questions.GuildID →
+	// *bankSlot): a snapshot parsed once per change, and the lock that
+	// serialises the guild's own changes (import, paste, approve, remove,
+	// undo; see bankset.go).
+	bankSets sync.Map
+	loads    sync.WaitGroup // snapshot loads running in the background
 
-	importedMu sync.Mutex
-	routes     map[string]route                  // "command [group] sub" → its handler, from routes()
-	imports    map[questions.GuildID]*guildBanks // guild → its imported banks, parsed; loaded on first use
+	routes map[string]route // "command [group] sub" → its handler, from routes()
 
 	// Scheduler goroutine only: when to retry a failed reveal, and how
 	// many times it failed.
@@ -347,7 +348,6 @@ func New(cfg Config) (*Bot, error) {
 		cfg: cfg, store: cfg.Store, log: cfg.Logger, clock: cfg.Clock, rand: cfg.Rand,
 		wake:     make(chan struct{}, 1),
 		refresh:  make(chan questions.PostID, 1024),
-		imports:  map[questions.GuildID]*guildBanks{},
 		revealAt: map[questions.PostID]time.Time{}, revealTries: map[questions.PostID]int{},
 		routes:   routeTable(),
 		suggests: newLimiter(suggestLimit), reviews: newLimiter(reviewLimit),
@@ -447,7 +447,7 @@ func (b *Bot) Run(ctx context.Context) error {
 		b.waitIdle(300 * time.Millisecond) // refusals of any that arrived meanwhile
 		stopBG()
 		timers := make(chan struct{})
-		go func() { wg.Wait(); close(timers) }()
+		go func() { wg.Wait(); b.loads.Wait(); close(timers) }()
 		select {
 		case <-timers:
 		case <-time.After(time.Until(deadline)):
@@ -506,6 +506,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	wg.Add(2)
 	go func() { defer wg.Done(); b.scheduler(background(bg)) }()
 	go func() { defer wg.Done(); b.refresher(background(bg)) }()
+	b.warm(b.busyGuilds(), bg.Done())
 
 	select {
 	case <-ctx.Done():
@@ -515,6 +516,34 @@ func (b *Bot) Run(ctx context.Context) error {
 		shutdown()
 		return err
 	}
+}
+
+// busyGuilds are the guilds whose banks are needed soon after a start:
+// those with open questions (answers, closes) or a daily schedule.
+func (b *Bot) busyGuilds() []questions.GuildID {
+	var out []questions.GuildID
+	seen := map[questions.GuildID]bool{}
+	add := func(g questions.GuildID) {
+		if !seen[g] && b.shards.Owns(uint64(g)) {
+			seen[g] = true
+			out = append(out, g)
+		}
+	}
+	posts, err := b.store.OpenPosts()
+	if err != nil {
+		b.log.Warn("open posts: banks not loaded ahead", "err", err)
+	}
+	for _, p := range posts {
+		add(p.GuildID)
+	}
+	daily, err := b.store.DailyGuilds()
+	if err != nil {
+		b.log.Warn("daily guilds: banks not loaded ahead", "err", err)
+	}
+	for _, s := range daily {
+		add(s.GuildID)
+	}
+	return out
 }
 
 // Connected reports whether the gateway is connected now, every shard of
@@ -572,8 +601,54 @@ func (b *Bot) pick(n int) int {
 	return b.rand.IntN(n)
 }
 
-// postLock serialises the message edits of one post (and of the few posts
-// that share its stripe).
-func (b *Bot) postLock(id questions.PostID) *sync.Mutex {
-	return &b.postMu[uint64(id)%uint64(len(b.postMu))]
+// postLock serialises the message edits of one post (a close, a live
+// count): lock and unlock it once, as a sync.Mutex. Each post has its own:
+// a post waiting on the disk or on Discord holds up no other post, of its
+// server or another.
+func (b *Bot) postLock(id questions.PostID) *postMutex { return b.posts.get(id) }
+
+// postLocks holds the lock of each post that has an edit in flight or
+// waiting; a post's lock goes when its last holder unlocks it. The zero
+// value is ready.
+type postLocks struct {
+	mu    sync.Mutex // guards posts and refs; held for no work
+	posts map[questions.PostID]*postMutex
+}
+
+// postMutex is one post's lock (see postLock).
+type postMutex struct {
+	mu    sync.Mutex
+	locks *postLocks
+	id    questions.PostID
+	refs  int // holders and waiters, under locks.mu
+}
+
+// get returns id's lock, counting the caller in until its Unlock.
+func (l *postLocks) get(id questions.PostID) *postMutex {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.posts == nil {
+		l.posts = map[questions.PostID]*postMutex{}
+	}
+	m := l.posts[id]
+	if m == nil {
+		m = &postMutex{locks: l, id: id}
+		l.posts[id] = m
+	}
+	m.refs++
+	return m
+}
+
+// Lock waits for the post's edits before it.
+func (m *postMutex) Lock() { m.mu.Lock() }
+
+// Unlock lets the next edit of the post go, and drops the post's lock
+// once nobody holds or waits for it.
+func (m *postMutex) Unlock() {
+	m.mu.Unlock()
+	m.locks.mu.Lock()
+	defer m.locks.mu.Unlock()
+	if m.refs--; m.refs == 0 {
+		delete(m.locks.posts, m.id)
+	}
 }

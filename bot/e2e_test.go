@@ -90,6 +90,8 @@ type env struct {
 	store func(*storage.DB) bot.Store
 	// ackWait, when set, is the bot's AnswerAckWait (default 2 s).
 	ackWait time.Duration
+	// quota bounds each guild's imported banks (none when zero).
+	quota questions.Quota
 
 	db     *storage.DB
 	bot    *bot.Bot // the bot of the last start
@@ -142,12 +144,14 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-func newEnv(t testing.TB, start time.Time) *env {
+// newEnv starts the test server with the test guild (and more guilds, for
+// tests across servers) and builds the catalogue; start runs the bot.
+func newEnv(t testing.TB, start time.Time, more ...discordtest.Guild) *env {
 	t.Helper()
 	g := discordtest.DefaultGuild()
 	g.Channels = append(g.Channels, discordtest.Channel{ID: otherChan, Name: "other"})
 	g.Members = []discordtest.Member{alice, bob, carol}
-	srv := discordtest.Start(t, discordtest.Options{Token: token, Guilds: []discordtest.Guild{g}})
+	srv := discordtest.Start(t, discordtest.Options{Token: token, Guilds: append([]discordtest.Guild{g}, more...)})
 	banks, err := questions.Parse("test.txt", []byte(testBank))
 	if err != nil {
 		t.Fatal(err)
@@ -176,7 +180,7 @@ func newEnv(t testing.TB, start time.Time) *env {
 // start runs the bot and waits for its commands to be registered.
 func (e *env) start() {
 	e.t.Helper()
-	db, err := storage.Open(e.t.Context(), e.path, storage.Options{Timeout: time.Second, Now: e.clk.Now})
+	db, err := storage.Open(e.t.Context(), e.path, storage.Options{Timeout: time.Second, Now: e.clk.Now, Quota: e.quota})
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -22,6 +22,17 @@ const MaxImportSize = 1 << 20
 // options file, file2 … file10.
 const maxImportFiles = 10
 
+// Bounds on reading an uploaded file (see questions.ParseOptions): an
+// import lists at most maxImportProblems problems of each file and counts
+// the rest, and refuses a YAML or JSON file of more than maxImportValues
+// values before building its tree past them (about 12 MiB of tree). A
+// question of a practice exam takes about twenty values, 1 MiB of them
+// about 30,000.
+const (
+	maxImportProblems = 100
+	maxImportValues   = 100_000
+)
+
 // importFileOption names the attachment options in order: "file", "file2" …
 func importFileOption(i int) string {
 	if i == 0 {
@@ -121,12 +132,16 @@ func importUploads(opts options, res *discordgo.ApplicationCommandInteractionDat
 	return ups, nil
 }
 
-// parseUploads downloads and parses the uploads: their banks (all renamed
-// bankOpt, when set) and every file's problems. A file that cannot be
-// downloaded refuses the import.
+// parseUploads downloads and parses the uploads one at a time: their banks
+// (all renamed bankOpt, when set) and every file's problems, each file's
+// bounded (maxImportProblems, maxImportValues). Only one file's bytes and
+// tree are held at a time; once a file has an error the import is refused,
+// so the banks are dropped and the files after it are read for their
+// problems only. A file that cannot be downloaded refuses the import.
 func (b *Bot) parseUploads(c *call, ups []upload, bankOpt string) ([]questions.Bank, questions.Problems, error) {
 	var parts []questions.Bank
 	var ps questions.Problems
+	refused := false
 	for _, u := range ups {
 		data, err := b.download(c.ctx, u.att.URL)
 		if err != nil {
@@ -136,8 +151,15 @@ func (b *Bot) parseUploads(c *call, ups []upload, bankOpt string) ([]questions.B
 			}
 			return nil, nil, userErr("I couldn't download %s. Try uploading it again; nothing was imported.", truncate(u.name, 100))
 		}
-		banks, fileProblems := questions.ParseFile(u.name, data, questions.ParseOptions{DefaultBank: bankOpt})
+		start := time.Now()
+		banks, fileProblems := questions.ParseFile(u.name, data, questions.ParseOptions{DefaultBank: bankOpt,
+			MaxProblems: maxImportProblems, MaxValues: maxImportValues})
+		pace(c.ctx, start)
 		ps = append(ps, fileProblems...)
+		if refused = refused || len(fileProblems.Errors()) > 0; refused {
+			parts = nil
+			continue
+		}
 		for _, bk := range banks {
 			if bankOpt != "" {
 				questions.Rename(&bk, bankOpt)
@@ -184,7 +206,7 @@ func problemList(ps questions.Problems, withPath bool) string {
 		}
 		next := desc + "• " + truncate(l, 300) + "\n"
 		if runes(next) > maxDesc-40 {
-			desc += fmt.Sprintf("…and %d more", len(ps)-i)
+			desc += fmt.Sprintf("…and %d more", ps[i:].Count())
 			break
 		}
 		desc = next
@@ -193,15 +215,41 @@ func problemList(ps questions.Problems, withPath bool) string {
 }
 
 // problemsMessage refuses an import of what (a file, or several files):
-// every problem as file:line: message, and that nothing was stored.
+// every problem as file:line: message (when several files have problems,
+// the first few of each and how many more), and that nothing was stored.
 func problemsMessage(what string, several bool, ps questions.Problems) message {
+	total := ps.Count()
+	ps = perFile(ps, 40)
 	verb := "was"
 	if several {
 		verb = "were"
 	}
 	return message{ephemeral: true, content: fmt.Sprintf("❌ **%s** %s not imported: %s. Nothing was stored.",
-		what, verb, plural(len(ps), "problem", "problems")),
+		what, verb, plural(total, "problem", "problems")),
 		embeds: []*discordgo.MessageEmbed{{Title: "Problems", Description: problemList(ps, true), Color: colorWrong}}}
+}
+
+// perFile shares about room listed problems among the files of ps: each
+// file keeps its first room/files (at least 3) and a summary of the rest,
+// so that every file's first problems show.
+func perFile(ps questions.Problems, room int) questions.Problems {
+	var paths []string
+	byPath := map[string]questions.Problems{}
+	for _, p := range ps {
+		if _, ok := byPath[p.Path]; !ok {
+			paths = append(paths, p.Path)
+		}
+		byPath[p.Path] = append(byPath[p.Path], p)
+	}
+	if len(paths) < 2 {
+		return ps
+	}
+	each := max(3, room/len(paths))
+	var out questions.Problems
+	for _, path := range paths {
+		out = append(out, byPath[path].Limit(each)...)
+	}
+	return out
 }
 
 // download fetches an attachment with a timeout and a size cap.

@@ -98,8 +98,9 @@ func TestRejectAfterAnotherAdminHandledIt(t *testing.T) {
 }
 
 // TestBankRemoveWaitsForBankEdits: a confirmed /quizadmin bank remove is
-// one of the changes to imported banks that go one at a time (editMu): an
-// import planned from the bank as it was must not store it again after the
+// one of the changes to imported banks that go one at a time (the guild's
+// edit lock): an import planned from the bank as it was must not store it
+// again after the
 // remove.
 func TestBankRemoveWaitsForBankEdits(t *testing.T) {
 	t.Parallel()
@@ -114,9 +115,9 @@ func TestBankRemoveWaitsForBankEdits(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.beforeEdit = func() {
-		if b.editMu.TryLock() {
-			b.editMu.Unlock()
-			t.Error("the bank is deleted while another bank edit may be between its plan and its save (editMu not held)")
+		if s := b.slot(raceGuild); s.edit.TryLock() {
+			s.edit.Unlock()
+			t.Error("the bank is deleted while another bank edit may be between its plan and its save (the guild's edit lock not held)")
 		}
 	}
 	c := adminCall(t)

@@ -19,12 +19,15 @@ import (
 // bank as it was for questions.UndoKeep: the change and the kept version
 // are one store transaction (Store.EditBanks). /quizadmin bank undo
 // restores a bank's newest kept version and forgets it, so each undo goes
-// one step further back. When the bank changed after the step being
+// one step further back; a restore is held to the server's quota like any
+// change (see Store.EditBanks), and one past it keeps its version. When the bank changed after the step being
 // undone (an import merged into it, a paste, an approved suggestion, a
 // bank of that name made again), those changes are not thrown away: the
 // bank as it is is kept as a step of its own, which a second undo puts
 // back. Question IDs are the bank's own, so a restored question has its
-// answers, scores, asked history and review memory as before.
+// answers, scores, asked history and review memory as before. Each change
+// holds the server's own edit lock (bankSlot.edit) from reading its banks
+// to storing, and publishes the server's next snapshot once stored.
 
 // bankStamp is what a confirmation of a bank's removal or a question's
 // removal is asked against: the bank's stored bytes.
@@ -56,12 +59,17 @@ func (b *Bot) storedBank(guild questions.GuildID, name string) (questions.BankFi
 	return questions.BankFile{}, false, nil
 }
 
-// editBanks stores e (see Store.EditBanks) and drops the guild's cached
-// banks. The caller holds b.editMu.
-func (b *Bot) editBanks(ctx context.Context, guild questions.GuildID, e questions.BankEdit) error {
-	err := b.store.EditBanks(ctx, guild, e)
-	b.forgetImported(guild)
-	return err
+// editBanks stores e (see Store.EditBanks) and, once it is stored,
+// publishes next as the guild's snapshot: the banks as e leaves them. The
+// caller holds s.edit from reading the banks e is made of to here. A
+// change the guild's quota refuses is a message for the admin (see
+// quotaErr); nothing is stored then, and the snapshot stays.
+func (b *Bot) editBanks(ctx context.Context, s *bankSlot, guild questions.GuildID, e questions.BankEdit, next *guildBanks) error {
+	if err := b.store.EditBanks(ctx, guild, e); err != nil {
+		return quotaErr(err)
+	}
+	s.publish(next)
+	return nil
 }
 
 // bankRemove asks to confirm removing an imported bank (/quizadmin bank
@@ -99,8 +107,13 @@ func questionsText(n int) string {
 // bankRemoveConfirmed removes the bank conf names, if it is still as it
 // was when asked, and keeps it for undo.
 func (b *Bot) bankRemoveConfirmed(c *call, conf questions.Confirmation) (message, error) {
-	b.editMu.Lock() // an edit planned from the bank as it is must not store it again
-	defer b.editMu.Unlock()
+	s := b.slot(c.guild)
+	s.edit.Lock() // an edit planned from the bank as it is must not store it again
+	defer s.edit.Unlock()
+	g, err := b.imported(c.guild)
+	if err != nil {
+		return message{}, err
+	}
 	f, ok, err := b.storedBank(c.guild, conf.Bank)
 	if err != nil {
 		return message{}, err
@@ -118,8 +131,8 @@ func (b *Bot) bankRemoveConfirmed(c *call, conf questions.Confirmation) (message
 			f.Name, now)), nil
 	}
 	now := b.clock.Now()
-	err = b.editBanks(c.ctx, c.guild, questions.BankEdit{Remove: []string{f.Name}, Keep: []string{f.Name},
-		Change: questions.ChangeRemoved, By: c.user, At: now})
+	err = b.editBanks(c.ctx, s, c.guild, questions.BankEdit{Remove: []string{f.Name}, Keep: []string{f.Name},
+		Change: questions.ChangeRemoved, By: c.user, At: now}, g.with(nil, f.Name))
 	if err != nil {
 		return message{}, fmt.Errorf("bank remove: %w", err)
 	}
@@ -156,8 +169,13 @@ func (b *Bot) questionRemove(c *call, opts options) (response, error) {
 // questionRemoveConfirmed removes the question conf names, if its bank is
 // still as it was when asked, and keeps the bank for undo.
 func (b *Bot) questionRemoveConfirmed(c *call, conf questions.Confirmation) (message, error) {
-	b.editMu.Lock()
-	defer b.editMu.Unlock()
+	s := b.slot(c.guild)
+	s.edit.Lock()
+	defer s.edit.Unlock()
+	g, err := b.imported(c.guild)
+	if err != nil {
+		return message{}, err
+	}
 	stale := staleMessage(fmt.Sprintf("**%s** changed since you asked: nothing was removed. Run `/quizadmin question remove` again.", conf.Bank))
 	f, ok, err := b.storedBank(c.guild, conf.Bank)
 	if err != nil {
@@ -176,16 +194,17 @@ func (b *Bot) questionRemoveConfirmed(c *call, conf questions.Confirmation) (mes
 	}
 	now := b.clock.Now()
 	e := questions.BankEdit{Keep: []string{f.Name}, Change: questions.ChangeQuestionRemoved, By: c.user, At: now}
+	next := g.with(nil, f.Name)
 	if len(rest.Questions) == 0 {
 		e.Remove = []string{f.Name}
 	} else {
-		data, err := questions.MarshalYAML(rest)
+		saved, back, err := b.encodeBank(rest, c.user, now)
 		if err != nil {
 			return message{}, fmt.Errorf("remove question: %w", err)
 		}
-		e.Save = []questions.BankFile{{Name: rest.Name, Format: questions.FormatYAML, Data: data, ImportedAt: now, ImportedBy: c.user}}
+		e.Save, next = []questions.BankFile{saved}, g.with([]*questions.Bank{back})
 	}
-	if err := b.editBanks(c.ctx, c.guild, e); err != nil {
+	if err := b.editBanks(c.ctx, s, c.guild, e, next); err != nil {
 		return message{}, fmt.Errorf("remove question: %w", err)
 	}
 	b.log.Info("question removed", "guild", c.guild, "user", c.user, "bank", f.Name, "left", len(rest.Questions))
@@ -199,8 +218,9 @@ func (b *Bot) questionRemoveConfirmed(c *call, conf questions.Confirmation) (mes
 // keeps parts and asks to confirm; when every bank it names is new, it
 // imports at once, as a merge would.
 func (b *Bot) importReplace(c *call, parts []questions.Bank, warnings questions.Problems, what string, several bool) (response, error) {
-	b.editMu.Lock()
-	defer b.editMu.Unlock()
+	s := b.slot(c.guild)
+	s.edit.Lock()
+	defer s.edit.Unlock()
 	ch, refused, err := b.planBanks(c.guild, c.user, parts, true)
 	if err != nil {
 		return response{}, fmt.Errorf("import: %w", err)
@@ -208,18 +228,14 @@ func (b *Bot) importReplace(c *call, parts []questions.Bank, warnings questions.
 	if len(refused) > 0 {
 		return asReply(problemsMessage(what, several, refused)), nil
 	}
-	g, err := b.imported(c.guild)
-	if err != nil {
-		return response{}, err
-	}
 	before := map[string]int{} // replaced bank → its questions now
 	for _, r := range ch.results {
-		if old := findBank(g.banks, r.name); r.replaced && old != nil {
+		if old := findBank(ch.base.banks, r.name); r.replaced && old != nil {
 			before[r.name] = len(old.Questions)
 		}
 	}
 	if len(before) == 0 {
-		if err := b.saveChange(c.ctx, c.guild, ch, 0); err != nil {
+		if err := b.saveChange(c.ctx, s, c.guild, ch, 0); err != nil {
 			return response{}, fmt.Errorf("import: %w", err)
 		}
 		b.logImport(c, ch.results, true)
@@ -252,8 +268,9 @@ func (b *Bot) importReplace(c *call, parts []questions.Bank, warnings questions.
 // banks are still as they were when asked, and keeps the banks it
 // replaces for undo.
 func (b *Bot) importReplaceConfirmed(c *call, conf questions.Confirmation) (message, error) {
-	b.editMu.Lock()
-	defer b.editMu.Unlock()
+	s := b.slot(c.guild)
+	s.edit.Lock()
+	defer s.edit.Unlock()
 	files, err := b.store.Banks(c.guild)
 	if err != nil {
 		return message{}, fmt.Errorf("import: %w", err)
@@ -284,8 +301,8 @@ func (b *Bot) importReplaceConfirmed(c *call, conf questions.Confirmation) (mess
 		}
 	}
 	now := b.clock.Now()
-	if err := b.editBanks(c.ctx, c.guild, questions.BankEdit{Save: ch.files, Keep: keep, Change: questions.ChangeReplaced,
-		By: c.user, At: now}); err != nil {
+	if err := b.editBanks(c.ctx, s, c.guild, questions.BankEdit{Save: ch.files, Keep: keep, Change: questions.ChangeReplaced,
+		By: c.user, At: now}, ch.base.with(ch.banks)); err != nil {
 		return message{}, fmt.Errorf("import: %w", err)
 	}
 	b.logImport(c, ch.results, true)
@@ -308,8 +325,9 @@ func (b *Bot) logImport(c *call, results []bankResult, replace bool) {
 // bank undo name:<bank>).
 func (b *Bot) bankUndo(c *call, opts options) (response, error) {
 	name, _ := opts.str("name")
-	b.editMu.Lock()
-	defer b.editMu.Unlock()
+	s := b.slot(c.guild)
+	s.edit.Lock()
+	defer s.edit.Unlock()
 	vs, err := b.store.BankVersions(c.guild)
 	if err != nil {
 		return response{}, fmt.Errorf("bank undo: %w", err)
@@ -344,8 +362,10 @@ func (b *Bot) bankUndo(c *call, opts options) (response, error) {
 	if keptNow {
 		e.Keep, e.Change = []string{cur.Name}, questions.ChangeUndone
 	}
-	if err := b.editBanks(c.ctx, c.guild, e); errors.Is(err, questions.ErrNotFound) {
+	if err := b.editBanks(c.ctx, s, c.guild, e, ch.base.with(ch.banks)); errors.Is(err, questions.ErrNotFound) {
 		return response{}, userErr("That version of **%s** was restored or expired a moment ago. Nothing changed by this command.", v.File.Name)
+	} else if msg, ok := isUser(err); ok { // the quota: the version stays for when there is room
+		return response{}, userErr("%s The kept version of **%s** stays: undo again once there is room.", msg, v.File.Name)
 	} else if err != nil {
 		return response{}, fmt.Errorf("bank undo: %w", err)
 	}

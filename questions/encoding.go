@@ -19,6 +19,11 @@ import (
 // reported one by one; the first problem counts them all.
 const maxEncodingLines = 5
 
+// maxEncodingSample is how many bytes that are not UTF-8 the guess of a
+// file's encoding looks at (the first of the file): enough to tell a
+// code page, and a bound on what a file of nothing else costs.
+const maxEncodingSample = 4096
+
 // decodeText returns data as UTF-8 without a byte-order mark when it is
 // UTF-16 with one, and data unchanged otherwise; problems say why a file
 // cannot be read as text at all: UTF-32, UTF-16 without a byte-order mark
@@ -109,8 +114,13 @@ func utf16Sniff(data []byte) string {
 
 // checkUTF8 reports the lines of data that are not valid UTF-8: the first
 // with the encoding the file most likely is and how many lines are
-// affected, then a few more, each at its line, but not thousands.
-func checkUTF8(path string, data []byte) Problems {
+// affected, then a few more, each at its line, but not thousands. With max
+// (ParseOptions.MaxProblems; 0: no bound) below that few, the first max
+// are listed and a summary counts the others. What it keeps of the file
+// is bounded too: the lines it lists, and the offsets of the first
+// maxEncodingSample bytes that are not UTF-8, from which it guesses the
+// encoding.
+func checkUTF8(path string, data []byte, max int) Problems {
 	if utf8.Valid(data) {
 		return nil
 	}
@@ -118,8 +128,9 @@ func checkUTF8(path string, data []byte) Problems {
 		line int
 		b    byte // its first byte that is not UTF-8
 	}
-	var bad []badLine
-	var invalid []int // the offset of every byte that is not UTF-8
+	var bad []badLine // the first maxEncodingLines
+	badLines := 0
+	var invalid []int // the offsets of the first bytes that are not UTF-8
 	line := 1
 	lineBad := false
 	for i := 0; i < len(data); {
@@ -129,9 +140,13 @@ func checkUTF8(path string, data []byte) Problems {
 			line++
 			lineBad = false
 		case r == utf8.RuneError && size == 1:
-			invalid = append(invalid, i)
+			if len(invalid) < maxEncodingSample {
+				invalid = append(invalid, i)
+			}
 			if !lineBad {
-				bad = append(bad, badLine{line, data[i]})
+				if badLines++; len(bad) < maxEncodingLines {
+					bad = append(bad, badLine{line, data[i]})
+				}
 				lineBad = true
 			}
 		}
@@ -139,14 +154,16 @@ func checkUTF8(path string, data []byte) Problems {
 	}
 	enc := guessEncoding(data, invalid)
 	var ps Problems
+	var omitted omission
 	count := "1 line has such bytes"
-	if len(bad) > 1 {
-		count = fmt.Sprintf("%d lines have such bytes", len(bad))
+	if badLines > 1 {
+		count = fmt.Sprintf("%d lines have such bytes", badLines)
 	}
-	ps.add(path, bad[0].line, "not valid UTF-8: this looks like %s (%s); save the file as UTF-8 (%s)", enc.name, enc.example, count)
-	for _, l := range bad[1:min(len(bad), maxEncodingLines)] {
-		ps.add(path, l.line, "not valid UTF-8 (byte 0x%02X%s)", l.b, enc.describe(l.b))
+	ps.addMax(max, &omitted, path, bad[0].line, "not valid UTF-8: this looks like %s (%s); save the file as UTF-8 (%s)", enc.name, enc.example, count)
+	for _, l := range bad[1:] {
+		ps.addMax(max, &omitted, path, l.line, "not valid UTF-8 (byte 0x%02X%s)", l.b, enc.describe(l.b))
 	}
+	ps.omitted(path, omitted)
 	return ps
 }
 

@@ -72,6 +72,7 @@ func FuzzParseText(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkFuzz(t, "f.txt", data, func() ([]Bank, Problems) { return ParseText("f.txt", data) })
+		checkCapped(t, "f.txt", data, 2)
 	})
 }
 
@@ -85,6 +86,7 @@ func FuzzParseAiken(f *testing.F) {
 		checkFuzz(t, "f.aiken", data, func() ([]Bank, Problems) {
 			return ParseFile("f.aiken", data, ParseOptions{DefaultBank: "B"})
 		})
+		checkCapped(t, "f.aiken", data, 2)
 	})
 }
 
@@ -113,6 +115,7 @@ func FuzzParseStructured(f *testing.F) {
 			format, path = FormatJSON, "f.json"
 		}
 		checkFuzz(t, path, data, func() ([]Bank, Problems) { return ParseStructured(path, data, format) })
+		checkCapped(t, path, data, 2)
 	})
 }
 
@@ -126,6 +129,7 @@ func FuzzParseGIFT(f *testing.F) {
 	f.Add([]byte("::p::<pre><code>x</pre></code><!--{=a ~b}\n\n::q::[html]<a <b>{~%50%<ol><li>x ~%50%y ~z}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkFuzz(t, "f.gift", data, func() ([]Bank, Problems) { return ParseGIFT("f.gift", data) })
+		checkCapped(t, "f.gift", data, 2)
 	})
 }
 
@@ -163,5 +167,6 @@ func FuzzParseTable(f *testing.F) {
 		checkFuzz(t, path, data, func() ([]Bank, Problems) {
 			return parseTable(path, data, format, ParseOptions{DefaultBank: "D", SkipNonBank: kind&4 != 0})
 		})
+		checkCapped(t, path, data, 2)
 	})
 }

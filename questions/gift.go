@@ -59,6 +59,9 @@ type giftParser struct {
 	counts map[string]int // questions seen per bank
 	ids    map[string]int // ID → line
 	probs  Problems
+	max    int      // list at most max problems (0: all)
+	found  int      // problems found, listed or not
+	omit   omission // problems found past max
 }
 
 // ParseGIFT parses a Moodle GIFT file. It returns the banks in order of
@@ -66,7 +69,12 @@ type giftParser struct {
 // that parsed without a problem, and every problem found, each with its
 // line, including a warning per question of an unsupported type.
 func ParseGIFT(path string, data []byte) ([]Bank, Problems) {
-	data, ps := prepare(path, data)
+	return parseGIFT(path, data, ParseOptions{})
+}
+
+// parseGIFT is ParseGIFT with the options' MaxProblems.
+func parseGIFT(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
+	data, ps := prepare(path, data, opt.MaxProblems)
 	if ps != nil {
 		return nil, ps
 	}
@@ -79,6 +87,7 @@ func ParseGIFT(path string, data []byte) ([]Bank, Problems) {
 		banks:  bankSet{path: path},
 		counts: map[string]int{},
 		ids:    map[string]int{},
+		max:    opt.MaxProblems,
 	}
 	var block []giftLine
 	depth := 0      // unescaped { minus } in the block so far
@@ -127,17 +136,19 @@ func ParseGIFT(path string, data []byte) ([]Bank, Problems) {
 		}
 	}
 	flush()
-	if len(p.banks.banks) == 0 && len(p.probs) == 0 {
+	if len(p.banks.banks) == 0 && p.found == 0 {
 		p.probs.add(path, 0, "no questions found")
 	}
 	p.probs.sortByLine()
+	p.probs.omitted(path, p.omit)
 	return p.banks.banks, p.probs
 }
 
 func (p *giftParser) category(line int, name string) {
 	name = strings.TrimSpace(name)
 	if name == "" {
-		p.probs.add(p.path, line, "$CATEGORY has no name")
+		p.found++
+		p.probs.addMax(p.max, &p.omit, p.path, line, "$CATEGORY has no name")
 		return
 	}
 	p.bank, p.sub = giftCategory(name)
@@ -283,12 +294,14 @@ func (p *giftParser) question(lines []giftLine) {
 		q.Tags = []string{p.topic}
 	}
 	titled := false
-	before := len(p.probs)
+	before := p.found
 	problem := func(off int, format string, args ...any) {
-		p.probs.add(p.path, b.lineAt(off), format, args...)
+		p.found++
+		p.probs.addMax(p.max, &p.omit, p.path, b.lineAt(off), format, args...)
 	}
 	unsupported := func(off int, kind string) {
-		p.probs.warn(p.path, b.lineAt(off), "skipped: unsupported GIFT question type (%s)", kind)
+		p.found++
+		p.probs.warnMax(p.max, &p.omit, p.path, b.lineAt(off), "skipped: unsupported GIFT question type (%s)", kind)
 	}
 
 	pos := len(b.s) - len(strings.TrimLeft(b.s, " \t\n"))
@@ -361,7 +374,7 @@ func (p *giftParser) question(lines []giftLine) {
 	} else if !p.choices(b, bodyAt, bodyAt+len(body), format, &code, &q, problem, unsupported) {
 		return
 	}
-	if len(p.probs) == before {
+	if p.found == before {
 		if first, dup := p.ids[q.ID]; dup {
 			if titled {
 				problem(0, "question id %q used twice (first at line %d)", clip(q.ID), first)
@@ -372,7 +385,7 @@ func (p *giftParser) question(lines []giftLine) {
 		}
 		p.ids[q.ID] = first
 		if code > 0 {
-			p.probs.warn(p.path, first, "%s", codeWarning)
+			p.probs.warnMax(p.max, &p.omit, p.path, first, "%s", codeWarning)
 		}
 		p.add(q)
 	}

@@ -11,8 +11,9 @@ import (
 // that every format counts lines alike (go.yaml.in/yaml/v3 counts a lone
 // CR as a line break, encoding/json and the line-driven parsers would
 // not), and then reports the lines that are not valid UTF-8 (see
-// checkUTF8). data is not modified; the result may share it.
-func prepare(path string, data []byte) ([]byte, Problems) {
+// checkUTF8), at most max problems of them (ParseOptions.MaxProblems; 0:
+// no bound). data is not modified; the result may share it.
+func prepare(path string, data []byte, max int) ([]byte, Problems) {
 	data, ps := decodeText(path, data)
 	if ps != nil {
 		return nil, ps
@@ -21,7 +22,7 @@ func prepare(path string, data []byte) ([]byte, Problems) {
 		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 		data = bytes.ReplaceAll(data, []byte("\r"), []byte("\n"))
 	}
-	return data, checkUTF8(path, data)
+	return data, checkUTF8(path, data, max)
 }
 
 // splitLines turns a file into lines: without UTF-8 byte-order marks (at
@@ -306,13 +307,13 @@ const codeWarning = "indented code written without a ``` fence is posted as a co
 
 // codeWarnings warns at the first line of each run of indented code that
 // joinText fences in lines, first being the line number of lines[0]: the
-// run is posted as a code block, which fences would say outright.
-func codeWarnings(path string, lines []string, first int) Problems {
-	var ps Problems
+// run is posted as a code block, which fences would say outright. It adds
+// them to ps, which holds at most max problems (0: no bound; see
+// ParseOptions.MaxProblems), counting those past max in *omitted.
+func codeWarnings(ps *Problems, max int, omitted *omission, path string, lines []string, first int) {
 	for _, r := range codeRuns(lines) {
-		ps.warn(path, first+r.start, "%d lines of code written without a ``` fence are posted as a code block, keeping their indentation; put a line ``` before and after them to say so", r.end-r.start)
+		ps.warnMax(max, omitted, path, first+r.start, "%d lines of code written without a ``` fence are posted as a code block, keeping their indentation; put a line ``` before and after them to say so", r.end-r.start)
 	}
-	return ps
 }
 
 // fenceToggle reports whether a trimmed line opens a fenced code block: it
@@ -386,17 +387,17 @@ func (s *bankSet) add(q Question) {
 // textCodeWarnings is codeWarnings for an exam text file, read as a whole:
 // its header lines (titles, option letters, the answer line) are flush
 // with the text and end in no block opener, so the runs of the whole file
-// are those joinText finds in each element, at the same lines. nil when
-// the file cannot be read as text (prepare reports why).
-func textCodeWarnings(path string, data []byte) Problems {
-	data, ps := prepare(path, data)
-	if ps != nil {
-		return nil
+// are those joinText finds in each element, at the same lines. Nothing
+// when the file cannot be read as text (prepare reports why).
+func textCodeWarnings(ps *Problems, max int, omitted *omission, path string, data []byte) {
+	data, bad := prepare(path, data, 1)
+	if bad != nil {
+		return
 	}
 	// A run has a line indented by two spaces or a tab; most files have
 	// none, and need not be split again.
 	if !bytes.Contains(data, []byte("\n  ")) && !bytes.Contains(data, []byte("\n\t")) {
-		return nil
+		return
 	}
-	return codeWarnings(path, splitLines(data), 1)
+	codeWarnings(ps, max, omitted, path, splitLines(data), 1)
 }

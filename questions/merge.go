@@ -21,7 +21,11 @@ type MergeCount struct {
 // Neither argument is modified. Two questions of incoming with the same ID
 // count once each; the later one wins (Validate reports such a file).
 func Merge(base, incoming Bank) (Bank, MergeCount) {
-	out := Bank{Name: base.Name, Path: base.Path, Questions: slices.Clone(base.Questions)}
+	// Room for every incoming question at once: a bank of thousands grown
+	// one append at a time would leave up to as much again unused.
+	qs := make([]Question, len(base.Questions), len(base.Questions)+len(incoming.Questions))
+	copy(qs, base.Questions)
+	out := Bank{Name: base.Name, Path: base.Path, Questions: qs}
 	if out.Name == "" {
 		out.Name, out.Path = incoming.Name, incoming.Path
 	}

@@ -52,6 +52,24 @@ type ParseOptions struct {
 	// file chosen as a bank (an upload, a paste): not being one is then the
 	// mistake to report (an unreadable file is reported as it reads).
 	SkipNonBank bool
+	// MaxProblems, when not 0, bounds the problems listed for the file:
+	// the first MaxProblems (errors before warnings), then one summary
+	// (Problem.Omitted) of how many more there are. Past the bound the
+	// parsers count problems instead of building them, so a file of a
+	// million mistakes costs a counter, not a million Problems. For files
+	// from members (uploads, pastes).
+	MaxProblems int
+	// MaxValues, when not 0, bounds the values (strings, numbers, lists,
+	// mappings) a YAML or JSON file may hold: reading stops at the first
+	// value past it, with one problem, so that a file built to be a huge
+	// tree is refused before that tree is built. A JSON file whose first
+	// token does not open an object (a bank is one) is refused on that
+	// token, and a YAML file with more than twice MaxValues marks that
+	// start a value (- : , ? [ {) before it is parsed. A bank needs about
+	// ten values a question. It bounds a table's cells (CSV, TSV,
+	// tab-separated text) likewise: a table is read whole before its rows
+	// are parsed, and refused at the first cell past the bound.
+	MaxValues int
 }
 
 // notABank reports that the file at path is not a question bank at all,
@@ -88,11 +106,14 @@ func parse(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
 	case FormatYAML, FormatJSON:
 		banks, ps = parseStructured(path, data, f, opt)
 	case FormatGIFT:
-		banks, ps = ParseGIFT(path, data)
+		banks, ps = parseGIFT(path, data, opt)
 	}
-	vps, bad := validate(banks)
+	vps, bad := validate(banks, opt.MaxProblems)
 	ps = append(ps, vps...)
 	ps.sortByLine()
+	if opt.MaxProblems > 0 {
+		ps = ps.limit(opt.MaxProblems)
+	}
 	return dropInvalid(banks, bad), ps
 }
 
@@ -138,21 +159,27 @@ func dropInvalid(banks []Bank, bad invalid) []Bank {
 // bot shows it in full in the embed and cuts only the select label.
 // Problems name each bank's Path and each question's Line.
 func Validate(banks []Bank) Problems {
-	ps, _ := validate(banks)
+	ps, _ := validate(banks, 0)
 	return ps
 }
 
-// validate is Validate, also marking what it refuses: a bank whose name is
-// refused, and each question with a problem (of two with the same ID, the
-// second).
-func validate(banks []Bank) (Problems, invalid) {
+// validate is Validate listing at most max problems (0: all), then a
+// summary of the rest (see ParseOptions.MaxProblems), and marking what it
+// refuses: a bank whose name is refused, and each question with a problem
+// (of two with the same ID, the second), listed or not.
+func validate(banks []Bank, max int) (Problems, invalid) {
 	var ps Problems
 	bad := invalid{}
+	var omitted omission
+	path := ""
+	found := 0                 // problems found, listed or not: whether a question had one
 	ids := map[string]string{} // ID → where first seen
 	for bi := range banks {
 		b := &banks[bi]
+		path = b.Path
 		where := func(line int, format string, args ...any) {
-			ps.add(b.Path, line, format, args...)
+			found++
+			ps.addMax(max, &omitted, b.Path, line, format, args...)
 		}
 		if n := utf8.RuneCountInString(b.Name); n == 0 || n > MaxBankNameLength {
 			where(firstLine(b), "bank name %q is %d characters; it must be 1 to %d (it is offered as an autocomplete choice)", clip(b.Name), n, MaxBankNameLength)
@@ -163,7 +190,7 @@ func validate(banks []Bank) (Problems, invalid) {
 		}
 		for qi := range b.Questions {
 			q := &b.Questions[qi]
-			before := len(ps)
+			before := found
 			validateQuestion(q, func(format string, args ...any) { where(q.Line, format, args...) })
 			if q.ID != "" {
 				here := fmt.Sprintf("%s:%d", b.Path, q.Line)
@@ -173,11 +200,12 @@ func validate(banks []Bank) (Problems, invalid) {
 					ids[q.ID] = here
 				}
 			}
-			if len(ps) > before {
+			if found > before {
 				bad[[2]int{bi, qi}] = true
 			}
 		}
 	}
+	ps.omitted(path, omitted)
 	return ps, bad
 }
 

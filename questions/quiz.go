@@ -240,4 +240,7 @@ type BankFile struct {
 	Data       []byte
 	ImportedAt time.Time
 	ImportedBy UserID
+	// Questions is how many questions Data holds, counted by whoever
+	// stored it (the bank as parsed): what the guild's Quota counts.
+	Questions int
 }

@@ -57,16 +57,16 @@ func ParseStructured(path string, data []byte, f Format) ([]Bank, Problems) {
 const strayAdvice = "if it belongs to another tool, move it out of the bank folder"
 
 func parseStructured(path string, data []byte, f Format, opt ParseOptions) ([]Bank, Problems) {
-	data, ps := prepare(path, data)
+	data, ps := prepare(path, data, opt.MaxProblems)
 	if ps != nil {
 		return nil, ps
 	}
 	var root *snode
 	switch f {
 	case FormatYAML:
-		root, ps = yamlTree(path, data)
+		root, ps = yamlTree(path, data, opt)
 	case FormatJSON:
-		root, ps = jsonTree(path, data)
+		root, ps = jsonTree(path, data, opt)
 	default:
 		ps.add(path, 0, "format %q is not a structured format", f)
 		return nil, ps
@@ -96,9 +96,10 @@ func parseStructured(path string, data []byte, f Format, opt ParseOptions) ([]Ba
 	if root == nil {
 		return nil, ps
 	}
-	d := &sdecoder{path: path, probs: ps, lenient: f == FormatYAML}
+	d := &sdecoder{path: path, probs: ps, lenient: f == FormatYAML, max: opt.MaxProblems}
 	b := d.bank(root)
 	d.probs.sortByLine()
+	d.probs.omitted(path, d.omit)
 	if b == nil || len(b.Questions) == 0 {
 		return nil, d.probs
 	}

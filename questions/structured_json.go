@@ -14,12 +14,14 @@ import (
 
 // jsonTree reads a JSON document into the tree. root is nil when the file
 // cannot be read (ps says why) or holds nothing but white space (ps is
-// empty).
-func jsonTree(path string, data []byte) (root *snode, ps Problems) {
+// empty). With opt.MaxValues, reading stops past that many values, and a
+// document whose first token does not open an object is refused at once:
+// a bank is one.
+func jsonTree(path string, data []byte, opt ParseOptions) (root *snode, ps Problems) {
 	lines := newLineIndex(data)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	t := &jsonTokens{dec: dec, data: data, lines: lines}
+	t := &jsonTokens{dec: dec, data: data, lines: lines, max: opt.MaxValues, objectFirst: opt.MaxValues > 0}
 	if len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\uFEFF")))) == 0 {
 		return nil, nil
 	}
@@ -42,6 +44,16 @@ func jsonTree(path string, data []byte) (root *snode, ps Problems) {
 		var deep *tooDeepError
 		if errors.As(err, &deep) {
 			ps.add(path, deep.line, "nesting too deep")
+			return nil, ps
+		}
+		var many *tooManyError
+		if errors.As(err, &many) {
+			ps.add(path, many.line, tooManyValues, t.max)
+			return nil, ps
+		}
+		var notObj *notObjectError
+		if errors.As(err, &notObj) {
+			ps.add(path, notObj.line, "the bank must be a mapping of fields (bank, source, questions); this file is %s", notObj.what)
 			return nil, ps
 		}
 		var syn *json.SyntaxError
@@ -70,11 +82,32 @@ type tooDeepError struct{ line int }
 
 func (e *tooDeepError) Error() string { return "nesting too deep" }
 
+// tooManyValues is the problem of a YAML or JSON file of more than
+// ParseOptions.MaxValues values.
+const tooManyValues = "more than %d values (strings, numbers, lists, fields): a bank file holds fewer; split the bank into several files"
+
+// tooManyError reports the value past ParseOptions.MaxValues.
+type tooManyError struct{ line int }
+
+func (e *tooManyError) Error() string { return "too many values" }
+
+// notObjectError reports a JSON document that is not an object, found on
+// its first token (at line): what it is instead ("a list", "a string"…).
+type notObjectError struct {
+	line int
+	what string
+}
+
+func (e *notObjectError) Error() string { return "not an object" }
+
 type jsonTokens struct {
-	dec   *json.Decoder
-	data  []byte
-	base  int64
-	lines lineIndex
+	dec         *json.Decoder
+	data        []byte
+	base        int64
+	lines       lineIndex
+	max         int  // ParseOptions.MaxValues (0: no limit)
+	n           int  // values read
+	objectFirst bool // refuse a document that does not start with {
 }
 
 // start returns the line of the next token: the decoder's offset is the
@@ -98,6 +131,12 @@ func (t *jsonTokens) value(depth int) (*snode, error) {
 	tok, err := t.dec.Token()
 	if err != nil {
 		return nil, err
+	}
+	if t.n++; t.max > 0 && t.n > t.max {
+		return nil, &tooManyError{line: line}
+	}
+	if t.objectFirst && t.n == 1 && tok != json.Delim('{') {
+		return nil, &notObjectError{line: line, what: jsonKind(tok)}
 	}
 	n := &snode{line: line}
 	switch v := tok.(type) {
@@ -150,3 +189,18 @@ func (t *jsonTokens) value(depth int) (*snode, error) {
 }
 
 // sdecoder decodes the tree into a bank, collecting problems.
+
+// jsonKind names the kind of value a JSON token starts, for a message.
+func jsonKind(tok json.Token) string {
+	switch tok.(type) {
+	case json.Delim:
+		return "a list"
+	case string:
+		return "a string"
+	case bool:
+		return "true or false"
+	case json.Number:
+		return "a number"
+	}
+	return "null"
+}

@@ -14,16 +14,23 @@ import (
 type sdecoder struct {
 	path    string
 	probs   Problems
-	lenient bool // YAML: any scalar may be read as a string
+	lenient bool     // YAML: any scalar may be read as a string
+	max     int      // ParseOptions.MaxProblems: list at most max, count the rest (0: see maxStructuredProblems)
+	found   int      // problems found, listed or not: whether a question decoded cleanly
+	omit    omission // problems found past max
 }
 
 // maxStructuredProblems bounds the problems reported for one structured
-// file: a hostile file of a million unknown keys would otherwise cost a
-// problem, and memory, for each.
+// file when the caller sets no ParseOptions.MaxProblems: a hostile file of
+// a million unknown keys would otherwise cost a problem, and memory, for
+// each.
 const maxStructuredProblems = 1000
 
 func (d *sdecoder) problem(line int, format string, args ...any) {
+	d.found++
 	switch {
+	case d.max > 0:
+		d.probs.addMax(d.max, &d.omit, d.path, line, format, args...)
 	case len(d.probs) < maxStructuredProblems:
 		d.probs.add(d.path, line, format, args...)
 	case len(d.probs) == maxStructuredProblems:
@@ -196,7 +203,7 @@ const (
 // question decodes one question at position pos (1-based); ok is false
 // when it had a problem. how tells where its ID came from.
 func (d *sdecoder) question(n *snode, pos int, bank, source string) (q Question, how idSource, ok bool) {
-	before := len(d.probs)
+	before := d.found
 	q = Question{Bank: bank, Line: n.line, Number: pos}
 	f := d.fields(n, "a question", "id", "number", "select", "question", "options", "explanation", "tags", "source", "community")
 	if f == nil {
@@ -240,18 +247,18 @@ func (d *sdecoder) question(n *snode, pos int, bank, source string) (q Question,
 	case len(opts.val.items) > MaxOptions:
 		d.problem(opts.val.items[MaxOptions].line, "more than %d options (Discord's select menu holds at most %d)", MaxOptions, MaxOptions)
 	default:
-		optProbs := len(d.probs)
+		optProbs := d.found
 		for i, it := range opts.val.items {
 			q.Options = append(q.Options, d.option(it, i))
 		}
-		if c := q.SelectCount(); c == 0 && len(d.probs) == optProbs {
+		if c := q.SelectCount(); c == 0 && d.found == optProbs {
 			d.problem(opts.line, "no option is marked correct: true")
 		} else if sel > 0 && sel != c {
 			d.problem(f["select"].val.line, "select: %d disagrees with the %d option(s) marked correct", sel, c)
 		}
 	}
 	q.Community = d.community(f["community"], len(q.Options))
-	return q, how, len(d.probs) == before
+	return q, how, d.found == before
 }
 
 // community decodes a question's community votes (a practice site's

@@ -19,7 +19,11 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
 // yamlTree reads a YAML document into the tree. root is nil when the file
 // cannot be read (ps says why) or holds no document at all: nothing but
 // white space and comments (ps is empty).
-func yamlTree(path string, data []byte) (root *snode, ps Problems) {
+func yamlTree(path string, data []byte, opt ParseOptions) (root *snode, ps Problems) {
+	if line := yamlTooDense(data, 2*opt.MaxValues); line > 0 {
+		ps.add(path, line, tooDenseYAML, 2*opt.MaxValues)
+		return nil, ps
+	}
 	lines := newYAMLLines(data)
 	last := lineCount(data)
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -51,12 +55,47 @@ func yamlTree(path string, data []byte) (root *snode, ps Problems) {
 		}
 		n = n.Content[0]
 	}
-	c := &yamlConverter{path: path, probs: &ps, lines: lines, last: last}
+	c := &yamlConverter{path: path, probs: &ps, lines: lines, last: last, opt: opt}
 	root = c.convert(n, 1)
-	if c.deep {
+	ps.omitted(path, c.omit)
+	if c.stop {
 		return nil, ps
 	}
 	return root, ps
+}
+
+// tooDenseYAML is the problem of a YAML file with more than twice
+// ParseOptions.MaxValues marks that start a value (see yamlTooDense).
+const tooDenseYAML = "more than %d marks that start a value (- : , ? [ {): a bank file holds fewer; split the bank into several files"
+
+// yamlTooDense returns the line at which data may hold more than max
+// values (0 if it cannot, or max is 0), judged before the library builds
+// its tree, which costs about 160 bytes a value. Every value but the first
+// follows a mark: "-" (an item), ":" or "?" (a key and its value), "," "["
+// "{" (flow items, a flow mapping's key and value); counting a value for
+// "-" and two for the others is an upper bound. Prose counts too, so a
+// bank counts up to twice its values (yamlTree allows twice MaxValues
+// here, and counts the values themselves as it converts); a tree built to
+// exhaust memory, at 2 to 8 bytes a value, is refused here.
+func yamlTooDense(data []byte, max int) int {
+	if max <= 0 {
+		return 0
+	}
+	n, line := 1, 1
+	for _, c := range data {
+		switch c {
+		case '\n':
+			line++
+		case '-':
+			n++
+		case ':', '?', ',', '[', '{':
+			n += 2
+		}
+		if n > max {
+			return line
+		}
+	}
+	return 0
 }
 
 // yamlLines maps the line numbers of go.yaml.in/yaml/v3 to lines of the
@@ -157,8 +196,11 @@ type yamlConverter struct {
 	path  string
 	probs *Problems
 	lines yamlLines
-	last  int  // the file's last line
-	deep  bool // a node nested deeper than maxDepth was found and reported
+	last  int // the file's last line
+	opt   ParseOptions
+	stop  bool     // reported: a node nested deeper than maxDepth, or more than opt.MaxValues values
+	n     int      // values converted
+	omit  omission // problems past opt.MaxProblems
 }
 
 // line returns the file line of the library's line k. The library puts
@@ -172,23 +214,30 @@ func (c *yamlConverter) line(k int) int { return min(c.lines.line(k), c.last) }
 func (c *yamlConverter) convert(n *yaml.Node, depth int) *snode {
 	out := &snode{line: c.line(n.Line)}
 	if (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && depth > maxDepth {
-		if !c.deep {
+		if !c.stop {
 			c.probs.add(c.path, out.line, "nesting too deep")
 		}
-		c.deep = true
+		c.stop = true
+		return out
+	}
+	if c.n++; c.opt.MaxValues > 0 && c.n > c.opt.MaxValues {
+		if !c.stop {
+			c.probs.add(c.path, out.line, tooManyValues, c.opt.MaxValues)
+		}
+		c.stop = true
 		return out
 	}
 	switch n.Kind {
 	case yaml.AliasNode:
-		c.probs.add(c.path, out.line, "YAML aliases (*%s) are not supported", n.Value)
+		c.probs.addMax(c.opt.MaxProblems, &c.omit, c.path, out.line, "YAML aliases (*%s) are not supported", n.Value)
 	case yaml.MappingNode:
 		out.kind = snMap
 		out.keys = make([]skey, 0, len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content) && !c.deep; i += 2 {
+		for i := 0; i+1 < len(n.Content) && !c.stop; i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			n.Content[i], n.Content[i+1] = nil, nil
 			if k.Kind != yaml.ScalarNode {
-				c.probs.add(c.path, c.line(k.Line), "a key must be a plain name")
+				c.probs.addMax(c.opt.MaxProblems, &c.omit, c.path, c.line(k.Line), "a key must be a plain name")
 				continue
 			}
 			out.keys = append(out.keys, skey{name: k.Value, line: c.line(k.Line), val: c.convert(v, depth+1)})
@@ -197,7 +246,7 @@ func (c *yamlConverter) convert(n *yaml.Node, depth int) *snode {
 		out.kind = snList
 		out.items = make([]*snode, 0, len(n.Content))
 		for i, it := range n.Content {
-			if c.deep {
+			if c.stop {
 				break
 			}
 			n.Content[i] = nil

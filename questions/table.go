@@ -157,13 +157,21 @@ func (r tableRow) empty() bool {
 // readTable reads the records of body, a table with delimiter d whose
 // first line is line first of the file, up to limit records (0: all). A
 // bare quote in an unquoted cell (5" floppy) is read as written; any other
-// malformed quoting is a problem at its line.
-func readTable(body string, d rune, anki bool, first, limit int) ([]tableRow, *Problem) {
-	rows, err := readRecords(body, d, anki, false, first, limit)
+// malformed quoting is a problem at its line. With maxCells (see
+// ParseOptions.MaxValues; 0: no bound), reading stops at the first cell
+// past it, with a problem and the rows before it: a table's rows are all
+// read before any is parsed, and a file of a million one-cell rows would
+// cost a hundred bytes of memory for every two of its own.
+func readTable(body string, d rune, anki bool, first, limit, maxCells int) ([]tableRow, *Problem) {
+	rows, err := readRecords(body, d, anki, false, first, limit, maxCells)
 	if errors.Is(err, csv.ErrBareQuote) {
-		rows, err = readRecords(body, d, anki, true, first, limit)
+		rows, err = readRecords(body, d, anki, true, first, limit, maxCells)
 	}
 	if err != nil {
+		var many *tooManyError
+		if errors.As(err, &many) {
+			return rows, &Problem{Line: many.line, Msg: fmt.Sprintf(tooManyCells, maxCells)}
+		}
 		var pe *csv.ParseError
 		if !errors.As(err, &pe) {
 			return rows, &Problem{Line: first, Msg: err.Error()}
@@ -177,13 +185,18 @@ func readTable(body string, d rune, anki bool, first, limit int) ([]tableRow, *P
 	return rows, nil
 }
 
-func readRecords(body string, d rune, anki, lazy bool, first, limit int) ([]tableRow, error) {
+// tooManyCells is the problem of a table of more than
+// ParseOptions.MaxValues cells.
+const tooManyCells = "more than %d cells: a bank file holds fewer; split the bank into several files"
+
+func readRecords(body string, d rune, anki, lazy bool, first, limit, maxCells int) ([]tableRow, error) {
 	r := csv.NewReader(strings.NewReader(body))
 	r.Comma, r.FieldsPerRecord, r.LazyQuotes = d, -1, lazy
 	if anki {
 		r.Comment = '#'
 	}
 	var rows []tableRow
+	cells := 0
 	for limit == 0 || len(rows) < limit {
 		rec, err := r.Read()
 		if err == io.EOF {
@@ -191,6 +204,10 @@ func readRecords(body string, d rune, anki, lazy bool, first, limit int) ([]tabl
 		}
 		if err != nil {
 			return rows, err
+		}
+		if cells += len(rec); maxCells > 0 && cells > maxCells {
+			line, _ := r.FieldPos(maxCells - (cells - len(rec))) // the first cell past the bound
+			return rows, &tooManyError{line: first + line - 1}
 		}
 		row := tableRow{cells: rec, lines: make([]int, len(rec))}
 		for i := range rec {
@@ -253,7 +270,7 @@ func looksLikeTable(data []byte) bool {
 			if !strings.ContainsRune(l, d) {
 				continue
 			}
-			rows, p := readTable(l, d, false, 1, 1)
+			rows, p := readTable(l, d, false, 1, 1, 0)
 			if p != nil || len(rows) == 0 {
 				continue
 			}
@@ -308,9 +325,23 @@ type tableParser struct {
 	delim  rune
 	cols   []tableColumn
 	probs  Problems
+	errs   int      // errors found, listed in probs or not
+	omit   omission // problems found past opt.MaxProblems, not listed
 	banks  bankSet
 	counts map[string]int // rows per bank so far
 	ids    map[string]int // ID → line
+}
+
+// add reports an error at a line, listed when probs has room (see
+// ParseOptions.MaxProblems), counted either way.
+func (p *tableParser) add(line int, format string, args ...any) {
+	p.errs++
+	p.probs.addMax(p.opt.MaxProblems, &p.omit, p.path, line, format, args...)
+}
+
+// warn reports a warning at a line, listed when probs has room.
+func (p *tableParser) warn(line int, format string, args ...any) {
+	p.probs.warnMax(p.opt.MaxProblems, &p.omit, p.path, line, format, args...)
 }
 
 // tableExample is a header and a row, for messages, in the file's
@@ -329,7 +360,7 @@ func tableExample(d rune) string {
 // parseTable parses a table (see the top of this file); f is FormatCSV,
 // FormatTSV, or FormatText for tab-separated text that looksLikeTable.
 func parseTable(path string, data []byte, f Format, opt ParseOptions) ([]Bank, Problems) {
-	data, ps := prepare(path, data)
+	data, ps := prepare(path, data, opt.MaxProblems)
 	if ps != nil {
 		return nil, ps
 	}
@@ -356,13 +387,13 @@ func parseTable(path string, data []byte, f Format, opt ParseOptions) ([]Bank, P
 		p.delim = candidates[0]
 		best := -1
 		for _, d := range candidates {
-			rows, _ := readTable(body, d, p.meta.anki, first, maxHeaderRows)
+			rows, _ := readTable(body, d, p.meta.anki, first, maxHeaderRows, opt.MaxValues)
 			if i, n := findHeader(rows); i >= 0 && n > best {
 				p.delim, best = d, n
 			}
 		}
 	}
-	rows, perr := readTable(body, p.delim, p.meta.anki, first, 0)
+	rows, perr := readTable(body, p.delim, p.meta.anki, first, 0, opt.MaxValues)
 	if perr != nil {
 		perr.Path = path
 		return nil, Problems{*perr}
@@ -375,9 +406,9 @@ func parseTable(path string, data []byte, f Format, opt ParseOptions) ([]Bank, P
 	header := -1
 	switch {
 	case p.meta.columns != "":
-		named, perr := readTable(p.meta.columns, p.delim, false, 1, 1)
+		named, perr := readTable(p.meta.columns, p.delim, false, 1, 1, 0)
 		if perr != nil || len(named) == 0 {
-			p.probs.add(path, 0, "the #columns: line cannot be read")
+			p.add(0, "the #columns: line cannot be read")
 			return nil, p.probs
 		}
 		p.setColumns(named[0].cells)
@@ -395,15 +426,17 @@ func parseTable(path string, data []byte, f Format, opt ParseOptions) ([]Bank, P
 	}
 	if !p.checkColumns(header, rows) {
 		p.probs.sortByLine()
+		p.probs.omitted(path, p.omit)
 		return nil, p.probs
 	}
 	for _, r := range rows[header+1:] {
 		p.row(r)
 	}
-	if len(p.banks.banks) == 0 && len(p.probs.Errors()) == 0 {
-		p.probs.add(path, 0, "no questions: the file has a header row but no question rows")
+	if len(p.banks.banks) == 0 && p.errs == 0 {
+		p.add(0, "no questions: the file has a header row but no question rows")
 	}
 	p.probs.sortByLine()
+	p.probs.omitted(path, p.omit)
 	return p.banks.banks, p.probs
 }
 
@@ -471,10 +504,10 @@ func (p *tableParser) noHeader(rows []tableRow) {
 		for _, c := range r.cells {
 			switch classifyColumn(c).kind {
 			case tcAnswer, tcOptions:
-				p.probs.add(p.path, r.line(), "this header row names no question column; name the columns, %s", tableExample(p.delim))
+				p.add(r.line(), "this header row names no question column; name the columns, %s", tableExample(p.delim))
 				return
 			case tcQuestion:
-				p.probs.add(p.path, r.line(), "this header row names no answer or option columns; name the columns, %s", tableExample(p.delim))
+				p.add(r.line(), "this header row names no answer or option columns; name the columns, %s", tableExample(p.delim))
 				return
 			}
 		}
@@ -485,10 +518,10 @@ func (p *tableParser) noHeader(rows []tableRow) {
 		return
 	}
 	if p.meta.anki {
-		p.probs.add(p.path, line, "this Anki export does not name its columns: add a line #columns: naming them after the #separator line (question, A, B, …, answer), or export a note type quizhost knows (%s)", "AllInOne (kprim, mc, sc)")
+		p.add(line, "this Anki export does not name its columns: add a line #columns: naming them after the #separator line (question, A, B, …, answer), or export a note type quizhost knows (%s)", "AllInOne (kprim, mc, sc)")
 		return
 	}
-	p.probs.add(p.path, line, "not a question bank: no header row names the columns; the first row must, %s", tableExample(p.delim))
+	p.add(line, "not a question bank: no header row names the columns; the first row must, %s", tableExample(p.delim))
 }
 
 // checkColumns checks the columns named: a question column, options, an
@@ -502,7 +535,7 @@ func (p *tableParser) checkColumns(header int, rows []tableRow) bool {
 	} else if p.meta.lines > 0 {
 		line = p.meta.lines
 	}
-	errs := len(p.probs.Errors())
+	errs := p.errs
 	seen := map[tableKind]string{}
 	opts := map[int]string{}
 	rats := map[int]string{}
@@ -510,46 +543,46 @@ func (p *tableParser) checkColumns(header int, rows []tableRow) bool {
 	for _, c := range p.cols {
 		switch c.kind {
 		case tcUnknown:
-			p.probs.warn(p.path, line, "column %q is not one quizhost reads (question, A, B, …, answer, explanation, topic, id, bank, number); it is ignored", clip(c.name))
+			p.warn(line, "column %q is not one quizhost reads (question, A, B, …, answer, explanation, topic, id, bank, number); it is ignored", clip(c.name))
 		case tcOption:
 			if prev, dup := opts[c.option]; dup {
-				p.probs.add(p.path, line, "columns %q and %q both name option %s", clip(prev), clip(c.name), Letter(c.option))
+				p.add(line, "columns %q and %q both name option %s", clip(prev), clip(c.name), Letter(c.option))
 			}
 			opts[c.option] = c.name
 			maxOpt = max(maxOpt, c.option)
 		case tcRationale:
 			if prev, dup := rats[c.option]; dup {
-				p.probs.add(p.path, line, "columns %q and %q both name the rationale of option %s", clip(prev), clip(c.name), Letter(c.option))
+				p.add(line, "columns %q and %q both name the rationale of option %s", clip(prev), clip(c.name), Letter(c.option))
 			}
 			rats[c.option] = c.name
 		case tcTopic, tcTags, tcEmpty, tcIgnored:
 		default:
 			if prev, dup := seen[c.kind]; dup {
-				p.probs.add(p.path, line, "columns %q and %q name the same thing; keep one", clip(prev), clip(c.name))
+				p.add(line, "columns %q and %q name the same thing; keep one", clip(prev), clip(c.name))
 			}
 			seen[c.kind] = c.name
 		}
 	}
 	if _, ok := seen[tcQuestion]; !ok {
-		p.probs.add(p.path, line, "no question column; name the columns, %s", tableExample(p.delim))
+		p.add(line, "no question column; name the columns, %s", tableExample(p.delim))
 	}
 	if _, ok := seen[tcAnswer]; !ok {
-		p.probs.add(p.path, line, "no answer column (answer: the letters of the correct options, B or B,C); %s", tableExample(p.delim))
+		p.add(line, "no answer column (answer: the letters of the correct options, B or B,C); %s", tableExample(p.delim))
 	}
 	_, cell := seen[tcOptions]
 	switch {
 	case cell && len(opts) > 0:
-		p.probs.add(p.path, line, "both an options column and option columns (A, B, …); keep one")
+		p.add(line, "both an options column and option columns (A, B, …); keep one")
 	case !cell && len(opts) == 0:
-		p.probs.add(p.path, line, "no option columns (A, B, C, … or Option A, Option B, …, or one options column)")
+		p.add(line, "no option columns (A, B, C, … or Option A, Option B, …, or one options column)")
 	}
 	for i := 0; i <= maxOpt; i++ {
 		if _, ok := opts[i]; !ok {
-			p.probs.add(p.path, line, "the option columns skip %s (they must run A, B, C, … without gaps)", Letter(i))
+			p.add(line, "the option columns skip %s (they must run A, B, C, … without gaps)", Letter(i))
 			break
 		}
 	}
-	return len(p.probs.Errors()) == errs
+	return p.errs == errs
 }
 
 // cell returns the text of column i of a row, tidied (see joinText), with
@@ -562,14 +595,14 @@ func (p *tableParser) cell(r tableRow, i int) string {
 	if p.meta.html {
 		s, n := joinTextRuns(strings.Split(htmlToMarkdown(raw, false), "\n"))
 		if n > 0 {
-			p.probs.warn(p.path, r.lines[i], "%s", codeWarning)
+			p.warn(r.lines[i], "%s", codeWarning)
 		}
 		return s
 	}
 	ls := strings.Split(raw, "\n")
 	s, n := joinTextRuns(ls)
 	if n > 0 {
-		p.probs = append(p.probs, codeWarnings(p.path, ls, r.lines[i])...)
+		codeWarnings(&p.probs, p.opt.MaxProblems, &p.omit, p.path, ls, r.lines[i])
 	}
 	return s
 }
@@ -580,8 +613,12 @@ func (p *tableParser) row(r tableRow) {
 		return
 	}
 	line := r.line()
+	// The row's problems, at most MaxProblems of them: any leaves it
+	// non-empty, refusing the row.
 	var probs Problems
-	problem := func(format string, args ...any) { probs.add(p.path, line, format, args...) }
+	problem := func(format string, args ...any) {
+		probs.addMax(p.opt.MaxProblems, &p.omit, p.path, line, format, args...)
+	}
 	q := Question{Line: line}
 	var options []string
 	var optLines []int
@@ -668,7 +705,7 @@ func (p *tableParser) row(r tableRow) {
 			if i < len(optLines) {
 				at = optLines[i]
 			}
-			probs.add(p.path, at, "option %s is empty, but an option after it is not", Letter(i))
+			probs.addMax(p.opt.MaxProblems, &p.omit, p.path, at, "option %s is empty, but an option after it is not", Letter(i))
 			break
 		}
 	}
@@ -702,7 +739,7 @@ func (p *tableParser) row(r tableRow) {
 		q.Number = n
 	}
 	if len(probs) > 0 {
-		p.probs = append(p.probs, probs...)
+		p.keep(probs)
 		return
 	}
 	for i, o := range options {
@@ -726,11 +763,19 @@ func (p *tableParser) row(r tableRow) {
 			how = "both rows have this question text and no id or number; add an id column"
 		}
 		problem("question id %q used twice (first at line %d): %s", clip(q.ID), first, how)
-		p.probs = append(p.probs, probs...)
+		p.keep(probs)
 		return
 	}
 	p.ids[q.ID] = line
 	p.banks.add(q)
+}
+
+// keep adds a row's problems (errors) to the file's, as many as fit.
+func (p *tableParser) keep(probs Problems) {
+	for _, pr := range probs {
+		p.errs++
+		p.probs.keepMax(p.opt.MaxProblems, &p.omit, pr)
+	}
 }
 
 // htmlHref returns the target of the first link <a href="…"> in an HTML

@@ -169,7 +169,8 @@ type textParser struct {
 	fence int            // line of the open ``` of a code block, 0 if none
 	prev  string         // the previous non-blank line, trimmed
 	probs Problems
-	junk  bool // the previous non-blank line was reported as not fitting
+	omit  omission // problems found past opt.MaxProblems, not listed
+	junk  bool     // the previous non-blank line was reported as not fitting
 
 	untitled  bool           // Aiken: questions have no titles
 	positions map[string]int // untitled: questions started so far, by bank
@@ -198,7 +199,7 @@ func parseText(path string, data []byte, opt ParseOptions) ([]Bank, Problems) {
 }
 
 func parseTextShape(path string, raw []byte, opt ParseOptions, aiken bool) ([]Bank, Problems) {
-	data, ps := prepare(path, raw)
+	data, ps := prepare(path, raw, opt.MaxProblems)
 	if ps != nil {
 		return nil, ps
 	}
@@ -233,22 +234,25 @@ func parseTextShape(path string, raw []byte, opt ParseOptions, aiken bool) ([]Ba
 		p.line(i, raw)
 	}
 	p.finish()
-	if len(p.banks.banks) == 0 && len(p.probs) == 0 {
+	if len(p.banks.banks) == 0 && len(p.probs) == 0 && p.omit.n == 0 {
 		p.probs.add(path, 0, "no questions found (a question starts with a line \"<bank> Question <number>\")")
 	}
 	if len(p.banks.banks) > 0 {
-		p.probs = append(p.probs, textCodeWarnings(path, raw)...)
+		textCodeWarnings(&p.probs, opt.MaxProblems, &p.omit, path, raw)
 	}
 	p.probs.sortByLine()
+	p.probs.omitted(path, p.omit)
 	return p.banks.banks, p.probs
 }
 
 func (p *textParser) problem(line int, format string, args ...any) {
 	if p.q != nil {
-		p.q.probs.add(p.path, line, format, args...)
+		// A question's own list is kept whole up to the limit, so that a
+		// problem, listed or not, always leaves it non-empty.
+		p.q.probs.addMax(p.opt.MaxProblems, &p.omit, p.path, line, format, args...)
 		return
 	}
-	p.probs.add(p.path, line, format, args...)
+	p.probs.addMax(p.opt.MaxProblems, &p.omit, p.path, line, format, args...)
 }
 
 // misfit reports a line that fits no element, once per run of such lines.
@@ -939,7 +943,11 @@ func (p *textParser) finish() {
 		p.endCommunity()
 	}
 	p.q, p.rat = nil, nil
-	defer func() { p.probs = append(p.probs, q.probs...) }()
+	defer func() {
+		for _, pr := range q.probs {
+			p.probs.keepMax(p.opt.MaxProblems, &p.omit, pr)
+		}
+	}()
 	if p.fence > 0 {
 		q.probs.add(p.path, p.fence, "the code block opened here with ``` is not closed (close it with a line ```)")
 		p.fence = 0

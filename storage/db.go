@@ -42,6 +42,9 @@ type Options struct {
 	// that committed, with how many answers it carried (for metrics). It
 	// runs on the committing goroutine: keep it quick.
 	OnCommit func(answers int)
+	// Quota bounds each guild's imported banks (SaveBanks refuses a change
+	// past it); the zero value bounds nothing.
+	Quota questions.Quota
 }
 
 // DB is a quizhost database: one bbolt file holding settings, posts,
@@ -76,6 +79,7 @@ type DB struct {
 	// records again (see memo).
 	posts        memo[questions.PostID, questions.Post]
 	settingsMemo memo[questions.GuildID, questions.Settings]
+	quota        questions.Quota
 }
 
 // Open opens (creating if needed) the database at path, waits at most
@@ -133,7 +137,7 @@ func open(ctx context.Context, path string, opts Options, migs []migration) (*DB
 		b.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	db := &DB{bolt: b, path: path, now: opts.Now, broken: &breaker{}, gate: make(chan struct{}, 1),
+	db := &DB{bolt: b, path: path, now: opts.Now, broken: &breaker{}, gate: make(chan struct{}, 1), quota: opts.Quota,
 		posts: memo[questions.PostID, questions.Post]{clone: clonePost}, settingsMemo: memo[questions.GuildID, questions.Settings]{clone: cloneSettings}}
 	db.group = groupCommit{db: b, max: 1000, delay: commitDelay, broken: db.broken, gate: db.gate,
 		onCommit: opts.OnCommit, joined: make(chan struct{}, 1)}

@@ -52,7 +52,11 @@
 //	        asks/                          created on a member's first /quiz ask
 //	            <user> → at, <post>        the member's last ask (CreateAsk's cooldown)
 //	        banks/
-//	            <lower-case name> → JSON bank file (stored by this build: the merged bank as YAML)
+//	            <lower-case name> → JSON bank record: name, format, imported at and by
+//	        bankdata/
+//	            <lower-case name> → the bank's file as it is (stored by this build: the merged bank as YAML)
+//	        bankinfo/
+//	            <lower-case name> → questions u64, bytes u64   what the quota counts of that bank (see Options.Quota)
 //	        confirms/                      sequence = last confirmation ID; created on the first
 //	            <confirmation> → JSON confirmation  an admin's request waiting for Confirm: action, admin, bank, stamp, an import's banks, expiry
 //	        drafts/                        sequence = last draft ID
@@ -172,7 +176,12 @@
 // exams and reviews, and built every member's memory of every question
 // from the stored answers in recording order (RebuildMemory recomputes
 // them the same way). Version 6 added guilds/<g>/shown, indexing every
-// review without an answer of its member.
+// review without an answer of its member. Version 7 moved each imported
+// bank's file out of its JSON record (where it was base64) into
+// guilds/<g>/bankdata as it is, and counted each bank's questions (parsed
+// as this build parses them) and bytes in guilds/<g>/bankinfo, which the
+// quota reads (see Options.Quota); kept versions and confirmations keep
+// their files in their own records, as before.
 //
 // # Memory and reviews
 //
@@ -197,7 +206,11 @@
 // and keeps the bank as it was (a version, questions.UndoKeep long) in
 // one transaction, so a change is never stored without its version nor
 // the other way round; a restore (EditBanks with Restore) deletes the
-// version it puts back in the same transaction. Both buckets are created
+// version it puts back in the same transaction. EditBanks writes banks as
+// SaveBanks does (the file in bankdata/, its counts in bankinfo/, all
+// three deleted with a removed bank) and holds the guild to its quota
+// over the whole edit, a restore included: a restore past a bound stores
+// nothing and keeps its version for when the guild has made room. Both buckets are created
 // on first use and read as empty when absent, so no schema version was
 // needed; both are held to per-guild bounds (questions/undo.go) in the
 // transaction that writes them, and PruneExpired deletes what expired.

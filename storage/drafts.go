@@ -149,14 +149,17 @@ func (db *DB) Suggestions(guildID questions.GuildID) ([]questions.Draft, error) 
 // not 0 removes that draft in the same transaction: the draft's questions
 // land in their banks exactly once. With a draftID that names no draft (or
 // an expired one), nothing is stored and the error wraps
-// questions.ErrNotFound. Safe for concurrent use.
+// questions.ErrNotFound. The guild's banks must stay within the DB's
+// quota (Options.Quota, counting each file's Questions and the bytes of
+// its Data), checked inside the transaction so that concurrent writes
+// cannot pass it together: a change that takes the guild past a bound,
+// and further past it than before, stores nothing and returns an error
+// wrapping a *questions.QuotaError (questions.ErrOverQuota). Safe for
+// concurrent use.
 func (db *DB) SaveBanks(ctx context.Context, guildID questions.GuildID, files []questions.BankFile, draftID uint64) error {
 	recs := make([][]byte, len(files))
 	for i, f := range files {
-		if f.Name == "" {
-			return errors.New("save banks: no name")
-		}
-		v, err := json.Marshal(bankRec{Name: f.Name, Format: string(f.Format), Data: f.Data, ImportedAt: utc(f.ImportedAt), ImportedBy: f.ImportedBy})
+		v, err := encodeBank(f)
 		if err != nil {
 			return fmt.Errorf("save banks: %w", err)
 		}
@@ -177,12 +180,7 @@ func (db *DB) SaveBanks(ctx context.Context, guildID questions.GuildID, files []
 				return err
 			}
 		}
-		for i, f := range files {
-			if err := g.Bucket(bBanks).Put(normBank(f.Name), recs[i]); err != nil {
-				return err
-			}
-		}
-		return nil
+		return putBanks(g, files, recs, db.quota)
 	})
 	if err != nil {
 		return fmt.Errorf("save banks: %w", err)

@@ -44,6 +44,10 @@ var (
 	// for a click, and the kept versions of banks.
 	bConfirms = []byte("confirms")
 	bUndo     = []byte("undo")
+	// Schema version 7: per imported bank, its file and what the quota
+	// counts of it.
+	bBankData = []byte("bankdata")
+	bBankInfo = []byte("bankinfo")
 
 	// Inside guilds/<guild>/periods/<period>/.
 	bRows    = []byte("rows")
@@ -61,7 +65,7 @@ var (
 
 // guildSubBuckets are created with every guild bucket.
 var guildSubBuckets = [][]byte{bInfo, bAnswers, bAsked, bBanks, bResets, bTopics, bStreaks, bPeriods, bDrafts,
-	bMemory, bExams, bReviews, bShown}
+	bMemory, bExams, bReviews, bShown, bBankData, bBankInfo}
 
 const (
 	dateLayout  = "2006-01-02"

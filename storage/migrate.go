@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -30,6 +31,7 @@ func migrations() []migration {
 		{4, "a drafts bucket in every guild", createDrafts},
 		{5, "memory, exams and reviews in every guild; memories built from the answers", buildMemory},
 		{6, "index the review questions shown and not answered", indexShown},
+		{7, "imported banks' files apart from their records, with their questions and bytes for the quota", splitBanks},
 	}
 }
 
@@ -172,5 +174,63 @@ func indexShown(tx *bbolt.Tx) error {
 			}
 			return shown.Put(cat(u64(r.UserID), k), nil)
 		})
+	})
+}
+
+// splitBanks is version 7: each imported bank's file moves out of its
+// JSON record (where it was base64) into guilds/<g>/bankdata as it is, and
+// guilds/<g>/bankinfo gets its questions and bytes, which the quota counts
+// (see putBanks). The questions are counted by parsing each bank as the
+// bot does (those that parse cleanly: a bank a newer parser refuses counts
+// what it keeps).
+func splitBanks(tx *bbolt.Tx) error {
+	guilds := tx.Bucket(bGuilds)
+	return guilds.ForEachBucket(func(name []byte) error {
+		g := guilds.Bucket(name)
+		data, err := g.CreateBucketIfNotExists(bBankData)
+		if err != nil {
+			return err
+		}
+		info, err := g.CreateBucketIfNotExists(bBankInfo)
+		if err != nil {
+			return err
+		}
+		banks := g.Bucket(bBanks)
+		if banks == nil {
+			return nil
+		}
+		var keys [][]byte
+		if err := banks.ForEach(func(k, _ []byte) error { keys = append(keys, bytes.Clone(k)); return nil }); err != nil {
+			return err
+		}
+		for _, k := range keys {
+			var r bankRec
+			if err := json.Unmarshal(banks.Get(k), &r); err != nil {
+				return fmt.Errorf("guild %d bank %q: %w", getU64(name), k, err)
+			}
+			parsed, _ := questions.ParseFile(r.Name+"."+r.Format, r.Data, questions.ParseOptions{})
+			n := 0
+			for _, b := range parsed {
+				n += len(b.Questions)
+			}
+			file := r.Data
+			if file == nil {
+				file = []byte{}
+			}
+			r.Data = nil
+			rec, err := json.Marshal(r)
+			if err != nil {
+				return err
+			}
+			for _, put := range []struct {
+				b *bbolt.Bucket
+				v []byte
+			}{{banks, rec}, {data, file}, {info, bankInfo(n, len(file))}} {
+				if err := put.b.Put(k, put.v); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	})
 }

@@ -203,21 +203,25 @@ func getConfirm(b *bbolt.Bucket, id uint64, now time.Time) (confirmRec, error) {
 // EditBanks makes e in one transaction (see questions.BankEdit): it keeps
 // the stored version of each bank e.Keep names (one the guild has not is
 // skipped) for questions.UndoKeep, recording the Digest of the file e.Save
-// stores under its name (none: the bank is removed), stores e.Save,
-// deletes e.Remove and the version e.Restore, then deletes the guild's
-// expired versions and holds it to questions.MaxKeptVersions and
-// questions.MaxKeptBytes (the oldest go first; the newest stays). A bank
-// of e.Remove that does not exist, or a version of e.Restore that does not
-// (or has expired), stores nothing and returns an error wrapping
-// questions.ErrNotFound. Safe for concurrent use.
+// stores under its name (none: the bank is removed), stores e.Save (the
+// files in bankdata/, their Questions and bytes in bankinfo/, as SaveBanks
+// does), deletes e.Remove (record, file and counts) and the version
+// e.Restore, then deletes the guild's expired versions and holds it to
+// questions.MaxKeptVersions and questions.MaxKeptBytes (the oldest go
+// first; the newest stays). A bank of e.Remove that does not exist, or a
+// version of e.Restore that does not (or has expired), stores nothing and
+// returns an error wrapping questions.ErrNotFound. The guild's banks must
+// stay within the DB's quota, as for SaveBanks, comparing them before and
+// after the whole edit: a restore is held to it like any other change (an
+// undo must not let a server keep a bank it removed next to the banks it
+// imported meanwhile), so one that would take the guild past a bound, and
+// further than before, stores nothing, keeps the version, and returns an
+// error wrapping a *questions.QuotaError. Safe for concurrent use.
 func (db *DB) EditBanks(ctx context.Context, guildID questions.GuildID, e questions.BankEdit) error {
 	recs := make([][]byte, len(e.Save))
 	after := map[string]string{} // lower-case name → digest of the file saved
 	for i, f := range e.Save {
-		if f.Name == "" {
-			return errors.New("edit banks: no name")
-		}
-		v, err := json.Marshal(recOf(f))
+		v, err := encodeBank(f)
 		if err != nil {
 			return fmt.Errorf("edit banks: %w", err)
 		}
@@ -230,7 +234,11 @@ func (db *DB) EditBanks(ctx context.Context, guildID questions.GuildID, e questi
 		if err != nil {
 			return err
 		}
-		banks := g.Bucket(bBanks)
+		info, err := g.CreateBucketIfNotExists(bBankInfo)
+		if err != nil {
+			return err
+		}
+		before := bankUsage(info)
 		var undo *bbolt.Bucket
 		if len(e.Keep) > 0 || e.Restore != 0 {
 			if undo, err = g.CreateBucketIfNotExists(bUndo); err != nil {
@@ -248,14 +256,14 @@ func (db *DB) EditBanks(ctx context.Context, guildID questions.GuildID, e questi
 			}
 		}
 		for _, name := range e.Keep {
-			v := banks.Get(normBank(name))
-			if v == nil {
+			r, ok, err := storedBank(g, name)
+			if err != nil {
+				return err
+			}
+			if !ok {
 				continue
 			}
-			var r bankRec
-			if err := json.Unmarshal(v, &r); err != nil {
-				return fmt.Errorf("bank %q: %w", name, err)
-			}
+			// Marshal copies the file out of the mapped memory it is read from.
 			kept, err := json.Marshal(versionRec{File: r, Change: string(e.Change), By: e.By, At: utc(e.At),
 				After: after[string(normBank(name))], Size: len(r.Data), ExpiresAt: utc(e.At.Add(questions.UndoKeep))})
 			if err != nil {
@@ -269,18 +277,16 @@ func (db *DB) EditBanks(ctx context.Context, guildID questions.GuildID, e questi
 				return err
 			}
 		}
-		for i, f := range e.Save {
-			if err := banks.Put(normBank(f.Name), recs[i]); err != nil {
+		if err := writeBanks(g, e.Save, recs); err != nil {
+			return err
+		}
+		for _, name := range e.Remove {
+			if err := removeBank(g, name); err != nil {
 				return err
 			}
 		}
-		for _, name := range e.Remove {
-			if banks.Get(normBank(name)) == nil {
-				return fmt.Errorf("bank %q: %w", name, questions.ErrNotFound)
-			}
-			if err := banks.Delete(normBank(name)); err != nil {
-				return err
-			}
+		if err := db.quota.Check(before, bankUsage(info)); err != nil {
+			return err
 		}
 		if undo != nil {
 			if _, err := trimExpiring(undo, now, questions.MaxKeptVersions, questions.MaxKeptBytes, true); err != nil {
