@@ -434,6 +434,9 @@ func TestReplies(t *testing.T) {
 		t.Fatal(err)
 	}
 	dg.Client = &http.Client{Timeout: wait, Transport: discordtest.Transport(srv.URL())}
+	// A heartbeat that meets the close frame must not start a reconnect
+	// loop against a server that is gone (a leak at the end of the run).
+	dg.ShouldReconnectOnError = false
 	post, err := dg.ChannelMessageSend("6001", "the post")
 	if err != nil {
 		t.Fatal(err)
