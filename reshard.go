@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -48,7 +49,7 @@ func reshardCmd(args []string, _ func(string) string, stdout, _ io.Writer) error
 	if len(problems) > 0 {
 		return exitCode{2, fmt.Sprintf("quizhost reshard: %s\n%s", strings.Join(problems, "; "), usageOf(fs))}
 	}
-	rep, err := storage.ReshardRanges(layouts, *out, files)
+	rep, err := storage.ReshardRanges(context.Background(), layouts, *out, files)
 	if err != nil {
 		return exitCode{1, "quizhost " + err.Error()}
 	}

@@ -3,6 +3,7 @@ package storage
 // This file writes hot backups (Backup, BackupFile).
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -25,17 +26,40 @@ func (db *DB) Backup(w io.Writer) (int64, error) {
 // is left. It refuses path when it names the database's own file (the same
 // absolute, cleaned path, or the same file through a link).
 func (db *DB) BackupFile(path string) error {
+	return db.BackupFileContext(context.Background(), path)
+}
+
+// BackupFileContext is BackupFile stopping when ctx ends before the copy
+// has its name: the error wraps ctx.Err(), path is the previous file and
+// no temporary file is left. The copy stops within a few kilobytes.
+func (db *DB) BackupFileContext(ctx context.Context, path string) error {
 	if err := db.notOwnFile(path); err != nil {
 		return fmt.Errorf("backup file: %w", err)
 	}
-	err := replaceChecked(path, func(w io.Writer) error {
-		_, err := db.Backup(w)
+	err := replaceChecked(ctx, path, func(w io.Writer) error {
+		_, err := db.Backup(ctxWriter{ctx, w})
 		return err
 	})
+	if err != nil && ctx.Err() != nil {
+		err = ctx.Err() // bbolt's copy of the meta pages does not wrap its writer's error
+	}
 	if err != nil {
 		return fmt.Errorf("backup file: %w", err)
 	}
 	return nil
+}
+
+// ctxWriter is w until ctx ends; then every Write fails with ctx.Err().
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }
 
 // notOwnFile refuses a path that names the database's own file.
@@ -71,8 +95,9 @@ func (db *DB) notOwnFile(path string) error {
 // replaceChecked writes a bbolt file with write into a temporary file next
 // to path, fsyncs it, checks it (read-only open, tx.Check), then renames
 // it over path and fsyncs the directory. The temporary file is removed on
-// any error before the rename.
-func replaceChecked(path string, write func(io.Writer) error) (err error) {
+// any error before the rename; once ctx has ended, the rename does not
+// happen (an error wrapping ctx.Err()).
+func replaceChecked(ctx context.Context, path string, write func(io.Writer) error) (err error) {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -97,6 +122,9 @@ func replaceChecked(path string, write func(io.Writer) error) (err error) {
 	}
 	if err := checkFileAt(tmp); err != nil {
 		return fmt.Errorf("verify copy: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		return err

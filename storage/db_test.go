@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -314,6 +315,49 @@ func TestBackupFileRefusesOwnFile(t *testing.T) {
 	}
 }
 
+// TestBackupFileContextStops stops a backup at each point where it checks
+// its context in turn (each write of the copy, before the rename): each
+// stop returns context.Canceled and leaves the previous backup as it was
+// and no temporary file; the first attempt not stopped writes the copy.
+func TestBackupFileContextStops(t *testing.T) {
+	db, _ := newDB(t)
+	p := mustPost(t, db, questions.Post{})
+	answer(t, db, p, 1, t0, "B")
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "backup.db")
+	if err := os.WriteFile(dest, []byte("the previous backup"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stops := 0
+	for n := 1; ; n++ {
+		ctx, cancel := context.WithCancel(t.Context())
+		err := db.BackupFileContext(&stopAt{Context: ctx, cancel: cancel, n: n}, dest)
+		cancel()
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("stopped at check %d: got %v, want context.Canceled", n, err)
+		}
+		stops++
+		if got, _ := os.ReadFile(dest); string(got) != "the previous backup" {
+			t.Fatalf("stopped at check %d: the destination changed", n)
+		}
+		if leftovers, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(leftovers) != 0 {
+			t.Fatalf("stopped at check %d: temporary files left: %v", n, leftovers)
+		}
+		if n > 10000 {
+			t.Fatal("BackupFileContext never finished")
+		}
+	}
+	if stops < 4 { // the two meta pages, the data, the rename
+		t.Errorf("BackupFileContext stopped at %d points, want at least 4", stops)
+	}
+	if a, err := openPath(t, dest).Answer(p.ID, 1); err != nil || !a.Right {
+		t.Errorf("answer in the backup: got %+v, %v", a, err)
+	}
+}
+
 // TestBackupFileChecksBeforeRename: a copy that fails the check never
 // replaces the destination, and its temporary file is removed.
 func TestBackupFileChecksBeforeRename(t *testing.T) {
@@ -342,7 +386,7 @@ func TestBackupFileChecksBeforeRename(t *testing.T) {
 		{"empty", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := replaceChecked(dest, func(w io.Writer) error {
+			err := replaceChecked(t.Context(), dest, func(w io.Writer) error {
 				_, err := w.Write(tc.data)
 				return err
 			})
