@@ -16,13 +16,14 @@ import (
 
 // backup copies the database of a stopped bot to a file, or to a
 // timestamped file in a folder.
-func backup(args []string, getenv func(string) string, stdout, _ io.Writer) error {
+func backup(ctx context.Context, args []string, getenv func(string) string, stdout, _ io.Writer) error {
 	fs := flagSet("backup", "[--force] DEST",
 		"Copy the database (QUIZHOST_DB, from the environment or .env; default "+defaultDB+") to the file DEST,\n"+
 			"or, when DEST is a folder (or ends in /), to a new file in it named like the automatic backups,\n"+
 			"quizhost-<UTC time>.db. The copy is checked before it takes its name. An existing file is only\n"+
 			"replaced with --force. The bot must be stopped; while it runs, send it SIGUSR1 to write\n"+
-			"QUIZHOST_DB.bak instead. Exit status: 0 when written, 1 when it fails, 2 on bad usage.")
+			"QUIZHOST_DB.bak instead. Ctrl-C (SIGINT or SIGTERM) stops it and leaves DEST as it was.\n"+
+			"Exit status: 0 when written, 1 when it fails or is stopped, 2 on bad usage.")
 	force := fs.Bool("force", false, "replace DEST if it is a file that exists")
 	rest, err := parseFlags(fs, args, 1, stdout)
 	if err != nil {
@@ -51,7 +52,11 @@ func backup(args []string, getenv func(string) string, stdout, _ io.Writer) erro
 	if _, err := os.Lstat(dest); err == nil && !*force {
 		return exitCode{2, fmt.Sprintf("quizhost backup: %s exists; use --force to replace it, or name a folder to write a new timestamped file in", dest)}
 	}
-	db, err := storage.Open(context.Background(), path, storage.Options{Timeout: time.Second})
+	interrupted := exitCode{1, fmt.Sprintf("quizhost backup: interrupted; %s is as it was", dest)}
+	db, err := storage.Open(ctx, path, storage.Options{Timeout: time.Second})
+	if err != nil && ctx.Err() != nil {
+		return interrupted
+	}
 	if errors.Is(err, storage.ErrInUse) {
 		return exitCode{1, "quizhost backup: the bot is running and holds " + path + "; send it SIGUSR1 to write " + path + ".bak instead"}
 	}
@@ -59,7 +64,10 @@ func backup(args []string, getenv func(string) string, stdout, _ io.Writer) erro
 		return exitCode{1, "quizhost backup: QUIZHOST_DB: " + err.Error()}
 	}
 	defer db.Close()
-	if err := db.BackupFile(dest); err != nil {
+	if err := db.BackupFileContext(ctx, dest); err != nil {
+		if ctx.Err() != nil {
+			return interrupted
+		}
 		return exitCode{1, "quizhost " + err.Error()}
 	}
 	fmt.Fprintf(stdout, "backed up %s to %s\n", path, dest)

@@ -1,12 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 )
 
 // help prints every command and every environment variable.
-func help(args []string, _ func(string) string, stdout, _ io.Writer) error {
+func help(_ context.Context, args []string, _ func(string) string, stdout, _ io.Writer) error {
 	fs := flagSet("help", "", "Show every command and every environment variable.")
 	if _, err := parseFlags(fs, args, 0, stdout); err != nil {
 		return helpShown(err)

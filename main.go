@@ -19,7 +19,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/quizhost/quizhost/bot"
 	"github.com/quizhost/quizhost/storage"
@@ -51,10 +53,31 @@ type exitCode struct {
 
 func (e exitCode) Error() string { return fmt.Sprintf("exit %d: %s", e.code, e.msg) }
 
-// run is quizhost: it returns when the bot stops or the command is done.
+// run is quizhost: it runs the bot (no args) or the command args name, and
+// returns when the bot stops or the command is done. For the bot and the
+// commands that stop cleanly when their context ends (command.stops),
+// SIGINT and SIGTERM end ctx; they end the other commands as they end any
+// program.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	c, err := lookup(args)
+	if err != nil {
+		return err
+	}
+	if c.stops {
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
+	}
+	if len(args) > 0 {
+		args = args[1:]
+	}
+	return c.run(ctx, args, getenv, stdout, stderr)
+}
+
+// lookup finds the command args[0] names: the bot when args is empty.
+func lookup(args []string) (command, error) {
 	if len(args) == 0 {
-		return serve(ctx, getenv, stderr)
+		return botCommand(), nil
 	}
 	name := args[0]
 	switch name {
@@ -65,10 +88,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	for _, c := range commands() {
 		if c.name == name {
-			return c.run(args[1:], getenv, stdout, stderr)
+			return c, nil
 		}
 	}
-	return exitCode{2, fmt.Sprintf("quizhost: unknown command %q\n%s", args[0], commandList())}
+	return command{}, exitCode{2, fmt.Sprintf("quizhost: unknown command %q\n%s", args[0], commandList())}
 }
 
 // command is a quizhost subcommand: its name, its arguments as usage shows
@@ -76,19 +99,30 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 // dispatch and help read.
 type command struct {
 	name, args, summary string
-	run                 func(args []string, getenv func(string) string, stdout, stderr io.Writer) error
+	// stops says the command stops cleanly when its context ends (it
+	// leaves no half-written file), so that run ends the context on SIGINT
+	// and SIGTERM. The commands that only read and print leave it false: a
+	// signal ends them at once.
+	stops bool
+	run   func(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error
 }
 
 func commands() []command {
 	return []command{
-		{"help", "", "show this help: every command and every environment variable", help},
-		{"version", "", "show the version, the source revision and the Go version it was built with", version},
-		{"validate", "[--strict] [PATH...]", "check bank files or folders as start-up would (no PATH: what the bot would load)", validate},
-		{"preview", "[PATH...]", "print each question as it will be posted and as revealed (no PATH: what the bot would load)", preview},
-		{"backup", "[--force] DEST", "copy the database of a stopped bot to the file DEST, or into the folder DEST", backup},
-		{"sandbox", "[--addr 127.0.0.1:8080] [--db PATH]", "try the bot in a browser, without Discord", sandboxCmd},
-		{"reshard", "--to N [--processes P] --out DIR FILE...", "split or merge stopped database files into the files of N shards (see README.md, \"Sharding\")", reshardCmd},
+		{name: "help", summary: "show this help: every command and every environment variable", run: help},
+		{name: "version", summary: "show the version, the source revision and the Go version it was built with", run: version},
+		{name: "validate", args: "[--strict] [PATH...]", summary: "check bank files or folders as start-up would (no PATH: what the bot would load)", run: validate},
+		{name: "preview", args: "[PATH...]", summary: "print each question as it will be posted and as revealed (no PATH: what the bot would load)", run: preview},
+		{name: "backup", args: "[--force] DEST", summary: "copy the database of a stopped bot to the file DEST, or into the folder DEST", stops: true, run: backup},
+		{name: "sandbox", args: "[--addr 127.0.0.1:8080] [--db PATH]", summary: "try the bot in a browser, without Discord", stops: true, run: sandboxCmd},
+		{name: "reshard", args: "--to N [--processes P] --out DIR FILE...", summary: "split or merge stopped database files into the files of N shards (see README.md, \"Sharding\")", stops: true, run: reshardCmd},
 	}
+}
+
+// botCommand is quizhost without a command: the bot, until SIGINT or
+// SIGTERM.
+func botCommand() command {
+	return command{summary: "run the bot (configuration from the environment and .env)", stops: true, run: serve}
 }
 
 // commandList is the usage line of every command.
@@ -103,7 +137,7 @@ func commandList() string {
 		}
 		fmt.Fprintf(&b, "  %-*s %s\n", width, usage, summary)
 	}
-	line("quizhost", "run the bot (configuration from the environment and .env)")
+	line("quizhost", botCommand().summary)
 	for _, c := range commands() {
 		line(strings.TrimSpace("quizhost "+c.name+" "+c.args), c.summary)
 	}

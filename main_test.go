@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -121,4 +122,47 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+// The commands that write files take run's context and stop when it ends
+// (SIGINT and SIGTERM end it): a backup or a reshard whose context has
+// ended writes nothing and exits 1 saying it was interrupted.
+func TestStoppedCommandsWriteNothing(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir) // no .env here
+	src := filepath.Join(dir, "quizhost.db")
+	newDatabase(t, src)
+	tests := []struct {
+		name  string
+		args  []string
+		wrote string // the file or folder the command would have written
+	}{
+		{"backup", []string{"backup", filepath.Join(dir, "copy.db")}, filepath.Join(dir, "copy.db")},
+		{"reshard", []string{"reshard", "--to", "2", "--out", filepath.Join(dir, "new"), src}, filepath.Join(dir, "new")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(t.Context())
+			cancel()
+			var out, errOut bytes.Buffer
+			err := run(ctx, tt.args, envMap(map[string]string{"QUIZHOST_DB": src}), &out, &errOut)
+			var ec exitCode
+			if !errors.As(err, &ec) || ec.code != 1 || !strings.Contains(ec.msg, "interrupted") {
+				t.Fatalf("run %q = %v, want exit 1 saying it was interrupted", tt.args, err)
+			}
+			if out.String() != "" {
+				t.Errorf("stdout %q, want nothing", out.String())
+			}
+			var written []string
+			filepath.WalkDir(tt.wrote, func(path string, d fs.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					written = append(written, path)
+				}
+				return nil
+			})
+			if len(written) > 0 {
+				t.Errorf("%s wrote %v", tt.name, written)
+			}
+		})
+	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -8,7 +9,7 @@ import (
 )
 
 // preview prints each question as it will be posted and as revealed.
-func preview(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func preview(_ context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := flagSet("preview", "[PATH...]",
 		"Print each question of the bank files and folders as the bot will post it and then as revealed,\n"+
 			"to proofread a bank without Discord. With no PATH, preview what the bot would load.\n"+

@@ -12,7 +12,7 @@ import (
 
 // reshardCmd splits or merges database files offline into the files of a
 // new shard layout and prints what it read and wrote.
-func reshardCmd(args []string, _ func(string) string, stdout, _ io.Writer) error {
+func reshardCmd(ctx context.Context, args []string, _ func(string) string, stdout, _ io.Writer) error {
 	fs := flagSet("reshard", "--to N [--processes P] --out DIR FILE...",
 		"Split or merge the database files of one shard layout (every file of it, or one unsharded file)\n"+
 			"into the files of N shards. Each server's whole state moves to the file of its shard,\n"+
@@ -20,8 +20,8 @@ func reshardCmd(args []string, _ func(string) string, stdout, _ io.Writer) error
 			"With --processes P, P processes share the N shards evenly and each gets one file of N/P shards:\n"+
 			"DIR/"+storage.LayoutFileName(sharding.Layout{First: 0, Last: 1, Count: 4})+" for QUIZHOST_SHARDS=0-1/4.\n"+
 			"Stop every quizhost process first and keep a backup. The new files are verified (every answer once,\n"+
-			"every server unchanged) before they appear; the old files are only read.\n"+
-			"Exit status: 0 when written, 1 when refused, 2 on bad usage.")
+			"every server unchanged) before they appear; the old files are only read. Ctrl-C (SIGINT or SIGTERM)\n"+
+			"stops it and leaves no new file. Exit status: 0 when written, 1 when refused or stopped, 2 on bad usage.")
 	to := fs.Int("to", 0, "the number `N` of shards of the new layout")
 	out := fs.String("out", "", "the directory `DIR` for the new files (created if missing; must be empty)")
 	procs := fs.Int("processes", 0, "the number `P` of processes, one file each, sharing the N shards evenly (default N: a file per shard)")
@@ -49,7 +49,10 @@ func reshardCmd(args []string, _ func(string) string, stdout, _ io.Writer) error
 	if len(problems) > 0 {
 		return exitCode{2, fmt.Sprintf("quizhost reshard: %s\n%s", strings.Join(problems, "; "), usageOf(fs))}
 	}
-	rep, err := storage.ReshardRanges(context.Background(), layouts, *out, files)
+	rep, err := storage.ReshardRanges(ctx, layouts, *out, files)
+	if err != nil && ctx.Err() != nil {
+		return exitCode{1, "quizhost reshard: interrupted; no new file was written"}
+	}
 	if err != nil {
 		return exitCode{1, "quizhost " + err.Error()}
 	}

@@ -5,21 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"syscall"
 
 	"github.com/quizhost/quizhost/internal/sandbox"
 )
 
-// sandboxCmd runs `quizhost sandbox` until SIGINT or SIGTERM.
-func sandboxCmd(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+// sandboxCmd runs `quizhost sandbox` until ctx ends (run ends it on SIGINT
+// or SIGTERM).
+func sandboxCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	getenv, err := envWithDotenv(getenv, ".env")
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	err = sandbox.Run(ctx, args, getenv, stdout, stderr)
 	switch {
 	case errors.Is(err, sandbox.ErrUsage):

@@ -8,10 +8,8 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/quizhost/quizhost/bot"
@@ -21,8 +19,8 @@ import (
 	"github.com/quizhost/quizhost/storage"
 )
 
-// serve runs the bot until ctx ends or SIGINT or SIGTERM comes.
-func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) error {
+// serve runs the bot until ctx ends (run ends it on SIGINT or SIGTERM).
+func serve(ctx context.Context, _ []string, getenv func(string) string, _, stderr io.Writer) error {
 	getenv, err := envWithDotenv(getenv, ".env")
 	if err != nil {
 		return err
@@ -32,9 +30,6 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.logLevel}))
-
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
 
 	cat, ps := questions.Loader{Paths: bankPaths(cfg.questions)}.Load()
 	for _, w := range ps.Warnings() {

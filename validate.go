@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -12,7 +13,7 @@ import (
 
 // validate checks bank files as start-up would and prints, per bank, its
 // name, question count and files, then every warning, then every error.
-func validate(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func validate(_ context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := flagSet("validate", "[--strict] [PATH...]",
 		"Check bank files and folders exactly as start-up does: each file, the banks named by several files,\n"+
 			"questions defined twice, the built-in bank's name. With no PATH, check what the bot would load\n"+

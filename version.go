@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -8,7 +9,7 @@ import (
 )
 
 // version prints the build's version, source revision and Go version.
-func version(args []string, _ func(string) string, stdout, _ io.Writer) error {
+func version(_ context.Context, args []string, _ func(string) string, stdout, _ io.Writer) error {
 	fs := flagSet("version", "", "Show the version, the source revision and the Go version quizhost was built with.")
 	if _, err := parseFlags(fs, args, 0, stdout); err != nil {
 		return helpShown(err)
