@@ -2,65 +2,16 @@ package storage
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"go.etcd.io/bbolt"
-	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/quizhost/quizhost/questions"
 )
-
-// Asked returns the IDs of the questions asked in the guild in the current
-// round (since they were last forgotten). The map is the caller's. Safe
-// for concurrent use.
-func (db *DB) Asked(guildID questions.GuildID) (map[string]bool, error) {
-	out := map[string]bool{}
-	err := db.view(func(tx *bbolt.Tx) error {
-		b := sub(guildRO(tx, guildID), bAsked)
-		if b == nil {
-			return nil
-		}
-		return b.ForEach(func(k, _ []byte) error {
-			out[string(k)] = true
-			return nil
-		})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("asked: %w", err)
-	}
-	return out, nil
-}
-
-// ForgetAsked starts a new round for the given questions of the guild
-// (typically every question of a bank once all were asked). Unknown IDs
-// are ignored. Safe for concurrent use.
-func (db *DB) ForgetAsked(ctx context.Context, guildID questions.GuildID, questionIDs []string) error {
-	err := db.update(ctx, func(tx *bbolt.Tx) error {
-		b := sub(guildRO(tx, guildID), bAsked)
-		if b == nil {
-			return nil
-		}
-		for _, id := range questionIDs {
-			if id == "" {
-				continue
-			}
-			if err := b.Delete([]byte(id)); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("forget asked: %w", err)
-	}
-	return nil
-}
 
 // bankRec is how an imported bank's record is stored (JSON): everything
 // but the file, which guilds/<g>/bankdata holds as it is. In
@@ -276,187 +227,46 @@ func (db *DB) DeleteBank(ctx context.Context, guildID questions.GuildID, name st
 	return nil
 }
 
-// clearScores empties the guild's derived data: periods, topics, streaks.
-func clearScores(g *bbolt.Bucket) error {
-	for _, name := range [][]byte{bPeriods, bTopics, bStreaks} {
-		if err := g.DeleteBucket(name); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
-			return err
-		}
-		if _, err := g.CreateBucket(name); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// ResetGuild starts a new term: it clears the guild's scores, streaks,
-// leaderboards, topic stats and asked history. Posts and answers stay as
-// history (Post, Answer and Answers still return them, and a member who
-// answered a still-open post cannot answer it again) but no longer count:
-// the reset remembers the last answer sequence number, and RebuildScores
-// counts only answers recorded after it. Settings and banks stay. Safe for
+// SaveBanks stores imported banks of the guild in one transaction, each
+// replacing the bank of the same name (see SaveBank), and when draftID is
+// not 0 removes that draft in the same transaction: the draft's questions
+// land in their banks exactly once. With a draftID that names no draft (or
+// an expired one), nothing is stored and the error wraps
+// questions.ErrNotFound. The guild's banks must stay within the DB's
+// quota (Options.Quota, counting each file's Questions and the bytes of
+// its Data), checked inside the transaction so that concurrent writes
+// cannot pass it together: a change that takes the guild past a bound,
+// and further past it than before, stores nothing and returns an error
+// wrapping a *questions.QuotaError (questions.ErrOverQuota). Safe for
 // concurrent use.
-func (db *DB) ResetGuild(ctx context.Context, guildID questions.GuildID) error {
+func (db *DB) SaveBanks(ctx context.Context, guildID questions.GuildID, files []questions.BankFile, draftID uint64) error {
+	recs := make([][]byte, len(files))
+	for i, f := range files {
+		v, err := encodeBank(f)
+		if err != nil {
+			return fmt.Errorf("save banks: %w", err)
+		}
+		recs[i] = v
+	}
+	now := db.now()
 	err := db.update(ctx, func(tx *bbolt.Tx) error {
-		g := guildRO(tx, guildID)
-		if g == nil {
-			return nil
-		}
-		if err := g.Bucket(bInfo).Put(kReset, u64(g.Bucket(bAnswers).Sequence())); err != nil {
+		g, err := guildRW(tx, guildID)
+		if err != nil {
 			return err
 		}
-		if err := clearScores(g); err != nil {
-			return err
-		}
-		for _, name := range [][]byte{bAsked, bResets} {
-			if err := g.DeleteBucket(name); err != nil {
+		if draftID != 0 {
+			b := g.Bucket(bDrafts)
+			if _, err := getDraft(b, draftID, now); err != nil {
 				return err
 			}
-			if _, err := g.CreateBucket(name); err != nil {
+			if err := b.Delete(u64(draftID)); err != nil {
 				return err
 			}
 		}
-		return nil
+		return putBanks(g, files, recs, db.quota)
 	})
 	if err != nil {
-		return fmt.Errorf("reset guild: %w", err)
+		return fmt.Errorf("save banks: %w", err)
 	}
 	return nil
-}
-
-// ResetMember clears one member's scores in every period, their streaks,
-// index entries and topic stats. Their answers stay as history but no
-// longer count (as for ResetGuild). Safe for concurrent use.
-func (db *DB) ResetMember(ctx context.Context, guildID questions.GuildID, userID questions.UserID) error {
-	err := db.update(ctx, func(tx *bbolt.Tx) error {
-		g := guildRO(tx, guildID)
-		if g == nil {
-			return nil
-		}
-		if err := g.Bucket(bResets).Put(u64(userID), u64(g.Bucket(bAnswers).Sequence())); err != nil {
-			return err
-		}
-		return removeMember(g, userID)
-	})
-	if err != nil {
-		return fmt.Errorf("reset member: %w", err)
-	}
-	return nil
-}
-
-// RebuildScores recounts every score, streak, topic stat and leaderboard
-// index of the guild from its stored answers (those recorded after the
-// last ResetGuild, and after the member's last ResetMember), in recording
-// order, in the guild's current time zone. It is the repair path and the
-// tests' oracle: on an intact file it changes nothing. One transaction;
-// its cost grows with the guild's answers, and it holds 24 bytes per
-// counted answer in memory (each answer is read again as it is counted).
-// Safe for concurrent use.
-func (db *DB) RebuildScores(ctx context.Context, guildID questions.GuildID) error {
-	if err := db.update(ctx, func(tx *bbolt.Tx) error { return db.rebuild(tx, guildID) }); err != nil {
-		return fmt.Errorf("rebuild scores: %w", err)
-	}
-	return nil
-}
-
-func (db *DB) rebuild(tx *bbolt.Tx, guildID questions.GuildID) error {
-	g := guildRO(tx, guildID)
-	if g == nil {
-		return nil
-	}
-	if err := clearScores(g); err != nil {
-		return err
-	}
-	return db.recount(tx, g, guildID, countedAnswers(g, nil))
-}
-
-// answerRef points at an answer to recount: its sequence number and key
-// (post, user). A rebuild holds one per answer, 24 bytes, and reads the
-// answer itself again only when it counts it.
-type answerRef struct {
-	seq uint64
-	key [16]byte
-}
-
-// countedAnswers returns the guild's answers that count (recorded after
-// the last ResetGuild and the member's last ResetMember), of the members
-// in users (every member when users is nil), in recording order.
-func countedAnswers(g *bbolt.Bucket, users map[questions.UserID]bool) []answerRef {
-	counts := countsFilter(g)
-	var refs []answerRef
-	c := g.Bucket(bAnswers).Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if len(k) != 16 || users != nil && !users[getID[questions.UserID](k[8:16])] {
-			continue
-		}
-		if counts(k, v) {
-			refs = append(refs, answerRef{seq: getU64(v), key: [16]byte(k)})
-		}
-	}
-	slices.SortFunc(refs, func(x, y answerRef) int { return cmp.Compare(x.seq, y.seq) })
-	return refs
-}
-
-// countsFilter returns a function that tells whether the answer stored
-// under k with value v counts: recorded after the guild's last ResetGuild
-// and its member's last ResetMember.
-func countsFilter(g *bbolt.Bucket) func(k, v []byte) bool {
-	guildReset := getU64(g.Bucket(bInfo).Get(kReset))
-	resets := g.Bucket(bResets)
-	return func(k, v []byte) bool {
-		seq := getU64(v)
-		return seq > guildReset && seq > getU64(resets.Get(k[8:16]))
-	}
-}
-
-// recount counts the answers refs points at, in order, into the guild's
-// scores, in the guild's current time zone.
-func (db *DB) recount(tx *bbolt.Tx, g *bbolt.Bucket, guildID questions.GuildID, refs []answerRef) error {
-	loc, err := db.guildLocation(tx, guildID)
-	if err != nil {
-		return err
-	}
-	answers := g.Bucket(bAnswers)
-	sources := map[questions.PostID]answerSource{} // post or review → what its answers count for
-	for _, r := range refs {
-		a, _ := decodeAnswer(guildID, r.key[:], answers.Get(r.key[:]))
-		if err := countStored(tx, g, loc, a, sources); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// removeMember deletes a member's rows and ranking keys in every period
-// (and the periods left without members, as a rebuild would not create
-// them), their streak index entry and their topic stats.
-func removeMember(g *bbolt.Bucket, userID questions.UserID) error {
-	if all, ok := periodRO(g, periodAll).row(userID); ok {
-		if k := streakKey(all); k != nil {
-			if err := g.Bucket(bStreaks).Delete(k); err != nil {
-				return err
-			}
-		}
-	}
-	periods := g.Bucket(bPeriods)
-	var names [][]byte
-	if err := periods.ForEachBucket(func(k []byte) error {
-		names = append(names, append([]byte(nil), k...))
-		return nil
-	}); err != nil {
-		return err
-	}
-	for _, name := range names {
-		p := periodOf(periods.Bucket(name))
-		if err := p.remove(userID); err != nil {
-			return err
-		}
-		if p.count(kMembers) == 0 {
-			if err := periods.DeleteBucket(name); err != nil {
-				return err
-			}
-		}
-	}
-	_, err := deletePrefix(g.Bucket(bTopics), u64(userID))
-	return err
 }
