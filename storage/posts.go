@@ -441,8 +441,8 @@ func (db *DB) UnrevealedPosts() ([]questions.Post, error) {
 // guild (posted and not closed: listed in the open bucket), in channel then
 // post order, until fn returns false. It is the one definition of "open in
 // the guild" that OpenQuestions, ReviewQueue, RecordReview and Regrade
-// share. A guild has few open posts, and each is read through the posts
-// memo, so this is cheap enough for the answer path. A post's question
+// share. A guild has few open posts, and each is read through the posts'
+// decode cache, so this is cheap enough for the answer path. A post's question
 // never changes, so in a group commit the post as stored in tx will do
 // (its pending tallies do not matter here).
 func (db *DB) eachOpenQuestion(tx *bbolt.Tx, guildID questions.GuildID, fn func(questionID string) bool) error {
