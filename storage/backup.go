@@ -1,6 +1,7 @@
 package storage
 
-// This file writes hot backups (Backup, BackupFile).
+// This file writes hot backups (Backup, StreamBackup, BackupFile and
+// BackupFileContext).
 
 import (
 	"context"

@@ -1,5 +1,8 @@
 package storage
 
+// This file finds a guild's buckets: guilds/<guild> and the buckets inside
+// it, created on the first write (guildRW) or nil until then (guildRO).
+
 import (
 	"go.etcd.io/bbolt"
 

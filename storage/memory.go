@@ -18,11 +18,11 @@ import (
 // The memory model's storage (schema version 5): guilds/<g>/memory holds
 // one record per member and question, keyed <user><question ID>, written
 // in the transaction of every graded answer (rememberAnswer) and
-// recomputable from the stored answers (rebuildMemory); guilds/<g>/exams
-// holds the members' exam dates; guilds/<g>/reviews the review questions
-// shown to members (see review.go). Memories are knowledge, not
-// competition: ResetGuild and ResetMember leave them, and a rebuild counts
-// every stored answer, whatever the resets.
+// recomputable from the stored answers (rebuildMemory); guilds/<g>/reviews
+// holds the review questions shown to members (see review.go) and
+// guilds/<g>/exams their exam dates (see exams.go). Memories are
+// knowledge, not competition: ResetGuild and ResetMember leave them, and a
+// rebuild counts every stored answer, whatever the resets.
 
 // Memory records: a format byte (1), due and last review (timeKey),
 // stability and difficulty (float64 bits), elapsed days, scheduled days,

@@ -1,5 +1,9 @@
 package storage
 
+// This file answers the admin listener (internal/admin, internal/metrics)
+// besides its backups: the health probe (Writable) and the gauge of open
+// posts (OpenPostCount).
+
 import (
 	"context"
 	"errors"
