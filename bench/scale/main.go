@@ -41,14 +41,9 @@ import (
 	"github.com/quizhost/quizhost/internal/fakediscord"
 )
 
-// fixtureVersion names the cached database: change it when BuildGuild's
-// parameters or what it writes change.
-const fixtureVersion = 1
-
 const (
-	members = 100_000
-	answers = 1_000_000
-	posts   = 1_000
+	members = harness.LargeMembers
+	answers = harness.LargeAnswers
 )
 
 func main() { harness.Main("scale", run) }
@@ -87,37 +82,6 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	return nil
 }
 
-// cachedGuild returns the path of the large guild's database, building it
-// first when it is not cached yet.
-func cachedGuild(out io.Writer) (string, error) {
-	dir := filepath.Join(os.TempDir(), "quizhost-bench-cache")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", err
-	}
-	path := filepath.Join(dir, fmt.Sprintf("guild-100k-v%d-schema%d.db", fixtureVersion, harness.SchemaVersion()))
-	if _, err := os.Stat(path); err == nil {
-		return path, nil
-	}
-	fmt.Fprintf(out, "building %s (once: %d members, %d answers through RecordAnswer)…\n", path, members, answers)
-	tmp := path + ".building"
-	os.Remove(tmp)
-	start := time.Now()
-	err := harness.BuildGuild(tmp, harness.Guild{ID: 8001, Channel: 6001, Members: members, Answers: answers, Posts: posts,
-		FirstUser: harness.FirstMember, End: time.Now(), Span: 30 * 24 * time.Hour, Writers: 1000,
-		Progress: func(done, all int) {
-			fmt.Fprintf(os.Stderr, "  %d of %d answers, %v\n", done, all, time.Since(start).Round(time.Second))
-		}})
-	if err != nil {
-		os.Remove(tmp)
-		return "", err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return "", err
-	}
-	fmt.Fprintf(out, "built in %v\n", time.Since(start).Round(time.Second))
-	return path, nil
-}
-
 func copyFile(dst, src string) error {
 	in, err := os.Open(src)
 	if err != nil {
@@ -136,7 +100,7 @@ func copyFile(dst, src string) error {
 }
 
 func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int) error {
-	cached, err := cachedGuild(out)
+	cached, err := harness.CachedGuild(out)
 	if err != nil {
 		return err
 	}
