@@ -99,6 +99,12 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	return open(ctx, path, opts, migrations())
 }
 
+// allocSize is how far bbolt grows the file past the pages in use when it
+// needs room (its DB.AllocSize; bbolt's default is 16 MiB): a file holds
+// at most this much room it has not used yet, for a truncate and an fsync
+// every 4 MiB of growth.
+const allocSize = 4 << 20
+
 // lockPoll is the longest bbolt waits for the file lock at a time before
 // Open looks at its context again.
 const lockPoll = 100 * time.Millisecond
@@ -126,6 +132,7 @@ func open(ctx context.Context, path string, opts Options, migs []migration) (*DB
 		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
+	b.AllocSize = allocSize
 	if err := protect(func() error { return b.View(checkTx) }); err != nil {
 		b.Close()
 		if !errors.Is(err, ErrDamaged) {

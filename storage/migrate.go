@@ -2,8 +2,11 @@ package storage
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	"go.etcd.io/bbolt"
 
@@ -32,6 +35,7 @@ func migrations() []migration {
 		{5, "memory, exams and reviews in every guild; memories built from the answers", buildMemory},
 		{6, "index the review questions shown and not answered", indexShown},
 		{7, "imported banks' files apart from their records, with their questions and bytes for the quota", splitBanks},
+		{8, "a smaller layout: answers with memories, member records, grouped rankings counted in blocks", compactLayout},
 	}
 }
 
@@ -71,7 +75,7 @@ func createTopBuckets(tx *bbolt.Tx) error {
 
 // indexStreaks is version 2: guilds/<g>/streaks, the index of members by
 // last study day and current streak behind ActiveStreaks, built from the
-// all-time score rows.
+// all-time score rows (in the layout of version 7, see legacy.go).
 func indexStreaks(tx *bbolt.Tx) error {
 	guilds := tx.Bucket(bGuilds)
 	return guilds.ForEachBucket(func(name []byte) error {
@@ -85,12 +89,12 @@ func indexStreaks(tx *bbolt.Tx) error {
 		if err != nil {
 			return err
 		}
-		pb := periodRO(g, periodAll)
-		if pb.rows == nil {
+		rows := sub(sub(sub(g, bPeriods), kAllTime), bRowsV7)
+		if rows == nil {
 			return nil
 		}
-		return pb.rows.ForEach(func(k, v []byte) error {
-			if k := streakKey(decodeScore(getID[questions.UserID](k), v)); k != nil {
+		return rows.ForEach(func(k, v []byte) error {
+			if k := streakKeyV7(decodeScoreV7(getID[questions.UserID](k), v)); k != nil {
 				return st.Put(k, nil)
 			}
 			return nil
@@ -160,14 +164,14 @@ func indexShown(tx *bbolt.Tx) error {
 		if err != nil {
 			return err
 		}
-		reviews, answers := g.Bucket(bReviews), g.Bucket(bAnswers)
+		reviews, answers := g.Bucket(bReviews), g.Bucket(bAnswersV7)
 		if reviews == nil {
 			return nil
 		}
 		return reviews.ForEach(func(k, v []byte) error {
-			var r reviewRec
-			if err := json.Unmarshal(v, &r); err != nil {
-				return fmt.Errorf("guild %d, review %d: %w", getU64(name), getU64(k), err)
+			r, err := decodeReview(0, getID[questions.PostID](k), v)
+			if err != nil {
+				return fmt.Errorf("guild %d: %w", getU64(name), err)
 			}
 			if getIn(answers, cat(k, u64(r.UserID))) != nil {
 				return nil
@@ -233,4 +237,324 @@ func splitBanks(tx *bbolt.Tx) error {
 		}
 		return nil
 	})
+}
+
+// compactLayout is version 8: the layout that keeps the file small (see
+// doc.go), converted from version 7's (legacy.go) guild by guild. Each
+// member's answers to one question and their memory of it become one
+// record; each member's all-time score, streak, topic stats and their rows
+// of the latest day, week and month become one member record; each
+// period's rows, flat rankings and histograms become rankings grouped by
+// points and accuracy, counted in blocks; the streak index gets shorter
+// keys; reviews become binary. What every reader returns stays the same.
+// The new buckets are written in key order, their pages filled.
+func compactLayout(tx *bbolt.Tx) error {
+	guilds := tx.Bucket(bGuilds)
+	var names [][]byte
+	if err := guilds.ForEachBucket(func(name []byte) error {
+		names = append(names, bytes.Clone(name))
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, name := range names {
+		g := guilds.Bucket(name)
+		for _, step := range []func(*bbolt.Tx, *bbolt.Bucket) error{convertAnswers, convertScores, convertReviews} {
+			if err := step(tx, g); err != nil {
+				return fmt.Errorf("guild %d: %w", getU64(name), err)
+			}
+		}
+	}
+	return nil
+}
+
+// recreate deletes g's bucket name if it exists and creates it anew, its
+// pages to be filled (its keys are written in order).
+func recreate(g *bbolt.Bucket, name []byte) (*bbolt.Bucket, error) {
+	if g.Bucket(name) != nil {
+		if err := deleteBucket(g, name); err != nil {
+			return nil, err
+		}
+	}
+	b, err := g.CreateBucket(name)
+	if err != nil {
+		return nil, err
+	}
+	b.FillPercent = appendFill
+	return b, nil
+}
+
+// convertAnswers turns guilds/<g>/answers (<post><user> → answer) and
+// guilds/<g>/memory (<user><question ID> → card and history) into answer
+// records (guilds/<g>/answers/<user><question ID>). A record's card is the
+// memory's when there is one, else computed from its answers as
+// RebuildMemory does.
+func convertAnswers(tx *bbolt.Tx, g *bbolt.Bucket) error {
+	old := g.Bucket(bAnswersV7)
+	if old == nil {
+		_, err := recreate(g, bAnswers)
+		return err
+	}
+	seq := old.Sequence()
+	recs := map[string]*record{}
+	sources := map[questions.PostID]sourceV7{}
+	c := old.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if len(k) != 16 || v == nil {
+			continue
+		}
+		a, aseq := decodeAnswerV7(0, k, v)
+		src, err := sourceOfV7(tx, g, a.PostID, sources)
+		if err != nil {
+			return err
+		}
+		key := string(recordKey(nil, a.UserID, src.questionID))
+		rec := recs[key]
+		if rec == nil {
+			rec = &record{user: a.UserID, qid: src.questionID}
+			recs[key] = rec
+		}
+		rec.answers = append(rec.answers, recAnswer{id: a.PostID, seq: aseq, interaction: a.InteractionID, at: a.At,
+			right: a.Right, review: src.review, picks: a.RightPicks, points: a.Points, choice: a.Choice})
+	}
+	mem := g.Bucket(bMemoryV7)
+	postSources := map[questions.PostID]postSource{}
+	keys := make([]string, 0, len(recs))
+	for k, rec := range recs {
+		keys = append(keys, k)
+		slices.SortFunc(rec.answers, func(x, y recAnswer) int { return cmp.Compare(x.seq, y.seq) })
+		if rec.qid == "" {
+			continue
+		}
+		if v := getIn(mem, []byte(k)); v != nil {
+			m, err := decodeMemoryV7([]byte(k), v)
+			if err != nil {
+				return err
+			}
+			rec.mem = m
+			continue
+		}
+		if err := replay(tx, rec, postSources); err != nil {
+			return err
+		}
+	}
+	slices.Sort(keys)
+	if mem != nil {
+		if err := g.DeleteBucket(bMemoryV7); err != nil {
+			return err
+		}
+	}
+	b, err := recreate(g, bAnswers)
+	if err != nil {
+		return err
+	}
+	if err := b.SetSequence(seq); err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if err := b.Put([]byte(k), encodeRecord(*recs[k])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// convertScores turns each period's rows, flat rankings and histograms
+// into grouped rankings and blocks, and the all-time rows, the latest
+// rows of each kind and guilds/<g>/topics into member records; the streak
+// index is rebuilt from them.
+func convertScores(tx *bbolt.Tx, g *bbolt.Bucket) error {
+	members := map[questions.UserID]*memberRec{}
+	rec := func(u questions.UserID) *memberRec {
+		m := members[u]
+		if m == nil {
+			m = &memberRec{all: questions.Score{UserID: u}}
+			members[u] = m
+		}
+		return m
+	}
+	hasAll := map[questions.UserID]bool{}
+	periods := g.Bucket(bPeriods)
+	var names [][]byte
+	if periods != nil {
+		if err := periods.ForEachBucket(func(k []byte) error {
+			names = append(names, bytes.Clone(k))
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	for _, name := range names {
+		pb := periods.Bucket(name)
+		kind, num, ok := periodNum(string(name))
+		if !ok {
+			continue
+		}
+		var rows []questions.Score
+		if rb := pb.Bucket(bRowsV7); rb != nil {
+			if err := rb.ForEach(func(k, v []byte) error {
+				rows = append(rows, decodeScoreV7(getID[questions.UserID](k), v))
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		for _, sub := range [][]byte{bRowsV7, bPtsHistV7, bAccHistV7, bPtsV7, bAccV7, bPtsBlocks, bAccBlocks} {
+			if pb.Bucket(sub) != nil {
+				if err := deleteBucket(pb, sub); err != nil {
+					return err
+				}
+			}
+		}
+		if err := writeRankings(pb, rows); err != nil {
+			return err
+		}
+		for _, s := range rows {
+			m := rec(s.UserID)
+			if kind < 0 {
+				m.all = s
+				hasAll[s.UserID] = true
+				continue
+			}
+			s.CurrentStreak, s.BestStreak, s.LastStudyDay = 0, 0, ""
+			if r := &m.cur[kind]; !r.ok || r.num < num {
+				*r = periodRow{ok: true, num: num, score: s}
+			}
+		}
+	}
+	if tb := g.Bucket(bTopicsV7); tb != nil {
+		if err := tb.ForEach(func(k, v []byte) error {
+			if len(k) < 8 {
+				return nil
+			}
+			m := rec(getID[questions.UserID](k))
+			m.topics = append(m.topics, topicStat{topic: string(k[8:]), answered: int(getU64(v)), correct: int(getU64(v[min(8, len(v)):]))})
+			return nil
+		}); err != nil {
+			return err
+		}
+		if err := g.DeleteBucket(bTopicsV7); err != nil {
+			return err
+		}
+	}
+	mb, err := recreate(g, bMembers)
+	if err != nil {
+		return err
+	}
+	st, err := recreate(g, bStreaks)
+	if err != nil {
+		return err
+	}
+	users := slices.Sorted(maps.Keys(members))
+	var streaks [][]byte
+	for _, u := range users {
+		if !hasAll[u] {
+			continue // topics or rows of a member without an all-time score: none are read
+		}
+		m := members[u]
+		if err := mb.Put(u64(u), appendMember(nil, *m)); err != nil {
+			return err
+		}
+		if k := streakKey(m.all); k != nil {
+			streaks = append(streaks, k)
+		}
+	}
+	slices.SortFunc(streaks, bytes.Compare)
+	for _, k := range streaks {
+		if err := st.Put(k, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeRankings writes a period's rankings (pts, acc and their blocks)
+// from its members' scores, in key order; its counters n and na stay.
+func writeRankings(pb *bbolt.Bucket, rows []questions.Score) error {
+	type entry struct{ k, v []byte }
+	var pts, acc []entry
+	for _, s := range rows {
+		pts = append(pts, entry{pointsKey(s), appendUvarints(nil, uint64(s.Answered), uint64(s.Correct))})
+		if onAccuracyBoard(s) {
+			acc = append(acc, entry{accKey(s), appendUvarints(nil, uint64(s.Points), uint64(s.Correct))})
+		}
+	}
+	for _, r := range []struct {
+		groups, blocks []byte
+		entries        []entry
+	}{{bPts, bPtsBlocks, pts}, {bAcc, bAccBlocks, acc}} {
+		slices.SortFunc(r.entries, func(x, y entry) int { return bytes.Compare(x.k, y.k) })
+		gs, err := recreate(pb, r.groups)
+		if err != nil {
+			return err
+		}
+		bs, err := recreate(pb, r.blocks)
+		if err != nil {
+			return err
+		}
+		var gb *bbolt.Bucket
+		for i, e := range r.entries {
+			if gb == nil || !bytes.Equal(r.entries[i-1].k[:groupLen], e.k[:groupLen]) {
+				if gb, err = gs.CreateBucket(e.k[:groupLen]); err != nil {
+					return err
+				}
+				gb.FillPercent = appendFill
+			}
+			if err := gb.Put(e.k[groupLen:], e.v); err != nil {
+				return err
+			}
+		}
+		for i := 0; i < len(r.entries); i += blockSplit {
+			n := min(blockSplit, len(r.entries)-i)
+			if len(r.entries)-(i+n) < blockMin {
+				n = len(r.entries) - i // the rest would make too small a block
+			}
+			fence := firstFence
+			if i > 0 {
+				fence = r.entries[i].k
+			}
+			if err := bs.Put(fence, u64(uint64(n))); err != nil {
+				return err
+			}
+			if i+n == len(r.entries) {
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// convertReviews rewrites each review (JSON up to version 7) in the
+// binary form.
+func convertReviews(_ *bbolt.Tx, g *bbolt.Bucket) error {
+	b := g.Bucket(bReviews)
+	if b == nil {
+		return nil
+	}
+	type kv struct{ k, v []byte }
+	var all []kv
+	if err := b.ForEach(func(k, v []byte) error {
+		r, err := decodeReview(0, getID[questions.PostID](k), v)
+		if err != nil {
+			return err
+		}
+		all = append(all, kv{bytes.Clone(k), encodeReview(r)})
+		return nil
+	}); err != nil {
+		return err
+	}
+	seq := b.Sequence()
+	nb, err := recreate(g, bReviews)
+	if err != nil {
+		return err
+	}
+	if err := nb.SetSequence(seq); err != nil {
+		return err
+	}
+	for _, e := range all {
+		if err := nb.Put(e.k, e.v); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -51,83 +50,85 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 		if open {
 			return fmt.Errorf("question %q: %w", questionID, questions.ErrQuestionOpen)
 		}
-		// The posts and reviews of the question that have answers.
-		sources := map[questions.PostID]answerSource{}
+		// The answers to the question: its posts' and its reviews'.
 		answers := g.Bucket(bAnswers)
-		type stored struct {
-			key [16]byte
-			a   questions.Answer
-			seq uint64
-		}
-		var mine []stored
-		c := answers.Cursor()
-		for k, v := c.First(); k != nil; k, v = c.Next() {
-			if len(k) != 16 {
-				continue
+		var recs []record
+		err = answers.ForEach(func(k, v []byte) error {
+			if len(k) < 8 || string(k[8:]) != questionID {
+				return nil
 			}
-			id := getID[questions.PostID](k)
-			src, err := sourceOf(tx, g, id, sources)
-			if errors.Is(err, questions.ErrNotFound) {
-				continue
-			}
+			rec, err := decodeRecord(k, v)
 			if err != nil {
 				return err
 			}
-			if src.questionID != questionID {
-				continue
-			}
-			a, seq := decodeAnswer(guildID, k, v)
-			mine = append(mine, stored{[16]byte(k), a, seq})
+			recs = append(recs, rec)
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		posts := map[questions.PostID]*questions.Post{}
 		reviews := map[questions.PostID]*questions.Review{}
-		for _, s := range mine {
-			id := s.a.PostID
-			if sources[id].review {
-				if reviews[id] == nil {
-					r, err := getReview(tx, guildID, id)
+		for _, rec := range recs {
+			for _, ra := range rec.answers {
+				id := ra.id
+				if ra.review {
+					if reviews[id] == nil {
+						r, err := getReview(tx, guildID, id)
+						if err != nil {
+							return err
+						}
+						if r.OptionCount != optionCount {
+							return fmt.Errorf("question %q: review %d had %d options, the question has %d: %w", questionID, id, r.OptionCount, optionCount, questions.ErrOptionsChanged)
+						}
+						reviews[id] = &r
+					}
+					continue
+				}
+				if posts[id] == nil {
+					p, err := getPost(tx, id)
+					if errors.Is(err, questions.ErrNotFound) {
+						continue
+					}
 					if err != nil {
 						return err
 					}
-					if r.OptionCount != optionCount {
-						return fmt.Errorf("question %q: review %d had %d options, the question has %d: %w", questionID, id, r.OptionCount, optionCount, questions.ErrOptionsChanged)
+					if p.OptionCount != optionCount {
+						return fmt.Errorf("question %q: post %d had %d options, the question has %d: %w", questionID, id, p.OptionCount, optionCount, questions.ErrOptionsChanged)
 					}
-					reviews[id] = &r
+					if !slices.Equal(p.Correct, key) {
+						out.Posts++
+					}
+					p.Right = 0
+					posts[id] = &p
 				}
-				continue
-			}
-			if posts[id] == nil {
-				p, err := getPost(tx, id)
-				if err != nil {
-					return err
-				}
-				if p.OptionCount != optionCount {
-					return fmt.Errorf("question %q: post %d had %d options, the question has %d: %w", questionID, id, p.OptionCount, optionCount, questions.ErrOptionsChanged)
-				}
-				if !slices.Equal(p.Correct, key) {
-					out.Posts++
-				}
-				p.Right = 0
-				posts[id] = &p
 			}
 		}
 		// Grade again.
-		for _, s := range mine {
-			a := s.a
-			gr := questions.GradeChoice(key, a.Choice)
-			if p := posts[a.PostID]; p != nil {
-				if gr.Right {
-					p.Right++
+		for _, rec := range recs {
+			changed := false
+			for i := range rec.answers {
+				ra := &rec.answers[i]
+				gr := questions.GradeChoice(key, ra.choice)
+				if p := posts[ra.id]; p != nil {
+					if gr.Right {
+						p.Right++
+					}
+				} else if ra.review {
+					gr.Points = 0 // reviews never score
+				} else {
+					continue // its post is gone
 				}
-			} else {
-				gr.Points = 0 // reviews never score
+				out.Answers++
+				if gr != (questions.Grade{Right: ra.right, RightPicks: ra.picks, Points: ra.points}) {
+					out.Changed++
+					ra.right, ra.picks, ra.points = gr.Right, gr.RightPicks, gr.Points
+					changed = true
+				}
 			}
-			out.Answers++
-			if gr != a.Grade {
-				out.Changed++
-				a.Grade = gr
-				if err := answers.Put(s.key[:], encodeAnswer(s.seq, a)); err != nil {
-					return err
+			if changed {
+				if err := answers.Put(recordKey(nil, rec.user, rec.qid), encodeRecord(rec)); err != nil {
+					return err // the cards are recomputed below
 				}
 			}
 		}
@@ -161,17 +162,8 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 		if len(reviews) > 0 {
 			b := g.Bucket(bReviews)
 			for _, r := range reviews {
-				v := b.Get(u64(r.ID))
-				var rec reviewRec
-				if err := json.Unmarshal(v, &rec); err != nil {
-					return fmt.Errorf("review %d: %w", r.ID, err)
-				}
-				rec.Correct, rec.SelectCount = key, len(key)
-				nv, err := json.Marshal(rec)
-				if err != nil {
-					return err
-				}
-				if err := b.Put(u64(r.ID), nv); err != nil {
+				r.Correct, r.SelectCount = key, len(key)
+				if err := b.Put(u64(r.ID), encodeReview(*r)); err != nil {
 					return err
 				}
 			}

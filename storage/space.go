@@ -37,7 +37,8 @@ type Space struct {
 // BucketSpace is what the buckets of one kind take.
 type BucketSpace struct {
 	// Kind names the buckets: their path from the root, with
-	// <guild> for any guild and all, d…, w… or m… for the periods.
+	// <guild> for any guild, all, d…, w… or m… for the periods and
+	// <group> for a ranking's groups.
 	Kind string
 	// Buckets is how many buckets of this kind there are; Inline how
 	// many of those are small enough to live inside their parent's page.
@@ -140,6 +141,8 @@ func kindName(parent string, name []byte) string {
 	switch parent {
 	case string(bGuilds):
 		return "<guild>"
+	case string(bPts), string(bAcc):
+		return "<group>"
 	case string(bPeriods):
 		if string(name) == periodAll {
 			return periodAll

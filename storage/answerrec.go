@@ -1,0 +1,311 @@
+package storage
+
+// This file is the answer record (schema version 8): every answer a
+// member gave to one question, to its posts and in reviews, and their
+// memory of the question, in one record (guilds/<g>/answers/<user><question
+// ID>) written by each of those answers.
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"time"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/quizhost/quizhost/questions"
+)
+
+// Answer records: a format byte (answersFormat); a flags byte (recCard: the
+// FSRS card follows; recLastReview: the card's last review time is stored,
+// when it is not the last answer's time); the card: due (8 bytes, timeKey),
+// stability and difficulty (8 bytes each, float64 bits), elapsed days,
+// scheduled days, reps and lapses (uvarints), the state (1 byte), the last
+// review when flagged (8 bytes); then each answer in recording order: the
+// post or review ID and the answer's sequence number (uvarints), the
+// interaction (8 bytes), the time (8 bytes, timeKey), flags (1 byte:
+// ansRight, ansReview), right picks and points (uvarints), the number of
+// letters chosen and the letters. A post without a question ID has no
+// memory: its answers are kept under the member's ID alone, without a
+// card.
+const (
+	answersFormat = 2 // a version-7 memory record starts with 1, an answer with 0
+
+	recCard       = 1
+	recLastReview = 2
+
+	ansRight  = 1
+	ansReview = 2
+)
+
+// recAnswer is one answer of a record.
+type recAnswer struct {
+	id          questions.PostID // the post, or the review
+	seq         uint64
+	interaction uint64
+	at          time.Time
+	right       bool
+	review      bool
+	picks       int
+	points      int
+	choice      []string
+}
+
+// answer is the stored answer as the API returns it.
+func (ra recAnswer) answer(guildID questions.GuildID, user questions.UserID) questions.Answer {
+	return questions.Answer{PostID: ra.id, GuildID: guildID, UserID: user, InteractionID: ra.interaction,
+		Choice: ra.choice, At: ra.at, Grade: questions.Grade{Right: ra.right, RightPicks: ra.picks, Points: ra.points}}
+}
+
+// record is an answer record, decoded.
+type record struct {
+	user    questions.UserID
+	qid     string
+	mem     questions.Memory // the card, and History from answers; zero without a question ID
+	answers []recAnswer
+}
+
+// recordKey appends <user><question ID> to dst.
+func recordKey(dst []byte, user questions.UserID, qid string) []byte {
+	return append(binary.BigEndian.AppendUint64(dst, uint64(user)), qid...)
+}
+
+// appendRecAnswer appends one answer to a record.
+func appendRecAnswer(b []byte, ra recAnswer) []byte {
+	b = appendUvarints(b, uint64(ra.id), ra.seq)
+	b = binary.BigEndian.AppendUint64(b, ra.interaction)
+	b = binary.BigEndian.AppendUint64(b, timeKey(ra.at))
+	var f byte
+	if ra.right {
+		f |= ansRight
+	}
+	if ra.review {
+		f |= ansReview
+	}
+	b = append(b, f)
+	b = appendUvarints(b, uint64(ra.picks), uint64(ra.points), uint64(len(ra.choice)))
+	for _, l := range ra.choice {
+		b = append(b, l[0])
+	}
+	return b
+}
+
+// readRecAnswer reads one answer; letters is a string per letter chosen.
+func readRecAnswer(r *reader) recAnswer {
+	ra := recAnswer{id: questions.PostID(r.uvarint()), seq: r.uvarint(), interaction: r.u64(), at: keyTime(r.u64())}
+	f := r.byte()
+	ra.right, ra.review = f&ansRight != 0, f&ansReview != 0
+	ra.picks, ra.points = r.int(), r.int()
+	n := r.int()
+	if n > len(r.b) {
+		r.bad = true
+		return ra
+	}
+	if n > 0 {
+		ra.choice = make([]string, n)
+		for i, l := range r.bytes(n) {
+			if j := questions.LetterIndex(string(l)); j >= 0 {
+				ra.choice[i] = questions.Letter(j) // no allocation per letter
+			} else {
+				ra.choice[i] = string(l)
+			}
+		}
+	}
+	return ra
+}
+
+// skipRecAnswer reads past one answer and returns its ID.
+func skipRecAnswer(r *reader) questions.PostID {
+	id := questions.PostID(r.uvarint())
+	r.uvarint()
+	r.bytes(17)
+	r.uvarint()
+	r.uvarint()
+	r.bytes(r.int())
+	return id
+}
+
+// appendHeader appends the format, flags and card of a record whose last
+// answer is at last; hasCard is false without a question ID.
+func appendHeader(b []byte, m questions.Memory, hasCard bool, last time.Time) []byte {
+	b = append(b, answersFormat)
+	if !hasCard {
+		return append(b, 0)
+	}
+	var flags byte = recCard
+	explicit := !m.LastReview.Equal(last)
+	if explicit {
+		flags |= recLastReview
+	}
+	b = append(b, flags)
+	b = binary.BigEndian.AppendUint64(b, timeKey(m.Due))
+	b = binary.BigEndian.AppendUint64(b, math.Float64bits(m.Stability))
+	b = binary.BigEndian.AppendUint64(b, math.Float64bits(m.Difficulty))
+	b = appendUvarints(b, m.ElapsedDays, m.ScheduledDays, m.Reps, m.Lapses)
+	b = append(b, byte(m.State))
+	if explicit {
+		b = binary.BigEndian.AppendUint64(b, timeKey(m.LastReview))
+	}
+	return b
+}
+
+// readHeader reads the format, flags and card of a record into m (whose
+// IDs are set); the last review is left zero when it is the last answer's
+// time (see lastReview). It returns whether the record has a card and
+// whether its last review is to be set from the last answer.
+func readHeader(r *reader, m *questions.Memory) (hasCard, fromLast bool) {
+	if r.byte() != answersFormat {
+		r.bad = true
+		return false, false
+	}
+	flags := r.byte()
+	if flags&recCard == 0 {
+		return false, false
+	}
+	m.Due = keyTime(r.u64())
+	m.Stability = math.Float64frombits(r.u64())
+	m.Difficulty = math.Float64frombits(r.u64())
+	m.ElapsedDays, m.ScheduledDays, m.Reps, m.Lapses = r.uvarint(), r.uvarint(), r.uvarint(), r.uvarint()
+	m.State = questions.MemoryState(r.byte())
+	if flags&recLastReview != 0 {
+		m.LastReview = keyTime(r.u64())
+		return true, false
+	}
+	return true, true
+}
+
+// decodeRecord copies an answer record out of k and v (which may be bbolt
+// memory): the card with its History, and every answer.
+func decodeRecord(k, v []byte) (record, error) {
+	if len(k) < 8 {
+		return record{}, fmt.Errorf("answer record key %x: too short", k)
+	}
+	rec := record{user: getID[questions.UserID](k), qid: string(k[8:])}
+	rec.mem = questions.Memory{UserID: rec.user, QuestionID: rec.qid}
+	r := reader{b: v}
+	hasCard, fromLast := readHeader(&r, &rec.mem)
+	for len(r.b) > 0 && !r.bad {
+		rec.answers = append(rec.answers, readRecAnswer(&r))
+	}
+	if r.bad {
+		return rec, fmt.Errorf("answers of member %d to question %q: damaged record (%d bytes)", rec.user, rec.qid, len(v))
+	}
+	if hasCard {
+		rec.mem.History = make([]questions.Attempt, len(rec.answers))
+		for i, ra := range rec.answers {
+			rec.mem.History[i] = questions.Attempt{At: ra.at, Right: ra.right, Review: ra.review}
+		}
+		if fromLast && len(rec.answers) > 0 {
+			rec.mem.LastReview = rec.answers[len(rec.answers)-1].at
+		}
+	} else {
+		rec.mem = questions.Memory{}
+	}
+	return rec, nil
+}
+
+// encodeRecord encodes rec: its card (when it has a question ID) and its
+// answers.
+func encodeRecord(rec record) []byte {
+	var last time.Time
+	if n := len(rec.answers); n > 0 {
+		last = rec.answers[n-1].at
+	}
+	b := appendHeader(make([]byte, 0, 64+40*len(rec.answers)), rec.mem, rec.qid != "", last)
+	for _, ra := range rec.answers {
+		b = appendRecAnswer(b, ra)
+	}
+	return b
+}
+
+// storedAnswer finds the member's answer to post or review id, of the
+// question qid, in answers (guilds/<g>/answers; may be nil) through d.
+func storedAnswer(answers *bbolt.Bucket, d *deltas, guildID questions.GuildID, user questions.UserID, qid string, id questions.PostID) (questions.Answer, bool) {
+	if answers == nil {
+		return questions.Answer{}, false
+	}
+	var kb [64]byte
+	v := d.get(answers, recordKey(kb[:0], user, qid))
+	if v == nil {
+		return questions.Answer{}, false
+	}
+	r := reader{b: v}
+	var m questions.Memory
+	readHeader(&r, &m)
+	for len(r.b) > 0 && !r.bad {
+		at := r
+		if skipRecAnswer(&r) == id {
+			return readRecAnswer(&at).answer(guildID, user), true
+		}
+	}
+	return questions.Answer{}, false
+}
+
+// storeAnswer stores a, the member's answer to post or review id of the
+// question qid, under the guild's next answer sequence number (which
+// resets and rebuilds count by), in the member's record of the question,
+// and counts it into their memory of it (questions.Remember, with the
+// post's closesAt so that a miss comes due after the close; zero for a
+// review). A post without a question ID keeps its answers under the
+// member alone, without memory.
+func storeAnswer(g *bbolt.Bucket, d *deltas, qid string, id questions.PostID, a questions.Answer, review bool, closesAt time.Time) error {
+	b := g.Bucket(bAnswers)
+	seq, err := b.NextSequence()
+	if err != nil {
+		return err
+	}
+	var kb [64]byte
+	key := recordKey(kb[:0], a.UserID, qid)
+	v := d.get(b, key)
+	m := questions.Memory{UserID: a.UserID, QuestionID: qid}
+	var rest []byte
+	if v != nil {
+		r := reader{b: v}
+		hasCard, fromLast := readHeader(&r, &m)
+		if r.bad {
+			return fmt.Errorf("answers of member %d to question %q: damaged record (%d bytes)", a.UserID, qid, len(v))
+		}
+		rest = r.b
+		if hasCard && fromLast {
+			m.LastReview = lastAnswerAt(rest)
+		}
+	}
+	if qid != "" {
+		m = questions.Remember(m, questions.Attempt{At: a.At, Right: a.Right, Review: review}, closesAt)
+	}
+	ra := recAnswer{id: id, seq: seq, interaction: a.InteractionID, at: a.At, right: a.Right, review: review,
+		picks: a.RightPicks, points: a.Points, choice: a.Choice}
+	nv := appendHeader(d.value(len(rest)+96), m, qid != "", a.At)
+	nv = append(nv, rest...)
+	nv = appendRecAnswer(nv, ra)
+	return d.put(b, key, nv)
+}
+
+// lastAnswerAt is the time of the last answer of a record's answers.
+func lastAnswerAt(answers []byte) time.Time {
+	r := reader{b: answers}
+	var last time.Time
+	for len(r.b) > 0 && !r.bad {
+		last = readRecAnswer(&r).at
+	}
+	return last
+}
+
+// answerCount counts the answers of every record of b (guilds/<g>/answers).
+func answerCount(b *bbolt.Bucket) int {
+	n := 0
+	if b == nil {
+		return 0
+	}
+	b.ForEach(func(_, v []byte) error {
+		r := reader{b: v}
+		var m questions.Memory
+		readHeader(&r, &m)
+		for len(r.b) > 0 && !r.bad {
+			skipRecAnswer(&r)
+			n++
+		}
+		return nil
+	})
+	return n
+}
