@@ -265,7 +265,8 @@
 //	db.go, migrate.go, keys.go     Open and Close, the migrations, every bucket name and key encoding
 //	legacy.go                      the layout of schema version 7, which only the migrations read
 //	buckets.go                     a guild's buckets (guilds/<guild> and those inside it); deleting a bucket tree
-//	damage.go, backup.go, ops.go   ErrDamaged and Check; hot backups; the admin listener's probe and gauge
+//	damage.go                      ErrDamaged, Check and the check at Open
+//	backup.go, compact.go, ops.go  hot backups (compacted); CompactFile; the admin listener's probe and gauge
 //	space.go                       Space: where a file's bytes go, bucket by bucket
 //	posts.go                       posts: created, open, closed, revealed; the questions open in a guild
 //	asks.go, asked.go              a member's last /quiz ask (its limits); the questions asked in the current round

@@ -25,7 +25,7 @@ type Space struct {
 	PageSize int
 	// Pages is how many pages the file holds data in (bbolt's high-water
 	// mark); FreePages how many of them are free (reusable by later
-	// writes, never given back by bbolt).
+	// writes, given back only by rewriting the file: see CompactFile).
 	Pages, FreePages int
 	// Keys is the number of keys of every bucket, sub-bucket entries
 	// included.
