@@ -42,7 +42,11 @@ func serve(ctx context.Context, _ []string, getenv func(string) string, _, stder
 
 	// Metrics are kept when the admin listener serves them.
 	var m *metrics.Metrics
-	dbOpts := storage.Options{Timeout: 3 * time.Second, Quota: cfg.quota}
+	dbOpts := storage.Options{Timeout: 3 * time.Second, Quota: cfg.quota,
+		OnDamage: func(err error) { // a large file's full check runs after start (see storage.Open)
+			log.Error("database damaged: every database call now fails", "err", err, "help",
+				damagedHelp(cfg.dbPath, err)+newestBackupHint(cfg.backupDir, cfg.backupEvery > 0, cfg.dbPath))
+		}}
 	botCfg := bot.Config{Token: cfg.token, GuildID: cfg.guildID, APIBase: cfg.apiBase, Catalogue: cat, Logger: log,
 		Shards: cfg.shards}
 	if cfg.adminAddr != "" {

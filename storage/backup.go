@@ -48,6 +48,7 @@ func (db *DB) BackupFileContext(ctx context.Context, path string) error {
 			return err
 		})
 	})
+	db.releaseMap() // the copy read every page
 	if err != nil && ctx.Err() != nil {
 		err = ctx.Err()
 	}
@@ -169,6 +170,7 @@ func (db *DB) StreamBackup(w io.Writer, size func(n int64)) (int64, error) {
 		n, err = tx.WriteTo(w)
 		return err
 	})
+	db.releaseMap()
 	if err != nil {
 		return n, fmt.Errorf("backup: %w", err)
 	}

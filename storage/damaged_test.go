@@ -204,3 +204,74 @@ func TestBrokenDBFailsEveryRead(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenChecksLargeFilesInBackground: a file over the size Open checks
+// in full opens after a check of the pages Open reads; the full check
+// runs in the background, and damage it finds is reported (OnDamage) and
+// fails every later call with ErrDamaged, the file left as it was. A
+// sound file opens and stays usable.
+func TestOpenChecksLargeFilesInBackground(t *testing.T) {
+	t.Parallel()
+	good, ps, inUse := damagedFixture(t)
+	open := func(path string, reported chan error) (*DB, error) {
+		return Open(t.Context(), path, Options{Timeout: 100 * time.Millisecond, fullCheckMax: 1,
+			OnDamage: func(err error) { reported <- err }})
+	}
+	path := filepath.Join(t.TempDir(), "sound.db")
+	if err := os.WriteFile(path, good, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	reported := make(chan error, 1)
+	db, err := open(path, reported)
+	if err != nil {
+		t.Fatalf("Open of a sound file: %v", err)
+	}
+	<-db.checked
+	if _, err := db.Leaderboard(guild, questions.PeriodAll, questions.ByPoints, t0, 0, 3); err != nil || len(reported) != 0 {
+		t.Errorf("after the background check of a sound file: %v, reported %d", err, len(reported))
+	}
+	db.Close()
+
+	r := rand.New(rand.NewPCG(5, 6))
+	found := 0
+	for k := 2; k < inUse; k += 2 {
+		d := bytes.Clone(good)
+		for i := k * ps; i < (k+1)*ps; i++ {
+			d[i] = byte(r.UintN(256))
+		}
+		path := filepath.Join(t.TempDir(), fmt.Sprintf("page%d.db", k))
+		if err := os.WriteFile(path, d, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		reported := make(chan error, 1)
+		db, err := open(path, reported)
+		if err != nil {
+			if !errors.Is(err, ErrDamaged) {
+				t.Errorf("page %d garbled: Open: %v, want nil or ErrDamaged", k, err)
+			}
+			continue // found by the pages Open reads itself
+		}
+		<-db.checked
+		select {
+		case err := <-reported:
+			found++
+			if !errors.Is(err, ErrDamaged) {
+				t.Errorf("page %d garbled: reported %v, want ErrDamaged", k, err)
+			}
+			if _, err := db.Leaderboard(guild, questions.PeriodAll, questions.ByPoints, t0, 0, 3); !errors.Is(err, ErrDamaged) {
+				t.Errorf("page %d garbled: Leaderboard after the report: %v, want ErrDamaged", k, err)
+			}
+			if err := db.Close(); !errors.Is(err, ErrDamaged) {
+				t.Errorf("page %d garbled: Close: %v, want ErrDamaged", k, err)
+			}
+			if after, _ := os.ReadFile(path); !bytes.Equal(after, d) {
+				t.Errorf("page %d garbled: the file changed", k)
+			}
+		default:
+			db.Close() // a free page: nothing read it
+		}
+	}
+	if found == 0 {
+		t.Error("the background check found no garbled page")
+	}
+}

@@ -323,3 +323,23 @@ func TestWholeFile(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenWritesNothingToACurrentFile: opening a file of this build's
+// schema only reads it (the bytes are the same after Open and Close).
+func TestOpenWritesNothingToACurrentFile(t *testing.T) {
+	t.Parallel()
+	db, path := newDB(t)
+	answer(t, db, mustPost(t, db, questions.Post{}), 1, t0, "B")
+	db.Close()
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db = openPath(t, path)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
+		t.Error("Open and Close of a current file changed it")
+	}
+}

@@ -213,7 +213,8 @@
 // histograms of their key prefixes, topic stats apart, JSON reviews) into
 // this one: every reader returns what it returned before (TestMigrateV7
 // compares a migrated file with the same history written by this build).
-// Migrations 2 to 7 read and write the layout of version 7.
+// Migrations 2 to 7 read and write the layout of version 7. A file at the
+// latest version is only read: Open writes nothing to it.
 //
 // # Memory and reviews
 //
@@ -265,7 +266,7 @@
 //	db.go, migrate.go, keys.go     Open and Close, the migrations, every bucket name and key encoding
 //	legacy.go                      the layout of schema version 7, which only the migrations read
 //	buckets.go                     a guild's buckets (guilds/<guild> and those inside it); deleting a bucket tree
-//	damage.go                      ErrDamaged, Check and the check at Open
+//	damage.go, release_*.go        ErrDamaged, Check and the checks at Open; unmapping pages read once
 //	backup.go, compact.go, ops.go  hot backups (compacted); CompactFile; the admin listener's probe and gauge
 //	space.go                       Space: where a file's bytes go, bucket by bucket
 //	posts.go                       posts: created, open, closed, revealed; the questions open in a guild

@@ -42,6 +42,22 @@ func migrations() []migration {
 // SchemaVersion is the schema version this build writes and reads.
 func SchemaVersion() uint64 { return uint64(len(migrations())) }
 
+// migrateIfNeeded runs migrate in a write transaction when the file is
+// not at the latest version (or is new); a file at it is only read.
+func migrateIfNeeded(b *bbolt.DB, migs []migration) error {
+	current := false
+	if err := b.View(func(tx *bbolt.Tx) error {
+		current = tx.Bucket(bMeta) != nil && getU64(tx.Bucket(bMeta).Get(kSchema)) == uint64(len(migs))
+		return nil
+	}); err != nil {
+		return err
+	}
+	if current {
+		return nil
+	}
+	return b.Update(func(tx *bbolt.Tx) error { return migrate(tx, migs) })
+}
+
 func migrate(tx *bbolt.Tx, migs []migration) error {
 	meta, err := tx.CreateBucketIfNotExists(bMeta)
 	if err != nil {

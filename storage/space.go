@@ -25,7 +25,7 @@ type Space struct {
 	PageSize int
 	// Pages is how many pages the file holds data in (bbolt's high-water
 	// mark); FreePages how many of them are free (reusable by later
-	// writes, given back only by rewriting the file: see CompactFile).
+	// writes, given back only by compaction: see Compact).
 	Pages, FreePages int
 	// Keys is the number of keys of every bucket, sub-bucket entries
 	// included.
@@ -80,6 +80,7 @@ func (db *DB) Space() (Space, error) {
 	if err != nil {
 		return Space{}, fmt.Errorf("space: %w", err)
 	}
+	db.releaseMap()
 	st := db.bolt.Stats()
 	s.FreePages = st.FreePageN + st.PendingPageN
 	if fi, err := os.Stat(db.path); err == nil {
