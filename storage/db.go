@@ -46,11 +46,13 @@ type Options struct {
 	// Quota bounds each guild's imported banks (SaveBanks refuses a change
 	// past it); the zero value bounds nothing.
 	Quota questions.Quota
-	// OnDamage, when set, is called (once, on its own goroutine) when the
-	// consistency check that Open leaves to run in the background (files
-	// larger than FullCheckMax) finds damage; the DB then fails every call
-	// with an error wrapping ErrDamaged, as after damage met at run time.
-	OnDamage func(error)
+	// OnChecked, when set, is called once, on its own goroutine, when the
+	// full consistency check that Open leaves to the background (files
+	// larger than FullCheckMax) ends: with nil when the file is sound,
+	// else with the damage found (an error wrapping ErrDamaged), after
+	// which every call of the DB fails with an error wrapping ErrDamaged,
+	// as after damage met at run time.
+	OnChecked func(error)
 
 	fullCheckMax int64 // tests: FullCheckMax when 0
 }
@@ -108,7 +110,7 @@ type DB struct {
 // it in full only on files of at most FullCheckMax bytes; on a larger file
 // it checks the pages it reads itself (the meta pages, the free-page list,
 // the root and the top-level buckets, each guild's bucket) and leaves the
-// full check to a goroutine, whose damage (see Options.OnDamage) stops the
+// full check to a goroutine, whose damage (see Options.OnChecked) stops the
 // DB as damage met at run time does. Open returns in time proportional to
 // what it reads, and after a full check the file's pages are unmapped from
 // memory again (the kernel keeps them cached), so a large file costs the
@@ -181,7 +183,7 @@ func open(ctx context.Context, path string, opts Options, migs []migration) (*DB
 	db.releaseMap() // the pages a check or a migration read
 	if !full {
 		db.checked = make(chan struct{})
-		go db.checkInBackground(opts.OnDamage)
+		go db.checkInBackground(opts.OnChecked)
 	}
 	return db, nil
 }
@@ -192,9 +194,9 @@ func open(ctx context.Context, path string, opts Options, migs []migration) (*DB
 const FullCheckMax = 64 << 20
 
 // checkInBackground runs the full consistency check; damage stops the DB
-// (its breaker) and is reported to onDamage. Then it unmaps the pages the
-// check read.
-func (db *DB) checkInBackground(onDamage func(error)) {
+// (its breaker). It unmaps the pages the check read, and reports to
+// onChecked.
+func (db *DB) checkInBackground(onChecked func(error)) {
 	defer close(db.checked)
 	err := db.view(checkTx)
 	if err != nil && !errors.Is(err, ErrDamaged) {
@@ -203,12 +205,12 @@ func (db *DB) checkInBackground(onDamage func(error)) {
 	if err != nil {
 		err = fmt.Errorf("check %s: %w", db.path, err)
 		db.broken.err.CompareAndSwap(nil, &err)
-		if onDamage != nil {
-			onDamage(err)
-		}
-		return
+	} else {
+		db.releaseMap()
 	}
-	db.releaseMap()
+	if onChecked != nil {
+		onChecked(err)
+	}
 }
 
 // openLocked opens the file with bbolt, waiting for its lock at most

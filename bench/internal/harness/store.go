@@ -169,7 +169,7 @@ const (
 	LargePosts   = 1_000
 )
 
-// largeFixtureVersion names the cached large guild: change it when
+// largeFixtureVersion names the cached guilds: change it when
 // BuildGuild's parameters or what it writes change.
 const largeFixtureVersion = 1
 
@@ -178,19 +178,25 @@ const largeFixtureVersion = 1
 // cached yet in the OS temp directory (keyed by its fixture version and the
 // schema version). Callers work on a copy.
 func CachedGuild(out io.Writer) (string, error) {
+	return CachedGuildOf(out, "guild-100k", LargeMembers, LargeAnswers, LargePosts)
+}
+
+// CachedGuildOf is CachedGuild for a guild of members members answering
+// answers questions over posts posts, cached under name.
+func CachedGuildOf(out io.Writer, name string, members, answers, posts int) (string, error) {
 	dir := filepath.Join(os.TempDir(), "quizhost-bench-cache")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir, fmt.Sprintf("guild-100k-v%d-schema%d.db", largeFixtureVersion, SchemaVersion()))
+	path := filepath.Join(dir, fmt.Sprintf("%s-v%d-schema%d.db", name, largeFixtureVersion, SchemaVersion()))
 	if _, err := os.Stat(path); err == nil {
 		return path, nil
 	}
-	fmt.Fprintf(out, "building %s (once: %d members, %d answers through RecordAnswer)…\n", path, LargeMembers, LargeAnswers)
+	fmt.Fprintf(out, "building %s (once: %d members, %d answers through RecordAnswer)…\n", path, members, answers)
 	tmp := path + ".building"
 	os.Remove(tmp)
 	start := time.Now()
-	err := BuildGuild(tmp, Guild{ID: 8001, Channel: 6001, Members: LargeMembers, Answers: LargeAnswers, Posts: LargePosts,
+	err := BuildGuild(tmp, Guild{ID: 8001, Channel: 6001, Members: members, Answers: answers, Posts: posts,
 		FirstUser: FirstMember, End: time.Now(), Span: 30 * 24 * time.Hour, Writers: 1000,
 		Progress: func(done, all int) {
 			fmt.Fprintf(os.Stderr, "  %d of %d answers, %v\n", done, all, time.Since(start).Round(time.Second))
