@@ -97,10 +97,11 @@ type fillState struct {
 // whatever the fill.
 func (f *fillState) appended() bool { return f.puts > 0 && (f.puts-f.appends)*8 <= f.puts }
 
-// emptyGroup is a ranking's group that lost an entry.
+// emptyGroup is a ranking's group that lost an entry: its period's
+// bucket and its name.
 type emptyGroup struct {
 	groups *bbolt.Bucket
-	key    [groupLen]byte
+	name   [1 + groupLen]byte
 }
 
 // bucketDeltas are the pending counter changes of one bucket.
@@ -108,9 +109,9 @@ type bucketDeltas struct {
 	b     *bbolt.Bucket
 	index map[counterKey]int // counter key → its place in list
 	list  []counterDelta
-	// groups, when set, is the ranking whose blocks b counts: the flush
-	// keeps its blocks within bounds (rankIndex.settle).
-	groups *bbolt.Bucket
+	// rank, when its groups are set, is the ranking whose blocks b
+	// counts: the flush keeps its blocks within bounds (rankIndex.settle).
+	rank rankIndex
 }
 
 type counterDelta struct {
@@ -145,16 +146,16 @@ func newDeltas() *deltas {
 }
 
 // of returns the pending changes of b's counters; nil (write through)
-// when d is nil. groups is set when b is a ranking's blocks (see
+// when d is nil. rank is set when b is a ranking's blocks (see
 // bucketDeltas). Within a write transaction bbolt hands out one *Bucket
 // per bucket, so the pointer names the bucket.
-func (d *deltas) of(b, groups *bbolt.Bucket) *bucketDeltas {
+func (d *deltas) of(b *bbolt.Bucket, rank rankIndex) *bucketDeltas {
 	if d == nil || b == nil {
 		return nil
 	}
 	bd := d.buckets[b]
 	if bd == nil {
-		bd = &bucketDeltas{b: b, index: make(map[counterKey]int), groups: groups}
+		bd = &bucketDeltas{b: b, index: make(map[counterKey]int), rank: rankIndex{groups: rank.groups, tag: rank.tag, blocks: b}}
 		d.buckets[b] = bd
 		d.order = append(d.order, bd)
 	}
@@ -254,11 +255,11 @@ func appendPut(b *bbolt.Bucket, key, value []byte) error {
 	return b.Put(key, value)
 }
 
-// mayBeEmpty notes that the group key of a ranking's groups bucket lost an
-// entry: the flush deletes it if it is empty then.
-func (d *deltas) mayBeEmpty(groups *bbolt.Bucket, key []byte) {
+// mayBeEmpty notes that the group bucket name of a period's bucket lost
+// an entry: the flush deletes it if it is empty then.
+func (d *deltas) mayBeEmpty(groups *bbolt.Bucket, name []byte) {
 	e := emptyGroup{groups: groups}
-	copy(e.key[:], key)
+	copy(e.name[:], name)
 	d.empty = append(d.empty, e)
 }
 
@@ -361,7 +362,7 @@ func (d *deltas) flush() error {
 			}
 			var err error
 			switch {
-			case bd.groups != nil:
+			case bd.rank.groups != nil:
 				// A block: its count is written even when 0, then settled.
 				touched = append(touched, bytes.Clone(d.key))
 				err = bd.b.Put(d.key, binary.BigEndian.AppendUint64(d.value(8), uint64(max(n, 0))))
@@ -376,18 +377,17 @@ func (d *deltas) flush() error {
 		}
 		if len(touched) > 0 {
 			slices.SortFunc(touched, bytes.Compare)
-			ri := rankIndex{groups: bd.groups, blocks: bd.b}
 			for _, f := range touched {
-				if err := ri.settle(f); err != nil {
+				if err := bd.rank.settle(f); err != nil {
 					return err
 				}
 			}
 		}
 	}
 	for _, e := range d.empty {
-		if gb := e.groups.Bucket(e.key[:]); gb != nil {
+		if gb := e.groups.Bucket(e.name[:]); gb != nil {
 			if k, _ := gb.Cursor().First(); k == nil {
-				if err := e.groups.DeleteBucket(e.key[:]); err != nil {
+				if err := e.groups.DeleteBucket(e.name[:]); err != nil {
 					return err
 				}
 			}

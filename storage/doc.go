@@ -104,16 +104,14 @@
 //	            all | d2006-01-02 | w<Monday 2006-01-02> | m2006-01 /
 //	                n → u64                members ranked by points
 //	                na → u64               members ranked by accuracy
-//	                pts/
-//	                    <^points><^acc>/   a group: members equal on both
-//	                        <reached><user> → answered, correct
+//	                0x01<^points><^acc>/   the points ranking: a group of members equal on both
+//	                    <reached><user> → answered, correct
 //	                pb/
-//	                    <fence: a pts key> → u64 count   the points ranking cut in blocks (rank.go)
-//	                acc/                   members with ≥ MinAnswersForAccuracy answers
-//	                    <^acc><^answered>/
-//	                        <reached><user> → points, correct
+//	                    <fence: a points key> → u64 count   the points ranking cut in blocks (rank.go)
+//	                0x02<^acc><^answered>/   the accuracy ranking (≥ MinAnswersForAccuracy answers): a group
+//	                    <reached><user> → points, correct
 //	                ab/
-//	                    <fence: an acc key> → u64 count
+//	                    <fence: an accuracy key> → u64 count
 //
 // # Leaderboards without scanning members
 //
@@ -126,9 +124,10 @@
 // ranking holds each member's key, ^points|^acc|reached|user (by points)
 // or ^acc|^answered|reached|user (by accuracy), 32 bytes, and the rest of
 // their score as its value; a forward walk yields the members best first,
-// so the top N is N steps. The keys live in groups, one sub-bucket per
-// first 16 bytes: members equal on points and accuracy, ordered by when
-// they reached them; a member reaching a group has the latest time in it
+// so the top N is N steps. The keys live in groups, one sub-bucket of the
+// period's bucket per first 16 bytes (its name prefixed by the ranking's
+// tag byte): members equal on points and accuracy, ordered by when they
+// reached them; a member reaching a group has the latest time in it
 // (mostly), so groups grow at their end and their pages are filled (see
 // deltas). For ranks and offsets, the ranking is cut into blocks of
 // consecutive keys (pb, ab: each block's first possible key, its fence,

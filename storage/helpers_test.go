@@ -182,11 +182,14 @@ func checkRanking(t testing.TB, name string, ri rankIndex) {
 		return nil
 	})
 	var keys [][]byte
-	rc := newRankCursor(ri.groups)
+	rc := ri.cursor()
 	for k, _ := rc.seek(firstFence); k != nil; k, _ = rc.next() {
 		keys = append(keys, bytes.Clone(k))
 	}
 	ri.groups.ForEachBucket(func(k []byte) error {
+		if len(k) != 1+groupLen || k[0] != ri.tag {
+			return nil
+		}
 		if first, _ := ri.groups.Bucket(k).Cursor().First(); first == nil {
 			t.Errorf("period %s: empty group %x left", name, k)
 		}

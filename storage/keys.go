@@ -50,10 +50,9 @@ var (
 	// Schema version 8: one record per member (scores, streak, topics).
 	bMembers = []byte("members")
 
-	// Inside guilds/<guild>/periods/<period>/ (schema version 8).
-	bPts       = []byte("pts") // groups of equal points and accuracy
+	// Inside guilds/<guild>/periods/<period>/ (schema version 8), beside
+	// the rankings' groups (see rank.go).
 	bPtsBlocks = []byte("pb")
-	bAcc       = []byte("acc") // groups of equal accuracy and answers
 	bAccBlocks = []byte("ab")
 
 	kSchema     = []byte("schema")  // meta: schema version

@@ -58,13 +58,12 @@ func TestRankIndex(t *testing.T) {
 					if err != nil {
 						return err
 					}
-					gb, _ := b.CreateBucketIfNotExists(bPts)
 					bb, _ := b.CreateBucketIfNotExists(bPtsBlocks)
-					ri := rankIndex{groups: gb, blocks: bb}
+					ri := rankIndex{groups: b, tag: tagPts, blocks: bb}
 					var d *deltas
 					if mode == "deltas" {
 						d = newDeltas()
-						ri.d, ri.pend = d, d.of(bb, gb)
+						ri.d, ri.pend = d, d.of(bb, ri)
 					}
 					// Grow to 3,000 members, then shrink to a few.
 					users := 3000

@@ -330,7 +330,7 @@ func (db *DB) Players(guildID questions.GuildID, now time.Time) ([]questions.Use
 			if p.pts.groups == nil {
 				continue
 			}
-			rc := newRankCursor(p.pts.groups)
+			rc := p.pts.cursor()
 			for k, _ := rc.seek(firstFence); k != nil; k, _ = rc.next() {
 				seen[rankKeyUser(k)] = true
 			}

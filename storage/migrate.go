@@ -484,8 +484,8 @@ func convertScores(tx *bbolt.Tx, g *bbolt.Bucket) error {
 	return nil
 }
 
-// writeRankings writes a period's rankings (pts, acc and their blocks)
-// from its members' scores, in key order; its counters n and na stay.
+// writeRankings writes a period's rankings (their groups and blocks) from
+// its members' scores, in key order; its counters n and na stay.
 func writeRankings(pb *bbolt.Bucket, rows []questions.Score) error {
 	type entry struct{ k, v []byte }
 	var pts, acc []entry
@@ -496,22 +496,20 @@ func writeRankings(pb *bbolt.Bucket, rows []questions.Score) error {
 		}
 	}
 	for _, r := range []struct {
-		groups, blocks []byte
-		entries        []entry
-	}{{bPts, bPtsBlocks, pts}, {bAcc, bAccBlocks, acc}} {
+		tag     byte
+		blocks  []byte
+		entries []entry
+	}{{tagPts, bPtsBlocks, pts}, {tagAcc, bAccBlocks, acc}} {
 		slices.SortFunc(r.entries, func(x, y entry) int { return bytes.Compare(x.k, y.k) })
-		gs, err := recreate(pb, r.groups)
-		if err != nil {
-			return err
-		}
 		bs, err := recreate(pb, r.blocks)
 		if err != nil {
 			return err
 		}
+		ri := rankIndex{groups: pb, tag: r.tag}
 		var gb *bbolt.Bucket
 		for i, e := range r.entries {
 			if gb == nil || !bytes.Equal(r.entries[i-1].k[:groupLen], e.k[:groupLen]) {
-				if gb, err = gs.CreateBucket(e.k[:groupLen]); err != nil {
+				if gb, err = ri.group(e.k, true); err != nil {
 					return err
 				}
 				gb.FillPercent = appendFill

@@ -12,10 +12,13 @@ import (
 )
 
 // A ranking key is 32 bytes: a group (16 bytes: ^points|^accuracy, or
-// ^accuracy|^answered) then an entry (reached | user). The ranking's
-// bucket (pts, acc) holds one sub-bucket per group, named by it, holding
-// the group's entries; the value of an entry is the rest of the member's
-// score (see pointsEntryScore, accEntryScore). A member who reaches a
+// ^accuracy|^answered) then an entry (reached | user). The period's bucket
+// holds one sub-bucket per group of each ranking, named by the ranking's
+// tag byte (tagPts, tagAcc) and the group, holding the group's entries;
+// the value of an entry is the rest of the member's score (see
+// pointsEntryScore, accEntryScore). The groups sit in the period's bucket
+// itself, not in a bucket of their own: a bucket holding buckets takes a
+// page of its own, and a small server's period fits in one. A member who reaches a
 // group gets the latest reached time in it, mostly: so entries are
 // appended at the end of their group's bucket, which bbolt then fills
 // completely (see deltas' append detection), where one flat bucket of
@@ -23,6 +26,9 @@ import (
 const (
 	groupLen = 16
 	rankLen  = 32
+
+	tagPts byte = 1 // a points ranking's group (sorts before the period's other keys)
+	tagAcc byte = 2 // an accuracy ranking's group
 )
 
 // Blocks: the ranking's keys in order are cut into blocks of consecutive
@@ -42,7 +48,8 @@ var firstFence = make([]byte, rankLen)
 
 // rankIndex is one ranking of a period.
 type rankIndex struct {
-	groups *bbolt.Bucket // <group>/<entry> → value
+	groups *bbolt.Bucket // the period: <tag><group>/<entry> → value
+	tag    byte
 	blocks *bbolt.Bucket // <fence> → count (8 bytes)
 	// pend, when set, takes the blocks' count changes until the
 	// transaction flushes them (see deltas), which then splits and merges
@@ -51,13 +58,22 @@ type rankIndex struct {
 	d    *deltas // the transaction's lookups; nil: bbolt's own
 }
 
+// groupName writes the name of key's group bucket into n and returns it.
+func (ri rankIndex) groupName(n *[1 + groupLen]byte, key []byte) []byte {
+	n[0] = ri.tag
+	copy(n[1:], key[:groupLen])
+	return n[:]
+}
+
 // group returns the group bucket of key, creating it when create is set;
 // nil if there is none.
 func (ri rankIndex) group(key []byte, create bool) (*bbolt.Bucket, error) {
-	if gb := ri.groups.Bucket(key[:groupLen]); gb != nil || !create {
+	var n [1 + groupLen]byte
+	name := ri.groupName(&n, key)
+	if gb := ri.groups.Bucket(name); gb != nil || !create {
 		return gb, nil
 	}
-	return ri.groups.CreateBucket(bytes.Clone(key[:groupLen]))
+	return ri.groups.CreateBucket(bytes.Clone(name))
 }
 
 // move replaces the member's key old (nil: none) by new (nil: none) with
@@ -104,12 +120,14 @@ func (ri rankIndex) remove(key []byte) error {
 	if err := ri.d.del(gb, key[groupLen:]); err != nil {
 		return err
 	}
+	var n [1 + groupLen]byte
+	name := ri.groupName(&n, key)
 	if ri.d != nil {
-		ri.d.mayBeEmpty(ri.groups, key[:groupLen])
+		ri.d.mayBeEmpty(ri.groups, name)
 		return nil
 	}
 	if k, _ := gb.Cursor().First(); k == nil {
-		return ri.groups.DeleteBucket(key[:groupLen])
+		return ri.groups.DeleteBucket(name)
 	}
 	return nil
 }
@@ -197,7 +215,7 @@ func (ri rankIndex) settle(f []byte) error {
 // blockSplit keys (the last one at least blockMin).
 func (ri rankIndex) split(f []byte, n uint64) error {
 	var cuts [][]byte
-	rc := newRankCursor(ri.groups)
+	rc := ri.cursor()
 	i := uint64(0)
 	for k, _ := rc.seek(f); k != nil && i < n; k, _ = rc.next() {
 		if i > 0 && i%blockSplit == 0 && n-i >= blockMin {
@@ -230,7 +248,7 @@ func (ri rankIndex) rank(key []byte) int {
 	for k, v := c.First(); k != nil && bytes.Compare(k, f) < 0; k, v = c.Next() {
 		before += int(getU64(v))
 	}
-	rc := newRankCursor(ri.groups)
+	rc := ri.cursor()
 	for k, _ := rc.seek(f); k != nil && bytes.Compare(k, key) < 0; k, _ = rc.next() {
 		before++
 	}
@@ -241,7 +259,7 @@ func (ri rankIndex) rank(key []byte) int {
 // position n, and that key and its value; a nil key when n is past the
 // end. Like rank, it reads the stored counts.
 func (ri rankIndex) nth(n int) (*rankCursor, []byte, []byte) {
-	rc := newRankCursor(ri.groups)
+	rc := ri.cursor()
 	if n <= 0 {
 		k, v := rc.seek(firstFence)
 		return rc, k, v
@@ -266,49 +284,53 @@ func (ri rankIndex) nth(n int) (*rankCursor, []byte, []byte) {
 // it returns are its own (valid until its next move), the values bbolt's.
 type rankCursor struct {
 	parent *bbolt.Bucket
+	tag    byte
 	outer  *bbolt.Cursor
 	inner  *bbolt.Cursor
 	key    [rankLen]byte
 }
 
-func newRankCursor(groups *bbolt.Bucket) *rankCursor {
-	return &rankCursor{parent: groups, outer: groups.Cursor()}
+// cursor returns a cursor on the ranking; the ranking must exist (its
+// period's bucket).
+func (ri rankIndex) cursor() *rankCursor {
+	return &rankCursor{parent: ri.groups, tag: ri.tag, outer: ri.groups.Cursor()}
 }
 
 // seek moves to the first key not before k (32 bytes).
 func (c *rankCursor) seek(k []byte) ([]byte, []byte) {
-	g, _ := c.outer.Seek(k[:groupLen])
-	if g == nil {
-		return nil, nil
-	}
-	if bytes.Equal(g, k[:groupLen]) {
+	var n [1 + groupLen]byte
+	n[0] = c.tag
+	copy(n[1:], k[:groupLen])
+	g, _ := c.outer.Seek(n[:])
+	if bytes.Equal(g, n[:]) {
 		return c.enter(g, k[groupLen:])
 	}
 	return c.enter(g, nil)
 }
 
-// enter positions the inner cursor in group g at the first entry not
-// before from (nil: the first), moving on to later groups while g has
-// none.
+// enter positions the inner cursor in group g (a group bucket's name) at
+// the first entry not before from (nil: the first), moving on to later
+// groups while g has none.
 func (c *rankCursor) enter(g, from []byte) ([]byte, []byte) {
-	for g != nil {
+	for ; len(g) == 1+groupLen && g[0] == c.tag; g, _ = c.outer.Next() {
 		gb := c.parent.Bucket(g)
-		if gb != nil {
-			c.inner = gb.Cursor()
-			var e, v []byte
-			if from != nil {
-				e, v = c.inner.Seek(from)
-			} else {
-				e, v = c.inner.First()
-			}
-			if e != nil {
-				copy(c.key[:], g)
-				copy(c.key[groupLen:], e)
-				return c.key[:], v
-			}
+		if gb == nil {
+			from = nil
+			continue
+		}
+		c.inner = gb.Cursor()
+		var e, v []byte
+		if from != nil {
+			e, v = c.inner.Seek(from)
+		} else {
+			e, v = c.inner.First()
 		}
 		from = nil
-		g, _ = c.outer.Next()
+		if e != nil {
+			copy(c.key[:], g[1:])
+			copy(c.key[groupLen:], e)
+			return c.key[:], v
+		}
 	}
 	c.inner = nil
 	return nil, nil

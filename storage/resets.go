@@ -118,7 +118,7 @@ func removeMembers(g *bbolt.Bucket, users map[questions.UserID]bool) error {
 		p := periodOf(name, periods.Bucket(name))
 		var gone []questions.Score
 		if p.pts.groups != nil {
-			rc := newRankCursor(p.pts.groups)
+			rc := p.pts.cursor()
 			for k, v := rc.seek(firstFence); k != nil; k, v = rc.next() {
 				if users[rankKeyUser(k)] {
 					gone = append(gone, pointsEntryScore(k, v))

@@ -32,16 +32,16 @@ func periodRW(g *bbolt.Bucket, name []byte, d *deltas) (period, error) {
 		if b, err = periods.CreateBucket(name); err != nil {
 			return period{}, err
 		}
-		for _, sub := range [][]byte{bPts, bPtsBlocks, bAcc, bAccBlocks} {
+		for _, sub := range [][]byte{bPtsBlocks, bAccBlocks} {
 			if _, err := b.CreateBucket(sub); err != nil {
 				return period{}, err
 			}
 		}
 	}
 	p := periodOf(name, b)
-	p.pend = d.of(p.b, nil)
-	p.pts.pend = d.of(p.pts.blocks, p.pts.groups)
-	p.acc.pend = d.of(p.acc.blocks, p.acc.groups)
+	p.pend = d.of(p.b, rankIndex{})
+	p.pts.pend = d.of(p.pts.blocks, p.pts)
+	p.acc.pend = d.of(p.acc.blocks, p.acc)
 	p.d, p.pts.d, p.acc.d = d, d, d
 	return p, nil
 }
@@ -59,8 +59,8 @@ func periodOf(name []byte, b *bbolt.Bucket) period {
 		return p
 	}
 	p.b = b
-	p.pts = rankIndex{groups: b.Bucket(bPts), blocks: b.Bucket(bPtsBlocks)}
-	p.acc = rankIndex{groups: b.Bucket(bAcc), blocks: b.Bucket(bAccBlocks)}
+	p.pts = rankIndex{groups: b, tag: tagPts, blocks: b.Bucket(bPtsBlocks)}
+	p.acc = rankIndex{groups: b, tag: tagAcc, blocks: b.Bucket(bAccBlocks)}
 	return p
 }
 
@@ -129,7 +129,7 @@ func (p period) has(s questions.Score) bool {
 	}
 	var k [rankLen]byte
 	putPointsKey(k[:], s)
-	gb := p.pts.groups.Bucket(k[:groupLen])
+	gb, _ := p.pts.group(k[:], false)
 	return gb != nil && p.d.has(gb, k[groupLen:])
 }
 
@@ -194,7 +194,7 @@ func (p period) find(user questions.UserID) (questions.Score, bool) {
 	if p.pts.groups == nil {
 		return questions.Score{UserID: user}, false
 	}
-	rc := newRankCursor(p.pts.groups)
+	rc := p.pts.cursor()
 	for k, v := rc.seek(firstFence); k != nil; k, v = rc.next() {
 		if rankKeyUser(k) == user {
 			return pointsEntryScore(k, v), true

@@ -38,7 +38,7 @@ type Space struct {
 type BucketSpace struct {
 	// Kind names the buckets: their path from the root, with
 	// <guild> for any guild, all, d…, w… or m… for the periods and
-	// <group> for a ranking's groups.
+	// <points group>, <accuracy group> for a ranking's groups.
 	Kind string
 	// Buckets is how many buckets of this kind there are; Inline how
 	// many of those are small enough to live inside their parent's page.
@@ -139,11 +139,17 @@ func spaceOf(tx *bbolt.Tx) (Space, error) {
 // kindName is how a bucket named name inside a bucket named parent shows
 // in a kind: <guild> for a guild, the period's kind for a period.
 func kindName(parent string, name []byte) string {
+	if _, _, ok := periodNum(parent); ok && len(name) == 1+groupLen {
+		switch name[0] {
+		case tagPts:
+			return "<points group>"
+		case tagAcc:
+			return "<accuracy group>"
+		}
+	}
 	switch parent {
 	case string(bGuilds):
 		return "<guild>"
-	case string(bPts), string(bAcc):
-		return "<group>"
 	case string(bPeriods):
 		if string(name) == periodAll {
 			return periodAll
