@@ -3,7 +3,9 @@ package storage
 // This file is the answer record (schema version 8): every answer a
 // member gave to one question, to its posts and in reviews, and their
 // memory of the question, in one record (guilds/<g>/answers/<user><question
-// ID>) written by each of those answers.
+// number>) written by each of those answers; and the question numbers,
+// which spare every record its question's ID (IDs are bank names and
+// numbers, often 20 bytes or more).
 
 import (
 	"encoding/binary"
@@ -60,14 +62,88 @@ func (ra recAnswer) answer(guildID questions.GuildID, user questions.UserID) que
 // record is an answer record, decoded.
 type record struct {
 	user    questions.UserID
+	num     uint32 // the question's number; 0 for posts without a question ID
 	qid     string
 	mem     questions.Memory // the card, and History from answers; zero without a question ID
 	answers []recAnswer
 }
 
-// recordKey appends <user><question ID> to dst.
-func recordKey(dst []byte, user questions.UserID, qid string) []byte {
-	return append(binary.BigEndian.AppendUint64(dst, uint64(user)), qid...)
+// recordKey appends <user><question number> to dst: the user alone for
+// number 0 (posts without a question ID).
+func recordKey(dst []byte, user questions.UserID, num uint32) []byte {
+	dst = binary.BigEndian.AppendUint64(dst, uint64(user))
+	if num == 0 {
+		return dst
+	}
+	return binary.BigEndian.AppendUint32(dst, num)
+}
+
+// recordNum is the question number of a record's key; 0 for a key of
+// another length (the records without a question ID).
+func recordNum(k []byte) uint32 {
+	if len(k) != 12 {
+		return 0
+	}
+	return binary.BigEndian.Uint32(k[8:])
+}
+
+// questionNum returns the number of question qid in guild bucket g,
+// through d: 0 for "", and, when qid has none yet, the next number (the
+// qids bucket's sequence) when create is set, else ok false. Numbers are
+// never reused: a question keeps its number for as long as the guild is
+// kept.
+func questionNum(g *bbolt.Bucket, d *deltas, qid string, create bool) (num uint32, ok bool, err error) {
+	if qid == "" {
+		return 0, true, nil
+	}
+	ids := g.Bucket(bQids)
+	if v := d.get(ids, []byte(qid)); len(v) == 4 {
+		return binary.BigEndian.Uint32(v), true, nil
+	}
+	if !create {
+		return 0, false, nil
+	}
+	seq, err := ids.NextSequence()
+	if err != nil {
+		return 0, false, err
+	}
+	if seq > math.MaxUint32 {
+		return 0, false, fmt.Errorf("question %q: the guild has numbered %d questions, the most it can", qid, seq-1)
+	}
+	num = uint32(seq)
+	if err := ids.Put([]byte(qid), binary.BigEndian.AppendUint32(nil, num)); err != nil {
+		return 0, false, err
+	}
+	return num, true, appendPut(g.Bucket(bQnames), binary.BigEndian.AppendUint32(nil, num), []byte(qid))
+}
+
+// questionNames resolves question numbers of guild bucket g to their IDs,
+// remembering those it read.
+type questionNames struct {
+	names *bbolt.Bucket
+	known map[uint32]string
+}
+
+func namesOf(g *bbolt.Bucket) *questionNames {
+	return &questionNames{names: sub(g, bQnames), known: map[uint32]string{}}
+}
+
+// of returns the ID of question number num ("" for 0); an error for a
+// number without a name (a damaged dictionary).
+func (qn *questionNames) of(num uint32) (string, error) {
+	if num == 0 {
+		return "", nil
+	}
+	if id, ok := qn.known[num]; ok {
+		return id, nil
+	}
+	v := getIn(qn.names, binary.BigEndian.AppendUint32(nil, num))
+	if v == nil {
+		return "", fmt.Errorf("question number %d has no question ID (RebuildMemory cannot repair this: restore a backup)", num)
+	}
+	id := string(v)
+	qn.known[num] = id
+	return id, nil
 }
 
 // appendRecAnswer appends one answer to a record.
@@ -175,12 +251,13 @@ func readHeader(r *reader, m *questions.Memory) (hasCard, fromLast bool) {
 }
 
 // decodeRecord copies an answer record out of k and v (which may be bbolt
-// memory): the card with its History, and every answer.
-func decodeRecord(k, v []byte) (record, error) {
-	if len(k) < 8 {
-		return record{}, fmt.Errorf("answer record key %x: too short", k)
+// memory): the card with its History, and every answer; qid is its
+// question's ID (see questionNames).
+func decodeRecord(k, v []byte, qid string) (record, error) {
+	if len(k) != 8 && len(k) != 12 {
+		return record{}, fmt.Errorf("answer record key %x: not a member and a question number", k)
 	}
-	rec := record{user: getID[questions.UserID](k), qid: string(k[8:])}
+	rec := record{user: getID[questions.UserID](k), num: recordNum(k), qid: qid}
 	rec.mem = questions.Memory{UserID: rec.user, QuestionID: rec.qid}
 	r := reader{b: v}
 	hasCard, fromLast := readHeader(&r, &rec.mem)
@@ -211,7 +288,7 @@ func encodeRecord(rec record) []byte {
 	if n := len(rec.answers); n > 0 {
 		last = rec.answers[n-1].at
 	}
-	b := appendHeader(make([]byte, 0, 64+40*len(rec.answers)), rec.mem, rec.qid != "", last)
+	b := appendHeader(make([]byte, 0, 64+40*len(rec.answers)), rec.mem, rec.num != 0, last)
 	for _, ra := range rec.answers {
 		b = appendRecAnswer(b, ra)
 	}
@@ -219,13 +296,18 @@ func encodeRecord(rec record) []byte {
 }
 
 // storedAnswer finds the member's answer to post or review id, of the
-// question qid, in answers (guilds/<g>/answers; may be nil) through d.
-func storedAnswer(answers *bbolt.Bucket, d *deltas, guildID questions.GuildID, user questions.UserID, qid string, id questions.PostID) (questions.Answer, bool) {
+// question qid, in guild bucket g (may be nil) through d.
+func storedAnswer(g *bbolt.Bucket, d *deltas, guildID questions.GuildID, user questions.UserID, qid string, id questions.PostID) (questions.Answer, bool) {
+	answers := sub(g, bAnswers)
 	if answers == nil {
 		return questions.Answer{}, false
 	}
-	var kb [64]byte
-	v := d.get(answers, recordKey(kb[:0], user, qid))
+	num, ok, err := questionNum(g, d, qid, false)
+	if err != nil || !ok {
+		return questions.Answer{}, false
+	}
+	var kb [12]byte
+	v := d.get(answers, recordKey(kb[:0], user, num))
 	if v == nil {
 		return questions.Answer{}, false
 	}
@@ -254,8 +336,12 @@ func storeAnswer(g *bbolt.Bucket, d *deltas, qid string, id questions.PostID, a 
 	if err != nil {
 		return err
 	}
-	var kb [64]byte
-	key := recordKey(kb[:0], a.UserID, qid)
+	num, _, err := questionNum(g, d, qid, true)
+	if err != nil {
+		return err
+	}
+	var kb [12]byte
+	key := recordKey(kb[:0], a.UserID, num)
 	v := d.get(b, key)
 	m := questions.Memory{UserID: a.UserID, QuestionID: qid}
 	var rest []byte

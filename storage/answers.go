@@ -103,7 +103,7 @@ func (db *DB) checkAnswer(tx *bbolt.Tx, d *deltas, a questions.Answer) (question
 	if p.GuildID != a.GuildID {
 		return questions.Post{}, questions.Answer{}, fmt.Errorf("post %d: %w", p.ID, questions.ErrWrongGuild)
 	}
-	if stored, ok := storedAnswer(sub(guildRO(tx, p.GuildID), bAnswers), d, p.GuildID, a.UserID, p.QuestionID, p.ID); ok {
+	if stored, ok := storedAnswer(guildRO(tx, p.GuildID), d, p.GuildID, a.UserID, p.QuestionID, p.ID); ok {
 		return questions.Post{}, stored, fmt.Errorf("post %d, member %d: %w", p.ID, a.UserID, questions.ErrAlreadyAnswered)
 	}
 	if p.Closed || !p.ClosesAt.IsZero() && !a.At.Before(p.ClosesAt) {
@@ -194,7 +194,7 @@ func (db *DB) Answer(postID questions.PostID, userID questions.UserID) (question
 		if err != nil {
 			return err
 		}
-		stored, ok := storedAnswer(sub(guildRO(tx, p.GuildID), bAnswers), nil, p.GuildID, userID, p.QuestionID, postID)
+		stored, ok := storedAnswer(guildRO(tx, p.GuildID), nil, p.GuildID, userID, p.QuestionID, postID)
 		if !ok {
 			return fmt.Errorf("answer of member %d to post %d: %w", userID, postID, questions.ErrNotFound)
 		}
@@ -219,15 +219,20 @@ func (db *DB) Answers(postID questions.PostID) ([]questions.Answer, error) {
 		if err != nil {
 			return err
 		}
-		b := sub(guildRO(tx, p.GuildID), bAnswers)
+		g := guildRO(tx, p.GuildID)
+		b := sub(g, bAnswers)
 		if b == nil {
 			return nil
 		}
+		num, ok, err := questionNum(g, nil, p.QuestionID, false)
+		if err != nil || !ok {
+			return err
+		}
 		return b.ForEach(func(k, v []byte) error {
-			if len(k) < 8 || string(k[8:]) != p.QuestionID {
+			if recordNum(k) != num {
 				return nil
 			}
-			rec, err := decodeRecord(k, v)
+			rec, err := decodeRecord(k, v, p.QuestionID)
 			if err != nil {
 				return err
 			}

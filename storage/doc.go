@@ -26,7 +26,8 @@
 //
 // The layout keeps what an answer adds small (schema version 8): one
 // answer record per member and question holds their answers to it and
-// their memory of it; one member record holds a member's all-time score,
+// their memory of it, keyed by the question's number in the guild (qids,
+// qnames) rather than its ID; one member record holds a member's all-time score,
 // streak, topic stats and rows of the latest day, week and month; a
 // period holds one ranking entry per member (their score is in it);
 // records written per answer or per member are compact binary (uvarints,
@@ -63,7 +64,7 @@
 //	        info/
 //	            reset → u64                answer sequence at the last ResetGuild
 //	        answers/                       sequence = last answer sequence number
-//	            <user><question ID> → answer record: the member's FSRS card of the question (due, stability,
+//	            <user><question number> → answer record: the member's FSRS card of the question (due, stability,
 //	                                       difficulty, elapsed, scheduled, reps, lapses, state), then each of their
 //	                                       answers to its posts and reviews: post or review ID, seq, interaction,
 //	                                       at, right, review, right picks, points, letters (answerrec.go)
@@ -84,6 +85,10 @@
 //	            <draft> → JSON draft       pasted questions before Add; suggestions waiting for review
 //	        exams/
 //	            <user> → JSON exam date    {"date": "2006-01-02", "bank": …}
+//	        qids/                          sequence = last question number
+//	            <question ID> → u32        the number the answer records name the question by (never reused)
+//	        qnames/
+//	            <u32> → question ID
 //	        members/
 //	            <user> → member record     all-time points, answered, correct, reached, current and best streak,
 //	                                       last study day; the day, week and month of the latest answer and the

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -65,6 +66,7 @@ func buildFixture(tb testing.TB, db *DB, fx fixture) {
 	}
 
 	recs := map[string]*record{}
+	nums := map[string]uint32{} // question ID → number
 	periods := map[string]map[questions.UserID]*questions.Score{}
 	allRows := make(map[questions.UserID]*questions.Score, fx.members)
 	topics := map[questions.UserID][]topicStat{}
@@ -86,10 +88,15 @@ func buildFixture(tb testing.TB, db *DB, fx fixture) {
 		}
 		a := questions.Answer{PostID: p.ID, GuildID: fx.guild, UserID: user, InteractionID: uint64(i + 1), Choice: choice, At: at.UTC()}
 		a.Grade = questions.GradeChoice(p.Correct, choice)
-		rk := string(recordKey(nil, user, p.QuestionID))
+		num := nums[p.QuestionID]
+		if num == 0 {
+			num = uint32(len(nums) + 1)
+			nums[p.QuestionID] = num
+		}
+		rk := string(recordKey(nil, user, num))
 		rec := recs[rk]
 		if rec == nil {
-			rec = &record{user: user, qid: p.QuestionID, mem: questions.Memory{UserID: user, QuestionID: p.QuestionID}}
+			rec = &record{user: user, num: num, qid: p.QuestionID, mem: questions.Memory{UserID: user, QuestionID: p.QuestionID}}
 			recs[rk] = rec
 		}
 		rec.answers = append(rec.answers, recAnswer{id: p.ID, seq: uint64(i + 1), interaction: a.InteractionID, at: a.At,
@@ -147,6 +154,18 @@ func buildFixture(tb testing.TB, db *DB, fx fixture) {
 			}
 			if hi == len(keys) {
 				if err := b.SetSequence(uint64(fx.answers)); err != nil {
+					return err
+				}
+				g := guildRO(tx, fx.guild)
+				for qid, num := range nums {
+					if err := g.Bucket(bQids).Put([]byte(qid), binary.BigEndian.AppendUint32(nil, num)); err != nil {
+						return err
+					}
+					if err := g.Bucket(bQnames).Put(binary.BigEndian.AppendUint32(nil, num), []byte(qid)); err != nil {
+						return err
+					}
+				}
+				if err := g.Bucket(bQids).SetSequence(uint64(len(nums))); err != nil {
 					return err
 				}
 				for _, p := range posts {

@@ -23,7 +23,7 @@ var (
 
 	// Inside guilds/<guild>/.
 	bInfo    = []byte("info")
-	bAnswers = []byte("answers") // schema version 8: <user><question ID>, the member's answers and memory
+	bAnswers = []byte("answers") // schema version 8: <user><question number>, the member's answers and memory
 	bAsked   = []byte("asked")
 	bBanks   = []byte("banks")
 	bResets  = []byte("resets")
@@ -47,8 +47,11 @@ var (
 	// counts of it.
 	bBankData = []byte("bankdata")
 	bBankInfo = []byte("bankinfo")
-	// Schema version 8: one record per member (scores, streak, topics).
+	// Schema version 8: one record per member (scores, streak, topics),
+	// and the numbers the guild's answer records name questions by.
 	bMembers = []byte("members")
+	bQids    = []byte("qids")   // <question ID> → number (4 bytes); sequence = last number
+	bQnames  = []byte("qnames") // <number> → question ID
 
 	// Inside guilds/<guild>/periods/<period>/ (schema version 8), beside
 	// the rankings' groups (see rank.go).
@@ -64,7 +67,7 @@ var (
 
 // guildSubBuckets are created with every guild bucket.
 var guildSubBuckets = [][]byte{bInfo, bAnswers, bAsked, bBanks, bResets, bStreaks, bPeriods, bDrafts,
-	bExams, bReviews, bShown, bBankData, bBankInfo, bMembers}
+	bExams, bReviews, bShown, bBankData, bBankInfo, bMembers, bQids, bQnames}
 
 const (
 	dateLayout  = "2006-01-02"

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"go.etcd.io/bbolt"
@@ -110,11 +111,16 @@ func rebuildMemory(tx *bbolt.Tx, g *bbolt.Bucket, only func(user questions.UserI
 	type change struct{ k, v []byte }
 	var changes []change
 	sources := map[questions.PostID]postSource{}
+	names := namesOf(g)
 	err := b.ForEach(func(k, v []byte) error {
-		if len(k) < 8 || only != nil && !only(getID[questions.UserID](k), string(k[8:])) {
+		qid, err := names.of(recordNum(k))
+		if err != nil {
+			return err
+		}
+		if len(k) < 8 || only != nil && !only(getID[questions.UserID](k), qid) {
 			return nil
 		}
-		rec, err := decodeRecord(k, v)
+		rec, err := decodeRecord(k, v, qid)
 		if err != nil {
 			return err
 		}
@@ -238,7 +244,7 @@ func (db *DB) Memories(guildID questions.GuildID, userID questions.UserID) ([]qu
 	var out []questions.Memory
 	err := db.view(func(tx *bbolt.Tx) error {
 		var err error
-		out, err = memoriesOf(sub(guildRO(tx, guildID), bAnswers), userID, nil, out)
+		out, err = memoriesOf(guildRO(tx, guildID), nil, userID, nil, out)
 		return err
 	})
 	if err != nil {
@@ -247,25 +253,38 @@ func (db *DB) Memories(guildID questions.GuildID, userID questions.UserID) ([]qu
 	return out, nil
 }
 
-// memoriesOf appends to out the user's memories in b (guilds/<g>/answers),
-// sorted by question ID, those of the questions in keep only when keep is
-// not nil.
-func memoriesOf(b *bbolt.Bucket, user questions.UserID, keep map[string]bool, out []questions.Memory) ([]questions.Memory, error) {
+// memoriesOf appends to out the user's memories in guild bucket g, sorted
+// by question ID, those of the questions in keep only when keep is not
+// nil; names resolves question numbers (nil: a new one).
+func memoriesOf(g *bbolt.Bucket, names *questionNames, user questions.UserID, keep map[string]bool, out []questions.Memory) ([]questions.Memory, error) {
+	b := sub(g, bAnswers)
 	if b == nil {
 		return out, nil
 	}
+	if names == nil {
+		names = namesOf(g)
+	}
+	from := len(out)
 	prefix := u64(user)
 	c := b.Cursor()
 	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
-		if len(k) == 8 || keep != nil && !keep[string(k[8:])] {
+		if len(k) == 8 {
 			continue // the answers to posts without a question ID: no memory
 		}
-		rec, err := decodeRecord(k, v)
+		qid, err := names.of(recordNum(k))
+		if err != nil {
+			return out, err
+		}
+		if keep != nil && !keep[qid] {
+			continue
+		}
+		rec, err := decodeRecord(k, v, qid)
 		if err != nil {
 			return out, err
 		}
 		out = append(out, rec.mem)
 	}
+	slices.SortFunc(out[from:], func(a, b questions.Memory) int { return strings.Compare(a.QuestionID, b.QuestionID) })
 	return out, nil
 }
 
@@ -285,11 +304,12 @@ func (db *DB) GroupMemories(guildID questions.GuildID, users []questions.UserID,
 	}
 	var out []questions.Memory
 	err := db.view(func(tx *bbolt.Tx) error {
-		b := sub(guildRO(tx, guildID), bAnswers)
+		g := guildRO(tx, guildID)
+		names := namesOf(g)
 		out = out[:0]
 		for _, u := range users {
 			var err error
-			if out, err = memoriesOf(b, u, keep, out); err != nil {
+			if out, err = memoriesOf(g, names, u, keep, out); err != nil {
 				return err
 			}
 		}
@@ -356,7 +376,7 @@ func (db *DB) Players(guildID questions.GuildID, now time.Time) ([]questions.Use
 func (db *DB) ReviewQueue(guildID questions.GuildID, userID questions.UserID, now time.Time, inBank func(questionID string) bool) (questions.ReviewQueue, error) {
 	var q questions.ReviewQueue
 	err := db.view(func(tx *bbolt.Tx) error {
-		mems, err := memoriesOf(sub(guildRO(tx, guildID), bAnswers), userID, nil, nil)
+		mems, err := memoriesOf(guildRO(tx, guildID), nil, userID, nil, nil)
 		if err != nil {
 			return err
 		}

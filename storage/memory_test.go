@@ -1,7 +1,9 @@
 package storage
 
 import (
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -48,12 +50,23 @@ func memoryOf(t *testing.T, db *DB, guildID questions.GuildID, user questions.Us
 }
 
 // dumpMemory returns the guild's answer records (the answers and the
-// memories), for comparing live writes with a rebuild.
+// memories) by member and question ID (question numbers depend on the
+// order questions were first seen), for comparing live writes with a
+// rebuild or a migration.
 func dumpMemory(t *testing.T, db *DB, guildID questions.GuildID) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	err := db.bolt.View(func(tx *bbolt.Tx) error {
-		return walk(sub(guildRO(tx, guildID), bAnswers), "answers/", out)
+		g := guildRO(tx, guildID)
+		names := namesOf(g)
+		return sub(g, bAnswers).ForEach(func(k, v []byte) error {
+			qid, err := names.of(recordNum(k))
+			if err != nil {
+				return err
+			}
+			out[fmt.Sprintf("answers/%d/%q", getU64(k), qid)] = hex.EncodeToString(v)
+			return nil
+		})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +103,11 @@ func TestAnswerRecordRoundTrip(t *testing.T) {
 		{"last review not the last answer's", "q", late},
 		{"no question ID", "", attempts},
 	} {
-		rec := record{user: 42, qid: tc.qid, answers: slices.Clone(answers)}
+		var num uint32
+		if tc.qid != "" {
+			num = 7
+		}
+		rec := record{user: 42, num: num, qid: tc.qid, answers: slices.Clone(answers)}
 		for i, a := range tc.attempts {
 			rec.answers[i].at, rec.answers[i].right, rec.answers[i].review = a.At, a.Right, a.Review
 		}
@@ -98,7 +115,7 @@ func TestAnswerRecordRoundTrip(t *testing.T) {
 			rec.mem = questions.Replay(42, tc.qid, tc.attempts, []time.Time{t0.Add(time.Minute)})
 		}
 		v := encodeRecord(rec)
-		got, err := decodeRecord(recordKey(nil, 42, tc.qid), v)
+		got, err := decodeRecord(recordKey(nil, 42, num), v, tc.qid)
 		if err != nil || !sameMemory(got.mem, rec.mem) || len(got.answers) != len(rec.answers) {
 			t.Fatalf("%s: round trip: got %+v, %v; want %+v", tc.name, got, err, rec)
 		}
@@ -110,11 +127,11 @@ func TestAnswerRecordRoundTrip(t *testing.T) {
 			}
 		}
 		for _, cut := range []int{0, 1, 5, len(v) - 1} {
-			if _, err := decodeRecord(recordKey(nil, 42, tc.qid), v[:cut]); err == nil {
+			if _, err := decodeRecord(recordKey(nil, 42, num), v[:cut], tc.qid); err == nil {
 				t.Errorf("%s: decode of the first %d of %d bytes: got nil error", tc.name, cut, len(v))
 			}
 		}
-		if _, err := decodeRecord(recordKey(nil, 42, tc.qid), append([]byte{9}, v[1:]...)); err == nil {
+		if _, err := decodeRecord(recordKey(nil, 42, num), append([]byte{9}, v[1:]...), tc.qid); err == nil {
 			t.Errorf("%s: decode of another format: got nil error", tc.name)
 		}
 	}

@@ -3,6 +3,7 @@ package storage
 import (
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -302,17 +303,26 @@ func recreate(g *bbolt.Bucket, name []byte) (*bbolt.Bucket, error) {
 
 // convertAnswers turns guilds/<g>/answers (<post><user> → answer) and
 // guilds/<g>/memory (<user><question ID> → card and history) into answer
-// records (guilds/<g>/answers/<user><question ID>). A record's card is the
-// memory's when there is one, else computed from its answers as
+// records (guilds/<g>/answers/<user><question number>), the questions
+// numbered in the order of their IDs (qids, qnames). A record's card is
+// the memory's when there is one, else computed from its answers as
 // RebuildMemory does.
 func convertAnswers(tx *bbolt.Tx, g *bbolt.Bucket) error {
 	old := g.Bucket(bAnswersV7)
 	if old == nil {
-		_, err := recreate(g, bAnswers)
-		return err
+		for _, name := range [][]byte{bAnswers, bQids, bQnames} {
+			if _, err := recreate(g, name); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	seq := old.Sequence()
-	recs := map[string]*record{}
+	type recKey struct {
+		user questions.UserID
+		qid  string
+	}
+	recs := map[recKey]*record{}
 	sources := map[questions.PostID]sourceV7{}
 	c := old.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
@@ -324,26 +334,59 @@ func convertAnswers(tx *bbolt.Tx, g *bbolt.Bucket) error {
 		if err != nil {
 			return err
 		}
-		key := string(recordKey(nil, a.UserID, src.questionID))
-		rec := recs[key]
+		rk := recKey{a.UserID, src.questionID}
+		rec := recs[rk]
 		if rec == nil {
 			rec = &record{user: a.UserID, qid: src.questionID}
-			recs[key] = rec
+			recs[rk] = rec
 		}
 		rec.answers = append(rec.answers, recAnswer{id: a.PostID, seq: aseq, interaction: a.InteractionID, at: a.At,
 			right: a.Right, review: src.review, picks: a.RightPicks, points: a.Points, choice: a.Choice})
 	}
+	// Number the questions in the order of their IDs.
+	seen := map[string]bool{}
+	var qids []string
+	for rk := range recs {
+		if rk.qid != "" && !seen[rk.qid] {
+			seen[rk.qid] = true
+			qids = append(qids, rk.qid)
+		}
+	}
+	slices.Sort(qids)
+	nums := make(map[string]uint32, len(qids))
+	ids, err := recreate(g, bQids)
+	if err != nil {
+		return err
+	}
+	names, err := recreate(g, bQnames)
+	if err != nil {
+		return err
+	}
+	for i, qid := range qids {
+		nums[qid] = uint32(i + 1)
+		if err := ids.Put([]byte(qid), binary.BigEndian.AppendUint32(nil, uint32(i+1))); err != nil {
+			return err
+		}
+		if err := names.Put(binary.BigEndian.AppendUint32(nil, uint32(i+1)), []byte(qid)); err != nil {
+			return err
+		}
+	}
+	if err := ids.SetSequence(uint64(len(qids))); err != nil {
+		return err
+	}
 	mem := g.Bucket(bMemoryV7)
 	postSources := map[questions.PostID]postSource{}
-	keys := make([]string, 0, len(recs))
-	for k, rec := range recs {
-		keys = append(keys, k)
+	keyed := make(map[string]*record, len(recs))
+	for rk, rec := range recs {
+		rec.num = nums[rk.qid]
+		keyed[string(recordKey(nil, rec.user, rec.num))] = rec
 		slices.SortFunc(rec.answers, func(x, y recAnswer) int { return cmp.Compare(x.seq, y.seq) })
 		if rec.qid == "" {
 			continue
 		}
-		if v := getIn(mem, []byte(k)); v != nil {
-			m, err := decodeMemoryV7([]byte(k), v)
+		mk := cat(u64(rec.user), []byte(rec.qid))
+		if v := getIn(mem, mk); v != nil {
+			m, err := decodeMemoryV7(mk, v)
 			if err != nil {
 				return err
 			}
@@ -354,7 +397,7 @@ func convertAnswers(tx *bbolt.Tx, g *bbolt.Bucket) error {
 			return err
 		}
 	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(keyed))
 	if mem != nil {
 		if err := g.DeleteBucket(bMemoryV7); err != nil {
 			return err
@@ -368,7 +411,7 @@ func convertAnswers(tx *bbolt.Tx, g *bbolt.Bucket) error {
 		return err
 	}
 	for _, k := range keys {
-		if err := b.Put([]byte(k), encodeRecord(*recs[k])); err != nil {
+		if err := b.Put([]byte(k), encodeRecord(*keyed[k])); err != nil {
 			return err
 		}
 	}

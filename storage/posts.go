@@ -150,6 +150,9 @@ func (db *DB) createPost(ctx context.Context, op string, p questions.Post, lim *
 		if p.QuestionID == "" {
 			return nil
 		}
+		if _, _, err := questionNum(g, nil, p.QuestionID, true); err != nil {
+			return err
+		}
 		return g.Bucket(bAsked).Put([]byte(p.QuestionID), u64(p.ID))
 	})
 	if err != nil {
@@ -252,14 +255,18 @@ func deleteAnswersTo(g *bbolt.Bucket, p questions.Post) (map[questions.UserID]bo
 	if b == nil || p.Answers == 0 {
 		return users, nil
 	}
+	num, ok, err := questionNum(g, nil, p.QuestionID, false)
+	if err != nil || !ok {
+		return users, err
+	}
 	counts := countsFilter(g)
 	type change struct{ k, v []byte }
 	var changes []change
-	err := b.ForEach(func(k, v []byte) error {
-		if len(k) < 8 || string(k[8:]) != p.QuestionID {
+	err = b.ForEach(func(k, v []byte) error {
+		if recordNum(k) != num {
 			return nil
 		}
-		rec, err := decodeRecord(k, v)
+		rec, err := decodeRecord(k, v, p.QuestionID)
 		if err != nil {
 			return err
 		}

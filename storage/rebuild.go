@@ -57,7 +57,7 @@ func countedAnswers(g *bbolt.Bucket, users map[questions.UserID]bool) ([]answerR
 		if users != nil && !users[user] {
 			return nil
 		}
-		rec, err := decodeRecord(k, v)
+		rec, err := decodeRecord(k, v, "")
 		if err != nil {
 			return err
 		}

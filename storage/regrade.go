@@ -52,12 +52,16 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 		}
 		// The answers to the question: its posts' and its reviews'.
 		answers := g.Bucket(bAnswers)
+		num, numbered, err := questionNum(g, nil, questionID, false)
+		if err != nil {
+			return err
+		}
 		var recs []record
 		err = answers.ForEach(func(k, v []byte) error {
-			if len(k) < 8 || string(k[8:]) != questionID {
+			if !numbered || recordNum(k) != num {
 				return nil
 			}
-			rec, err := decodeRecord(k, v)
+			rec, err := decodeRecord(k, v, questionID)
 			if err != nil {
 				return err
 			}
@@ -127,7 +131,7 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 				}
 			}
 			if changed {
-				if err := answers.Put(recordKey(nil, rec.user, rec.qid), encodeRecord(rec)); err != nil {
+				if err := answers.Put(recordKey(nil, rec.user, rec.num), encodeRecord(rec)); err != nil {
 					return err // the cards are recomputed below
 				}
 			}

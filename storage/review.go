@@ -171,6 +171,9 @@ func (db *DB) StartReview(ctx context.Context, r questions.Review) (questions.Re
 		if _, err := deleteShown(g, r.UserID, r.OpenedAt, questions.MaxOpenReviews-1); err != nil {
 			return err
 		}
+		if _, _, err := questionNum(g, nil, r.QuestionID, true); err != nil {
+			return err
+		}
 		r.ID = questions.PostID(id)
 		if err := shown.Put(cat(u64(r.UserID), u64(id)), nil); err != nil {
 			return err
@@ -238,7 +241,7 @@ func (db *DB) checkReview(tx *bbolt.Tx, a questions.Answer) (questions.Review, q
 	if r.UserID != a.UserID {
 		return questions.Review{}, questions.Answer{}, fmt.Errorf("review %d, member %d: %w", r.ID, a.UserID, questions.ErrNotYours)
 	}
-	if stored, ok := storedAnswer(sub(guildRO(tx, a.GuildID), bAnswers), nil, a.GuildID, a.UserID, r.QuestionID, r.ID); ok {
+	if stored, ok := storedAnswer(guildRO(tx, a.GuildID), nil, a.GuildID, a.UserID, r.QuestionID, r.ID); ok {
 		return questions.Review{}, stored, fmt.Errorf("review %d, member %d: %w", r.ID, a.UserID, questions.ErrAlreadyAnswered)
 	}
 	if !a.At.Before(r.ExpiresAt) {
@@ -295,7 +298,7 @@ func (db *DB) recordReview(tx *bbolt.Tx, d *deltas, a questions.Answer) (questio
 // beyond keep, record and key, and returns how many reviews it deleted. A key whose review has an answer after all, or no record, is
 // dropped from the index and the record left alone.
 func deleteShown(g *bbolt.Bucket, user questions.UserID, now time.Time, keep int) (int, error) {
-	shown, reviews, answers := g.Bucket(bShown), g.Bucket(bReviews), g.Bucket(bAnswers)
+	shown, reviews := g.Bucket(bShown), g.Bucket(bReviews)
 	if shown == nil {
 		return 0, nil
 	}
@@ -314,7 +317,7 @@ func deleteShown(g *bbolt.Bucket, user questions.UserID, now time.Time, keep int
 		if err != nil {
 			return 0, err
 		}
-		if _, answered := storedAnswer(answers, nil, 0, user, r.QuestionID, r.ID); answered {
+		if _, answered := storedAnswer(g, nil, 0, user, r.QuestionID, r.ID); answered {
 			stale = append(stale, entry{key: e.key})
 			continue
 		}
