@@ -329,16 +329,18 @@ func storedAnswer(g *bbolt.Bucket, d *deltas, guildID questions.GuildID, user qu
 // and counts it into their memory of it (questions.Remember, with the
 // post's closesAt so that a miss comes due after the close; zero for a
 // review). A post without a question ID keeps its answers under the
-// member alone, without memory.
-func storeAnswer(g *bbolt.Bucket, d *deltas, qid string, id questions.PostID, a questions.Answer, review bool, closesAt time.Time) error {
+// member alone, without memory. It returns the question's number and the
+// member's answers to its posts (not reviews) before a, and how many of
+// them were right: what the statistics need (countStats).
+func storeAnswer(g *bbolt.Bucket, d *deltas, qid string, id questions.PostID, a questions.Answer, review bool, closesAt time.Time) (num uint32, prior, priorRight int, err error) {
 	b := g.Bucket(bAnswers)
 	seq, err := b.NextSequence()
 	if err != nil {
-		return err
+		return 0, 0, 0, err
 	}
-	num, _, err := questionNum(g, d, qid, true)
+	num, _, err = questionNum(g, d, qid, true)
 	if err != nil {
-		return err
+		return 0, 0, 0, err
 	}
 	var kb [12]byte
 	key := recordKey(kb[:0], a.UserID, num)
@@ -349,11 +351,14 @@ func storeAnswer(g *bbolt.Bucket, d *deltas, qid string, id questions.PostID, a 
 		r := reader{b: v}
 		hasCard, fromLast := readHeader(&r, &m)
 		if r.bad {
-			return fmt.Errorf("answers of member %d to question %q: damaged record (%d bytes)", a.UserID, qid, len(v))
+			return 0, 0, 0, fmt.Errorf("answers of member %d to question %q: damaged record (%d bytes)", a.UserID, qid, len(v))
 		}
 		rest = r.b
 		if hasCard && fromLast {
 			m.LastReview = lastAnswerAt(rest)
+		}
+		if !review {
+			prior, priorRight = priorAnswers(rest)
 		}
 	}
 	if qid != "" {
@@ -364,7 +369,7 @@ func storeAnswer(g *bbolt.Bucket, d *deltas, qid string, id questions.PostID, a 
 	nv := appendHeader(d.value(len(rest)+96), m, qid != "", a.At)
 	nv = append(nv, rest...)
 	nv = appendRecAnswer(nv, ra)
-	return d.put(b, key, nv)
+	return num, prior, priorRight, d.put(b, key, nv)
 }
 
 // lastAnswerAt is the time of the last answer of a record's answers.
