@@ -69,6 +69,7 @@ type Store interface {
 	ResetStore
 	StudyStore
 	ReportStore
+	InsightStore
 }
 
 // SettingsStore keeps a guild's settings and its daily schedule.
@@ -270,6 +271,7 @@ type Bot struct {
 	refresh chan questions.PostID // posts whose live count needs an edit
 	posts   postLocks             // serialise each post's message edits
 	reveals revealCache           // each answered post's reveal, rendered once for all its replies
+	charts  insightsCharts        // the last chart of each bank's insights
 
 	// suggests and reviews rate-limit each member's suggestion and review
 	// writes (ratelimit.go).

@@ -25,6 +25,9 @@ import (
 //	rp1:<post>                         the Report button of a revealed question
 //	rm1:<post>                         the report modal of a post
 //	rc1:<report>                       the Close button of an open report (/quizadmin reports)
+//	in1:<f|d>:<page>:<bank ref>        insights paging (f = by facility, d = by discrimination; bank ref: see bankRef)
+//	iq1:<s|r|d>:<question number>:<f|d>:<page>:<bank ref>   an insights entry's Show, Regrade…, Dismiss
+//	ik1:<question number>              the regrade form of an insights entry
 
 // componentKind says what a component does.
 type componentKind int
@@ -41,6 +44,9 @@ const (
 	kindReport      // the Report button
 	kindReportModal // the report modal
 	kindReportClose // closing a report
+	kindInsights    // an insights page
+	kindInsight     // an insights entry's button
+	kindRegradeForm // the regrade form of an insights entry
 )
 
 // componentID is a parsed custom ID.
@@ -54,6 +60,62 @@ type componentID struct {
 	action  string            // kindDraft: add, cancel, fix; kindReview: approve, reject, next; kindStudyNext: next, stop; kindConfirm: confirm, cancel
 	report  uint64            // kindReportClose
 	confirm uint64            // kindConfirm: the stored confirmation (questions.Confirmation)
+	num     uint32            // kindInsight, kindRegradeForm: the guild's question number
+	sortBy  string            // kindInsights, kindInsight: sortFacility or sortDiscrimination
+	ref     string            // kindInsights, kindInsight: the bank (bankRef)
+}
+
+// insightCtx is the page an insights entry's button was on.
+type insightCtx struct {
+	sort string
+	page int
+	ref  string
+}
+
+func sortCode(sort string) string {
+	if sort == sortDiscrimination {
+		return "d"
+	}
+	return "f"
+}
+
+func insightsPageCustomID(sort string, page int, ref string) string {
+	return fmt.Sprintf("in1:%s:%d:%s", sortCode(sort), page, ref)
+}
+
+func insightCustomID(action string, num uint32, ctx insightCtx) string {
+	return fmt.Sprintf("iq1:%s:%d:%s:%d:%s", action, num, sortCode(ctx.sort), ctx.page, ctx.ref)
+}
+
+func regradeModalCustomID(num uint32) string { return "ik1:" + strconv.FormatUint(uint64(num), 10) }
+
+// parseInsightsCtx parses <f|d>:<page>:<bank ref>.
+func parseInsightsCtx(f []string) (sort string, page int, ref string, ok bool) {
+	switch f[0] {
+	case "f":
+		sort = sortFacility
+	case "d":
+		sort = sortDiscrimination
+	default:
+		return "", 0, "", false
+	}
+	page, err := strconv.Atoi(f[1])
+	if err != nil || page < 0 || page > 100000 || strconv.Itoa(page) != f[1] {
+		return "", 0, "", false
+	}
+	if f[2] != "-" && (len(f[2]) != 8 || strings.Trim(f[2], "0123456789abcdef") != "") {
+		return "", 0, "", false
+	}
+	return sort, page, f[2], true
+}
+
+// parseNum parses a question number: a canonical decimal from 1 to 2³²−1.
+func parseNum(s string) (uint32, bool) {
+	n, err := strconv.ParseUint(s, 10, 32)
+	if err != nil || n == 0 || strconv.FormatUint(n, 10) != s {
+		return 0, false
+	}
+	return uint32(n), true
 }
 
 var errBadCustomID = errors.New("unknown or malformed custom id")
@@ -149,6 +211,25 @@ func parseCustomID(s string) (componentID, error) {
 			break
 		}
 		return componentID{kind: kindReportClose, report: report}, nil
+	case f[0] == "in1" && len(f) == 4:
+		sort, page, ref, ok := parseInsightsCtx(f[1:])
+		if !ok {
+			break
+		}
+		return componentID{kind: kindInsights, sortBy: sort, page: page, ref: ref}, nil
+	case f[0] == "iq1" && len(f) == 6:
+		num, ok := parseNum(f[2])
+		sort, page, ref, ok2 := parseInsightsCtx(f[3:])
+		if !ok || !ok2 || (f[1] != "s" && f[1] != "r" && f[1] != "d") {
+			break
+		}
+		return componentID{kind: kindInsight, action: f[1], num: num, sortBy: sort, page: page, ref: ref}, nil
+	case f[0] == "ik1" && len(f) == 2:
+		num, ok := parseNum(f[1])
+		if !ok {
+			break
+		}
+		return componentID{kind: kindRegradeForm, num: num}, nil
 	case f[0] == "pm1" && len(f) == 2:
 		draft, ok := parseID[uint64](f[1])
 		if !ok {

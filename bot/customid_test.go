@@ -32,6 +32,13 @@ func TestCustomIDRoundTrip(t *testing.T) {
 		{"report", reportCustomID(5), componentID{kind: kindReport, post: 5}},
 		{"report modal", reportModalCustomID(5), componentID{kind: kindReportModal, post: 5}},
 		{"report close", reportCloseCustomID(9), componentID{kind: kindReportClose, report: 9}},
+		{"insights page", insightsPageCustomID(sortDiscrimination, 2, "-"), componentID{kind: kindInsights, sortBy: sortDiscrimination, page: 2, ref: "-"}},
+		{"insights page of a bank", insightsPageCustomID(sortFacility, 0, bankRef("AWS")), componentID{kind: kindInsights, sortBy: sortFacility, ref: bankRef("AWS")}},
+		{"insight show", insightCustomID("s", 4294967295, insightCtx{sort: sortFacility, page: 1, ref: "-"}),
+			componentID{kind: kindInsight, action: "s", num: 4294967295, sortBy: sortFacility, page: 1, ref: "-"}},
+		{"insight dismiss", insightCustomID("d", 3, insightCtx{sort: sortDiscrimination, ref: "0a1b2c3d"}),
+			componentID{kind: kindInsight, action: "d", num: 3, sortBy: sortDiscrimination, ref: "0a1b2c3d"}},
+		{"regrade form", regradeModalCustomID(12), componentID{kind: kindRegradeForm, num: 12}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,6 +65,8 @@ func TestCustomIDRejects(t *testing.T) {
 		"pd1:add:1:2", "sg1:add:1", "sg1:reject:-1", "sg1:next:x", "sg1::1",
 		"rv1", "rv1:", "rv1:0", "rv1:01", "rv1:1:2", "rn1", "rn1:", "rn1:skip", "rn1:next:1", "rp1:x", "rm1:-3",
 		"rc1:0", "rc1:", "rc1:1:1", "rp2:1",
+		"in1:x:0:-", "in1:f:01:-", "in1:f:0:AWS", "in1:f:0:0A1B2C3D", "in1:f:0", "iq1:x:1:f:0:-", "iq1:s:0:f:0:-",
+		"iq1:s:4294967296:f:0:-", "iq1:s:1:f:0", "ik1:0", "ik1:01", "ik1:", "ik1:1:2",
 	} {
 		if got, err := parseCustomID(id); err == nil {
 			t.Errorf("parseCustomID(%q) = %+v, want an error", id, got)
@@ -68,7 +77,8 @@ func TestCustomIDRejects(t *testing.T) {
 func FuzzParseCustomID(f *testing.F) {
 	for _, s := range []string{"a1:1", "lb1:day:a:2", "rs1:member:5:6", "cf1:confirm:5", "cf1:cancel:6", "a1:", ":::", "lb1:all:p:99999",
 		"pm1:7", "pd1:add:7", "pd1:cancel:7", "pd1:fix:18446744073709551615", "sg1:approve:9", "sg1:reject:9", "sg1:next:9", "pd1:next:9",
-		"rv1:4", "rn1:next", "rn1:stop", "rp1:4", "rm1:4", "rc1:3"} {
+		"rv1:4", "rn1:next", "rn1:stop", "rp1:4", "rm1:4", "rc1:3",
+		"in1:f:0:-", "in1:d:3:0a1b2c3d", "iq1:s:1:f:0:-", "iq1:r:7:d:2:0a1b2c3d", "iq1:d:9:f:0:-", "ik1:5"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -101,6 +111,12 @@ func FuzzParseCustomID(f *testing.F) {
 			again = reportModalCustomID(id.post)
 		case kindReportClose:
 			again = reportCloseCustomID(id.report)
+		case kindInsights:
+			again = insightsPageCustomID(id.sortBy, id.page, id.ref)
+		case kindInsight:
+			again = insightCustomID(id.action, id.num, insightCtx{sort: id.sortBy, page: id.page, ref: id.ref})
+		case kindRegradeForm:
+			again = regradeModalCustomID(id.num)
 		default:
 			t.Fatalf("parsed %q to unknown kind %d", s, id.kind)
 		}

@@ -105,6 +105,8 @@ func (b *Bot) dispatch(c *call) (response, error) {
 			return b.pasteSubmit(c, id, modalText(d.Components, pasteInputID))
 		case err == nil && id.kind == kindReportModal:
 			return b.reportSubmit(c, id.post, modalText(d.Components, reportInputID))
+		case err == nil && id.kind == kindRegradeForm:
+			return b.regradeSubmit(c, id.num, modalText(d.Components, keyInputID))
 		}
 		return response{}, userErr("This form is no longer in use. Start again with the command.")
 	default:
@@ -132,6 +134,10 @@ func (b *Bot) dispatch(c *call) (response, error) {
 			return b.reportOpen(c, id.post)
 		case kindReportClose:
 			return b.reportClose(c, id)
+		case kindInsights:
+			return b.insightsPage(c, id)
+		case kindInsight:
+			return b.insightButton(c, id)
 		}
 		return response{}, userErr("This quiz has ended or this control is no longer in use.")
 	}

@@ -109,6 +109,14 @@ func routes() []command {
 					str("bank", "Bank to add them to (default: the bank the text names)", false, true))},
 			{name: "suggestions", desc: "Review the questions members suggested", handle: (*Bot).suggestionsCmd},
 			{name: "reports", desc: "Members' reports of wrong questions, with Close buttons", handle: (*Bot).reportsCmd},
+			{name: "insights", desc: "What members' answers say about the questions: suspect keys first (only to you)",
+				handle: (*Bot).insightsCmd, options: opts(
+					str("bank", "Bank (default: every bank)", false, true),
+					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString,
+						Name: "sort", Description: "After the flagged questions, order by (default: facility)",
+						Choices: []*discordgo.ApplicationCommandOptionChoice{
+							{Name: "facility (share right), lowest first", Value: "facility"},
+							{Name: "discrimination, lowest first", Value: "discrimination"}}})},
 			{name: "regrade", desc: "Grade every stored answer to a question again against its current answer",
 				handle: (*Bot).regrade, options: opts(str("id", "Question (type to search)", true, true))},
 			{name: "question", desc: "Single questions", subs: []sub{

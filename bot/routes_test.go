@@ -42,7 +42,7 @@ func TestRoutesMatchRegistration(t *testing.T) {
 	if !slices.Equal(registered, routed) {
 		t.Errorf("routes %q, registered %q", routed, registered)
 	}
-	if len(routed) != 23 {
-		t.Errorf("%d routes, want the 23 subcommands of /quiz and /quizadmin", len(routed))
+	if len(routed) != 24 {
+		t.Errorf("%d routes, want the 24 subcommands of /quiz and /quizadmin", len(routed))
 	}
 }
