@@ -492,6 +492,16 @@ func (b *Bot) regradeSubmit(c *call, num uint32, text string) (response, error) 
 	if err := c.deferReply(true); err != nil {
 		return response{}, err
 	}
+	// Refused before the bank changes: a question open in the server.
+	open, err := b.store.OpenPosts()
+	if err != nil {
+		return response{}, fmt.Errorf("regrade: %w", err)
+	}
+	for _, p := range open {
+		if p.GuildID == c.guild && p.QuestionID == q.ID {
+			return response{}, regradeErr(q, questions.ErrQuestionOpen)
+		}
+	}
 	old := q.Correct()
 	if !slices.Equal(old, key) {
 		nq := *q

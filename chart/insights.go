@@ -85,4 +85,3 @@ func RenderBank(title string, items []Item) ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
-
