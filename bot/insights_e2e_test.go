@@ -167,6 +167,12 @@ func TestInsightsFlagRegradeDismiss(t *testing.T) {
 	if got := e.admin(alice, sub("close")); !strings.Contains(got, "Closed") {
 		t.Fatalf("close: %q", got)
 	}
+	// The channel's reveal names the wrong answer half the members picked.
+	e.srv.WaitRequest(t, func(r discordtest.Request) bool {
+		body, _ := json.Marshal(r.JSON)
+		return r.Method == "PATCH" && strings.HasSuffix(r.Route, fmt.Sprint(posts["bad"].MessageID)) &&
+			bytes.Contains(body, []byte("Most picked wrong answer: C (50% of the answers)"))
+	}, wait)
 	if got := e.replyText(e.srv.ModalSubmit(guildID, channelID, alice, list.ID, form.CustomID, map[string]string{"key": "Z"})); !strings.Contains(got, "not a key") {
 		t.Errorf("regrade to Z: %q", got)
 	}
