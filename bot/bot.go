@@ -267,11 +267,12 @@ type Bot struct {
 	idle       chan struct{} // closed when inflight drops to zero
 	closing    bool
 
-	wake    chan struct{}         // pokes the scheduler after a post or setting changes
-	refresh chan questions.PostID // posts whose live count needs an edit
-	posts   postLocks             // serialise each post's message edits
-	reveals revealCache           // each answered post's reveal, rendered once for all its replies
-	charts  insightsCharts        // the last chart of each bank's insights
+	wake        chan struct{}         // pokes the scheduler after a post or setting changes
+	refresh     chan questions.PostID // posts whose live count needs an edit
+	posts       postLocks             // serialise each post's message edits
+	reveals     revealCache           // each answered post's reveal, rendered once for all its replies
+	charts      insightsCharts        // the last chart of each bank's insights
+	statsCharts memberCharts          // the last stats chart of each member
 
 	// suggests and reviews rate-limit each member's suggestion and review
 	// writes (ratelimit.go).
