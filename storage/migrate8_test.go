@@ -1,8 +1,11 @@
 package storage
 
 import (
+	"compress/gzip"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -398,4 +401,122 @@ func TestMigrateV7(t *testing.T) {
 		m.Close()
 		f.Close()
 	}
+}
+
+// TestMigrateV7File: a file of schema version 7 that the build before
+// version 8 wrote through its own API (testdata/v7/rich.db.gz: the
+// scenario above, written by main at f356d6e with
+// testdata/v7/generate_test.go) migrates in place, and every reader (every
+// leaderboard, page, standing, stats, streaks, players, memories, review
+// queue, post, answer and review), a backup, a reshard in two, the regrades
+// and a rebuild give what that build gave on the same file.
+func TestMigrateV7File(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rich.db")
+	if err := os.WriteFile(path, []byte(readGz(t, "testdata/v7/rich.db.gz")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if v := fileSchema(t, path); v != 7 {
+		t.Fatalf("testdata/v7/rich.db is at schema version %d, want 7", v)
+	}
+	// The scenario's posts, members, reviews and times, as playRich gives
+	// them to a new file: the same IDs as in the old build's file.
+	scratch, _ := newDB(t)
+	sc := playRich(t, scratch, apiWriter(t, scratch))
+	scratch.Close()
+
+	db := openPath(t, path)
+	if v := dbSchema(db); v != SchemaVersion() {
+		t.Fatalf("schema after migration: %d, want %d", v, SchemaVersion())
+	}
+	same := func(what, got, file string) {
+		t.Helper()
+		if d := firstDiff(got, readGz(t, filepath.Join("testdata/v7", file))); d != "" {
+			t.Errorf("%s reads differently from the schema 7 build's %s: %s", what, file, d)
+		}
+	}
+	same("the migrated file", results(t, db, sc), "results.txt.gz")
+
+	if err := db.BackupFile(path + ".bak"); err != nil {
+		t.Fatal(err)
+	}
+	bak := openPath(t, path+".bak")
+	same("a backup of the migrated file", results(t, bak, sc), "results.txt.gz")
+	bak.Close()
+
+	db.Close()
+	shards := filepath.Join(dir, "shards")
+	if _, err := Reshard(t.Context(), 2, shards, []string{path}); err != nil {
+		t.Fatalf("reshard: %v", err)
+	}
+	for i, p := range outputs(shards, 2) {
+		s := openPath(t, p)
+		same(fmt.Sprintf("shard %d of 2", i), results(t, s, sc), fmt.Sprintf("shard-%d.txt.gz", i))
+		s.Close()
+	}
+
+	db = openPath(t, path)
+	var regrades strings.Builder
+	for i, qid := range sc.questions[:8] {
+		var first questions.Post
+		for _, p := range sc.posts {
+			if p.QuestionID == qid && p.GuildID == guild {
+				first = p
+				break
+			}
+		}
+		if first.ID == 0 {
+			continue
+		}
+		key := []string{questions.Letter(i % first.OptionCount)}
+		r, err := db.Regrade(t.Context(), guild, qid, key, first.OptionCount)
+		fmt.Fprintf(&regrades, "regrade of %q to %v: %+v, %v\n", qid, key, r, err)
+	}
+	same("the regrades of the migrated file", regrades.String()+results(t, db, sc), "regraded.txt.gz")
+	for _, g := range sc.guilds {
+		if err := db.RebuildScores(t.Context(), g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	same("a rebuild of the migrated file", results(t, db, sc), "rebuilt.txt.gz")
+}
+
+// readGz returns the text of the gzipped file at path.
+func readGz(t *testing.T, path string) string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return string(data)
+}
+
+// fileSchema returns the schema version of the closed database at path.
+func fileSchema(t *testing.T, path string) uint64 {
+	t.Helper()
+	b, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	var v uint64
+	b.View(func(tx *bbolt.Tx) error { v = getU64(tx.Bucket(bMeta).Get(kSchema)); return nil })
+	return v
+}
+
+// dbSchema returns the schema version db's file records.
+func dbSchema(db *DB) uint64 {
+	var v uint64
+	db.bolt.View(func(tx *bbolt.Tx) error { v = getU64(tx.Bucket(bMeta).Get(kSchema)); return nil })
+	return v
 }
