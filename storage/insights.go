@@ -152,12 +152,20 @@ func encodeQstat(s qstat) []byte {
 	return b
 }
 
-func decodeQstat(v []byte) (qstat, error) {
+func decodeQstat(v []byte) (qstat, error) { return decodeQstatBank(v, "") }
+
+// decodeQstatBank is decodeQstat reusing bank, the name of the record
+// read before, when this record's is the same (no allocation).
+func decodeQstatBank(v []byte, bank string) (qstat, error) {
 	r := reader{b: v}
 	if r.byte() != statsFormat {
 		return qstat{}, fmt.Errorf("question statistics: unknown format")
 	}
-	s := qstat{bank: r.str(), key: uint32(r.uvarint()), answers: r.int(), right: r.int(), strong: r.int()}
+	name := r.bytes(r.int())
+	if string(name) != bank {
+		bank = string(name)
+	}
+	s := qstat{bank: bank, key: uint32(r.uvarint()), answers: r.int(), right: r.int(), strong: r.int()}
 	n := r.int()
 	if n > questions.MaxOptions {
 		return qstat{}, fmt.Errorf("question statistics: %d options", n)
@@ -423,13 +431,16 @@ func (db *DB) RebuildStats(ctx context.Context, guildID questions.GuildID) error
 	return nil
 }
 
-// statsOf is the API's view of record s of question num.
+// statsOf is the API's view of record s of question num (its slices are
+// s's).
 func statsOf(num uint32, qid string, s qstat) questions.QuestionStats {
 	out := questions.QuestionStats{QuestionID: qid, Number: num, Bank: s.bank, Key: maskLetters(s.key),
-		Answers: s.answers, Right: s.right, Strong: s.strong, Disc: s.disc,
-		Options: slices.Clone(s.opts)}
-	for _, c := range s.combos {
-		out.WrongCombos = append(out.WrongCombos, questions.ComboCount{Letters: maskLetters(c.mask), Count: c.count})
+		Answers: s.answers, Right: s.right, Strong: s.strong, Disc: s.disc, Options: s.opts}
+	if len(s.combos) > 0 {
+		out.WrongCombos = make([]questions.ComboCount, len(s.combos))
+		for i, c := range s.combos {
+			out.WrongCombos[i] = questions.ComboCount{Letters: maskLetters(c.mask), Count: c.count}
+		}
 	}
 	slices.SortStableFunc(out.WrongCombos, func(a, b questions.ComboCount) int {
 		if a.Count != b.Count {
@@ -461,26 +472,38 @@ func (db *DB) QuestionStats(guildID questions.GuildID, bank string) ([]questions
 		if sb == nil {
 			return nil
 		}
-		names, dismissed := namesOf(g), sub(g, bQdismissed)
+		dismissed := sub(g, bQdismissed)
 		want := bankKey(bank)
-		return sb.ForEach(func(k, v []byte) error {
-			s, err := decodeQstat(v)
+		out = make([]questions.QuestionStats, 0, min(g.Bucket(bQids).Sequence(), 1<<20))
+		// qnames and qstats are both keyed by the number: one walk of each.
+		names := g.Bucket(bQnames).Cursor()
+		nk, nv := names.First()
+		last, lastKey := "", ""
+		c := sb.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			s, err := decodeQstatBank(v, last)
 			if err != nil {
 				return err
 			}
-			if want != "" && bankKey(s.bank) != want {
-				return nil
+			if s.bank != last {
+				last, lastKey = s.bank, bankKey(s.bank)
 			}
-			num := binary.BigEndian.Uint32(k)
-			qid, err := names.of(num)
-			if err != nil {
-				return err
+			if want != "" && lastKey != want {
+				continue
 			}
-			st := statsOf(num, qid, s)
-			st.Dismissed = bytes.Equal(getIn(dismissed, k), dismissStamp(s))
+			for nk != nil && bytes.Compare(nk, k) < 0 {
+				nk, nv = names.Next()
+			}
+			if !bytes.Equal(nk, k) {
+				return fmt.Errorf("question number %d has no question ID (RebuildMemory cannot repair this: restore a backup)", binary.BigEndian.Uint32(k))
+			}
+			st := statsOf(binary.BigEndian.Uint32(k), string(nv), s)
+			if dismissed != nil {
+				st.Dismissed = bytes.Equal(dismissed.Get(k), dismissStamp(s))
+			}
 			out = append(out, st)
-			return nil
-		})
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("question stats: %w", err)
