@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -273,5 +274,64 @@ func TestOpenChecksLargeFilesInBackground(t *testing.T) {
 	}
 	if found == 0 {
 		t.Error("the background check found no garbled page")
+	}
+}
+
+// TestBackgroundCheckBesideWrites: answers recorded once the background
+// check's read transaction has begun take pages from the free list that
+// the transaction does not reach and free pages it reaches; bbolt's check
+// reports them "unreachable unfreed" and "reachable freed", which is no
+// damage: the check confirms it in a write transaction, the file is
+// reported sound and stays usable.
+func TestBackgroundCheckBesideWrites(t *testing.T) {
+	t.Parallel()
+	db, path := newDB(t)
+	p := mustPost(t, db, questions.Post{QuestionID: "bank#1"})
+	answer(t, db, p, 1, t0, "A")
+	// Free pages to take: a bucket of a megabyte written, then dropped.
+	junk := []byte("junk")
+	for _, drop := range []bool{false, true} {
+		if err := db.bolt.Update(func(tx *bbolt.Tx) error {
+			if drop {
+				return tx.DeleteBucket(junk)
+			}
+			b, err := tx.CreateBucket(junk)
+			for i := 0; err == nil && i < 1000; i++ {
+				err = b.Put(binary.BigEndian.AppendUint32(nil, uint32(i)), make([]byte, 1000))
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	wrote := false
+	reported := make(chan error, 1)
+	var reopened *DB
+	opened := make(chan struct{})
+	reopened, err := Open(t.Context(), path, Options{fullCheckMax: 1, OnChecked: func(err error) { reported <- err },
+		checkBegun: func() {
+			// The check's transaction has begun: an answer commits
+			// beside it (bbolt's writer does not wait for readers), taking
+			// free pages.
+			<-opened
+			for u := range questions.UserID(30) {
+				answer(t, reopened, p, 1000+u, t0, "B")
+			}
+			wrote = true
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(opened)
+	t.Cleanup(func() { reopened.Close() })
+	if err := <-reported; err != nil {
+		t.Errorf("background check beside writes: %v, want nil (sound)", err)
+	}
+	if !wrote {
+		t.Fatal("nothing was written beside the check")
+	}
+	if n, err := reopened.Answers(p.ID); err != nil || len(n) != 31 {
+		t.Errorf("after the check: %d answers, %v; want 31", len(n), err)
 	}
 }
