@@ -463,3 +463,53 @@ func BenchmarkQuestionStats(b *testing.B) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
 }
+
+// TestDiscriminationWorked: four members answer five questions of a bank
+// (5, 4, 2 and 1 of them right), then a sixth; the sixth's
+// discrimination is over their accuracy on the other five, worked by
+// hand: y = 1, 0.8, 0.4, 0.2 and x = 1, 1, 0, 1 give means 0.6 and 0.75,
+// Σdx·dy = 0.2, Σdx² = 0.75, Σdy² = 0.4, r = 0.2 / √0.3 = 0.365148. The
+// first five questions' answers count toward none (each member had at
+// most 4 answers on the rest of the bank then, under
+// questions.MinRestAnswers), and the strong members (75% or more
+// elsewhere) are the first two.
+func TestDiscriminationWorked(t *testing.T) {
+	t.Parallel()
+	db, _ := newDB(t)
+	var posts []questions.Post
+	for i := range 6 {
+		posts = append(posts, mustPost(t, db, questions.Post{QuestionID: fmt.Sprintf("worked#%d", i+1), Bank: "Worked", Correct: []string{"A"}}))
+	}
+	rightOfFive := []int{5, 4, 2, 1}
+	sixth := []string{"A", "A", "C", "A"}
+	for m, n := range rightOfFive {
+		user := questions.UserID(100 + m)
+		for i := range 5 {
+			choice := "A"
+			if i >= n {
+				choice = "B"
+			}
+			answer(t, db, posts[i], user, t0.Add(time.Duration(i)*time.Minute), choice)
+		}
+	}
+	for m := range rightOfFive {
+		answer(t, db, posts[5], questions.UserID(100+m), t0.Add(time.Hour), sixth[m])
+	}
+	st, err := db.QuestionStats(guild, "Worked")
+	if err != nil || len(st) != 6 {
+		t.Fatalf("QuestionStats: %v, %d questions; want 6", err, len(st))
+	}
+	for _, s := range st[:5] {
+		if s.Disc.N != 0 {
+			t.Errorf("%s: %d answers counted toward discrimination, want 0", s.QuestionID, s.Disc.N)
+		}
+	}
+	s := st[5]
+	r, ok := s.Discrimination()
+	if s.QuestionID != "worked#6" || !ok || math.Abs(r-0.365148) > 1e-6 || s.Disc.N != 4 || s.Strong != 2 {
+		t.Errorf("%s: discrimination %.6f (%v) over %d answers, %d strong; want 0.365148 over 4, 2 strong", s.QuestionID, r, ok, s.Disc.N, s.Strong)
+	}
+	if s.Answers != 4 || s.Right != 3 || s.Options[0].Strong != 2 || s.Options[2].Wrong != 1 {
+		t.Errorf("%s: %+v", s.QuestionID, s)
+	}
+}
