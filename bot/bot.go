@@ -272,7 +272,9 @@ type Bot struct {
 	posts       postLocks             // serialise each post's message edits
 	reveals     revealCache           // each answered post's reveal, rendered once for all its replies
 	charts      insightsCharts        // the last chart of each bank's insights
+	lists       insightsLists         // the last list of each bank's insights
 	statsCharts memberCharts          // the last stats chart of each member
+	drawer      *drawer               // draws the charts one at a time (draw.go)
 
 	// suggests and reviews rate-limit each member's suggestion and review
 	// writes (ratelimit.go).
@@ -354,6 +356,7 @@ func New(cfg Config) (*Bot, error) {
 		revealAt: map[questions.PostID]time.Time{}, revealTries: map[questions.PostID]int{},
 		routes:   routeTable(),
 		suggests: newLimiter(suggestLimit), reviews: newLimiter(reviewLimit),
+		drawer: newDrawer(),
 	}, nil
 }
 

@@ -32,6 +32,7 @@ type InsightStore interface {
 	QuestionStat(guildID questions.GuildID, num uint32) (questions.QuestionStats, error)
 	QuestionNumbers(ctx context.Context, guildID questions.GuildID, qids []string) (map[string]uint32, error)
 	DismissFlags(ctx context.Context, guildID questions.GuildID, num uint32) error
+	StatsVersion(guildID questions.GuildID) (uint64, error)
 }
 
 // insightsPerPage is how many questions a page shows: one row of buttons
@@ -52,6 +53,10 @@ type insightEntry struct {
 	st    questions.QuestionStats
 	q     *questions.Question // nil when it is no longer in the banks
 	flags []questions.Flag
+	// The sort's keys, worked out once.
+	facility float64
+	disc     float64
+	hasDisc  bool
 }
 
 // insightsView is one page of the list.
@@ -117,10 +122,11 @@ func (b *Bot) insightsCmd(c *call, opts options) (response, error) {
 	return resp, nil
 }
 
-// insights works out the list of bank ("" for every bank) in order.
+// insights works out the list of bank ("" for every bank) in order, or
+// finds it kept (see insightsLists).
 func (b *Bot) insights(ctx context.Context, guild questions.GuildID, bank, order string, page int) (insightsView, error) {
 	v := insightsView{bank: bank, ref: bankRef(bank), sort: order, page: page}
-	stats, err := b.store.QuestionStats(guild, bank)
+	version, err := b.store.StatsVersion(guild)
 	if err != nil {
 		return v, fmt.Errorf("insights: %w", err)
 	}
@@ -128,15 +134,32 @@ func (b *Bot) insights(ctx context.Context, guild questions.GuildID, bank, order
 	if err != nil {
 		return v, fmt.Errorf("insights: %w", err)
 	}
+	imp, err := b.imported(guild)
+	if err != nil {
+		return v, err
+	}
+	h := fnv.New64a()
 	open := map[string]int{}
 	for _, r := range reports {
 		open[r.QuestionID]++
+		fmt.Fprintf(h, "%q;", r.QuestionID)
 	}
-	seen := map[string]bool{}
+	key := insightsKey{guild: guild, ref: v.ref, order: order}
+	state := insightsState{stats: version, reports: h.Sum64(), banks: imp}
+	if entries, flagged, ok := b.lists.get(key, state); ok {
+		v.entries, v.flagged = entries, flagged
+		return v, nil
+	}
+	stats, err := b.store.QuestionStats(guild, bank)
+	if err != nil {
+		return v, fmt.Errorf("insights: %w", err)
+	}
+	seen := make(map[string]bool, len(stats))
+	v.entries = make([]insightEntry, 0, len(stats))
 	for _, st := range stats {
 		seen[st.QuestionID] = true
 		q := b.question(guild, st.QuestionID)
-		v.entries = append(v.entries, insightEntry{st: st, q: q, flags: questions.Flags(st, q, open[st.QuestionID])})
+		v.entries = append(v.entries, newInsightEntry(st, q, questions.Flags(st, q, open[st.QuestionID])))
 	}
 	// Questions without answers flagged all the same: the source site's
 	// vote disagrees, or a member reported them.
@@ -175,7 +198,7 @@ func (b *Bot) insights(ctx context.Context, guild questions.GuildID, bank, order
 			}
 			st.Bank = q.Bank
 			if fl := questions.Flags(st, q, open[q.ID]); len(fl) > 0 || st.Dismissed {
-				v.entries = append(v.entries, insightEntry{st: st, q: q, flags: fl})
+				v.entries = append(v.entries, newInsightEntry(st, q, fl))
 			}
 		}
 	}
@@ -185,7 +208,68 @@ func (b *Bot) insights(ctx context.Context, guild questions.GuildID, bank, order
 			v.flagged++
 		}
 	}
+	b.lists.put(key, state, v.entries, v.flagged)
 	return v, nil
+}
+
+func newInsightEntry(st questions.QuestionStats, q *questions.Question, flags []questions.Flag) insightEntry {
+	e := insightEntry{st: st, q: q, flags: flags, facility: st.Facility()}
+	e.disc, e.hasDisc = st.Discrimination()
+	return e
+}
+
+// insightsLists keeps the last list worked out of each guild's bank and
+// order with what it was made from: the statistics' version, the open
+// reports and the imported banks. A list of 10,000 questions takes tens
+// of milliseconds to make; paging through it, Show and Regrade… find it
+// kept until an answer, a regrade, a dismissal, a report or an import
+// changes it. Safe for concurrent use; the entries kept are never
+// changed.
+type insightsLists struct {
+	mu sync.Mutex
+	m  map[insightsKey]insightsList
+}
+
+type insightsKey struct {
+	guild questions.GuildID
+	ref   string // bankRef
+	order string
+}
+
+// insightsState is what a list was made from.
+type insightsState struct {
+	stats   uint64      // the store's StatsVersion
+	reports uint64      // a digest of the open reports' questions
+	banks   *guildBanks // the imported banks' snapshot
+}
+
+type insightsList struct {
+	state   insightsState
+	entries []insightEntry
+	flagged int
+}
+
+// maxInsightsLists bounds the lists kept (a list of 10,000 questions
+// takes a few megabytes): past it the cache starts again.
+const maxInsightsLists = 16
+
+func (l *insightsLists) get(k insightsKey, s insightsState) ([]insightEntry, int, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e, ok := l.m[k]
+	if !ok || e.state != s {
+		return nil, 0, false
+	}
+	return e.entries, e.flagged, true
+}
+
+func (l *insightsLists) put(k insightsKey, s insightsState, entries []insightEntry, flagged int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.m == nil || len(l.m) >= maxInsightsLists {
+		l.m = map[insightsKey]insightsList{}
+	}
+	l.m[k] = insightsList{state: s, entries: entries, flagged: flagged}
 }
 
 // sortInsights puts the flagged questions first (the most reasons first,
@@ -197,8 +281,8 @@ func sortInsights(es []insightEntry, order string) {
 			return c
 		}
 		if order == sortDiscrimination && len(a.flags) == 0 {
-			ra, oka := a.st.Discrimination()
-			rb, okb := b.st.Discrimination()
+			ra, oka := a.disc, a.hasDisc
+			rb, okb := b.disc, b.hasDisc
 			switch {
 			case oka != okb:
 				if oka {
@@ -209,7 +293,7 @@ func sortInsights(es []insightEntry, order string) {
 				return cmp.Compare(ra, rb)
 			}
 		}
-		if c := cmp.Compare(a.st.Facility(), b.st.Facility()); c != 0 {
+		if c := cmp.Compare(a.facility, b.facility); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.st.Number, b.st.Number)
@@ -573,7 +657,12 @@ func (b *Bot) insightsChart(guild questions.GuildID, v insightsView) []byte {
 	if v.bank != "" {
 		title = v.bank
 	}
-	png, err := chart.RenderBank(title, items)
+	var png []byte
+	var err error
+	if !b.drawer.draw(func() { png, err = chart.RenderBank(title, items) }) {
+		b.log.Warn("insights chart left out: too many charts waiting to be drawn", "guild", guild)
+		return nil
+	}
 	if err != nil {
 		b.log.Error("insights chart", "guild", guild, "err", err)
 		return nil

@@ -273,6 +273,9 @@ func countStats(g *bbolt.Bucket, d *deltas, num uint32, p questions.Post, a ques
 	if err := d.put(stats, skey, encodeQstat(s)); err != nil {
 		return err
 	}
+	if err := bumpStats(g); err != nil {
+		return err
+	}
 	if a.Right {
 		c++
 	}
@@ -360,8 +363,15 @@ func rebuildStats(tx *bbolt.Tx, g *bbolt.Bucket) error {
 		}
 		pairs[pk], totals[tk] = pr, t
 	}
+	var version uint64
+	if old := g.Bucket(bQstats); old != nil {
+		version = old.Sequence()
+	}
 	sb, err := recreate(g, bQstats)
 	if err != nil {
+		return err
+	}
+	if err := sb.SetSequence(version + 1); err != nil {
 		return err
 	}
 	nums := slices.Sorted(func(yield func(uint32) bool) {
@@ -511,6 +521,35 @@ func (db *DB) QuestionStats(guildID questions.GuildID, bank string) ([]questions
 	return out, nil
 }
 
+// bumpStats changes the guild's statistics version (see StatsVersion):
+// the sequence of its qstats bucket, which rebuildStats carries over.
+func bumpStats(g *bbolt.Bucket) error {
+	b := g.Bucket(bQstats)
+	if b == nil {
+		return nil
+	}
+	return b.SetSequence(b.Sequence() + 1)
+}
+
+// StatsVersion returns a number that changes whenever what QuestionStats
+// returns for the guild may change: an answer, a regrade, a post deleted,
+// a dismissal (a caller may keep what it made of the statistics until
+// then). It is 0 for a guild without statistics. One read; safe for
+// concurrent use.
+func (db *DB) StatsVersion(guildID questions.GuildID) (uint64, error) {
+	var v uint64
+	err := db.view(func(tx *bbolt.Tx) error {
+		if b := sub(guildRO(tx, guildID), bQstats); b != nil {
+			v = b.Sequence()
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("stats version: %w", err)
+	}
+	return v, nil
+}
+
 // QuestionStat returns the statistics of the guild's question number num
 // (empty ones when it has no answers); an error wrapping
 // questions.ErrNotFound when the guild has no such number. Safe for
@@ -550,7 +589,10 @@ func (db *DB) DismissFlags(ctx context.Context, guildID questions.GuildID, num u
 		if err != nil {
 			return err
 		}
-		return b.Put(k, dismissStamp(s))
+		if err := b.Put(k, dismissStamp(s)); err != nil {
+			return err
+		}
+		return bumpStats(g)
 	})
 	if err != nil {
 		return fmt.Errorf("dismiss flags: %w", err)

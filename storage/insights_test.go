@@ -513,3 +513,44 @@ func TestDiscriminationWorked(t *testing.T) {
 		t.Errorf("%s: %+v", s.QuestionID, s)
 	}
 }
+
+// TestStatsVersion: the version changes with each answer, a dismissal, a
+// regrade and a rebuild, and never goes back.
+func TestStatsVersion(t *testing.T) {
+	t.Parallel()
+	db, _ := newDB(t)
+	if v, err := db.StatsVersion(guild); err != nil || v != 0 {
+		t.Fatalf("a guild without statistics: %d, %v; want 0", v, err)
+	}
+	p := mustPost(t, db, questions.Post{QuestionID: "bank#1"})
+	last := uint64(0)
+	step := func(what string, f func()) {
+		t.Helper()
+		f()
+		v, err := db.StatsVersion(guild)
+		if err != nil || v <= last {
+			t.Errorf("after %s: version %d, %v; want more than %d", what, v, err, last)
+		}
+		last = v
+	}
+	step("an answer", func() { answer(t, db, p, 1, t0, "A") })
+	step("another answer", func() { answer(t, db, p, 2, t0, "B") })
+	step("a dismissal", func() {
+		if err := db.DismissFlags(t.Context(), guild, 1); err != nil {
+			t.Fatal(err)
+		}
+	})
+	step("a regrade", func() {
+		if _, _, err := db.ClosePost(t.Context(), p.ID, t0); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Regrade(t.Context(), guild, "bank#1", []string{"A"}, 4); err != nil {
+			t.Fatal(err)
+		}
+	})
+	step("a rebuild", func() {
+		if err := db.RebuildStats(t.Context(), guild); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -311,6 +311,8 @@ func (s *store) QuestionStats(questions.GuildID, string) ([]questions.QuestionSt
 	return nil, nil
 }
 
+func (s *store) StatsVersion(questions.GuildID) (uint64, error) { return 0, nil }
+
 func (s *store) QuestionStat(questions.GuildID, uint32) (questions.QuestionStats, error) {
 	return questions.QuestionStats{}, questions.ErrNotFound
 }

@@ -1,0 +1,38 @@
+package bot
+
+import "sync/atomic"
+
+// Charts are drawn after the reply they belong to, in the background of
+// the handler: tens of milliseconds of CPU each. Drawn as they come, a
+// burst of /quiz stats (or of insights) would have every core drawing
+// while the next members wait for their replies; the drawer draws one at
+// a time, leaving the other cores to the replies, and a bounded queue: a
+// chart that would wait behind maxDrawQueue others is left out (logged),
+// the reply it belongs to already sent.
+
+// maxDrawQueue is how many charts may wait for the drawer: at about 30
+// ms each, the last of them is drawn within a second or two.
+const maxDrawQueue = 32
+
+// drawer runs the charts' drawing one at a time (see above). The zero
+// value is not ready: use newDrawer. Safe for concurrent use.
+type drawer struct {
+	slot    chan struct{} // holds a token while a chart is drawn
+	waiting atomic.Int32  // drawings waiting for the slot, or drawing
+}
+
+func newDrawer() *drawer { return &drawer{slot: make(chan struct{}, 1)} }
+
+// draw runs f once no other drawing runs, and reports true; it reports
+// false without running f when the queue is full.
+func (d *drawer) draw(f func()) bool {
+	if d.waiting.Add(1) > maxDrawQueue+1 {
+		d.waiting.Add(-1)
+		return false
+	}
+	defer d.waiting.Add(-1)
+	d.slot <- struct{}{}
+	defer func() { <-d.slot }()
+	f()
+	return true
+}
