@@ -1,6 +1,9 @@
 package bot
 
-import "sync/atomic"
+import (
+	"runtime"
+	"sync/atomic"
+)
 
 // Charts are drawn after the reply they belong to, in the background of
 // the handler: tens of milliseconds of CPU each. Drawn as they come, a
@@ -33,6 +36,20 @@ func (d *drawer) draw(f func()) bool {
 	defer d.waiting.Add(-1)
 	d.slot <- struct{}{}
 	defer func() { <-d.slot }()
-	f()
+	// On a thread of its own at the lowest priority: when other work
+	// takes the other cores, the kernel gives the replies' threads the
+	// CPU before this one. The thread is never unlocked, so it ends with
+	// the goroutine, its priority with it.
+	// A panic in f is raised again here, where the handler recovers it.
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		runtime.LockOSThread()
+		lowerThreadPriority()
+		f()
+	}()
+	if p := <-done; p != nil {
+		panic(p)
+	}
 	return true
 }

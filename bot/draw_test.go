@@ -54,3 +54,23 @@ func TestDrawerOneAtATime(t *testing.T) {
 		t.Error("draw after the queue drained: got false, want true")
 	}
 }
+
+// TestDrawerPanic: a panic while drawing reaches the caller (whose
+// handler recovers it), and the drawer draws again afterwards.
+func TestDrawerPanic(t *testing.T) {
+	t.Parallel()
+	d := newDrawer()
+	func() {
+		defer func() {
+			if r := recover(); r != "boom" {
+				t.Errorf("recovered %v, want boom", r)
+			}
+		}()
+		d.draw(func() { panic("boom") })
+		t.Error("draw returned after a panic")
+	}()
+	drawn := false
+	if !d.draw(func() { drawn = true }) || !drawn {
+		t.Error("draw after a panic: not drawn")
+	}
+}

@@ -261,11 +261,22 @@ func (b *Bot) statsChart(guild questions.GuildID, who questions.UserID, title st
 	}
 	png := b.statsCharts.get(guild, who, data)
 	if png == nil {
-		if png, err = chart.Render(data); err != nil {
+		queued := b.drawer.draw(func() {
+			if png = b.statsCharts.get(guild, who, data); png != nil {
+				return // drawn while this one waited
+			}
+			if png, err = chart.Render(data); err == nil {
+				b.statsCharts.put(guild, who, data, png)
+			}
+		})
+		switch {
+		case !queued:
+			b.log.Warn("stats chart left out: too many charts waiting to be drawn", "guild", guild)
+			return nil
+		case err != nil:
 			b.log.Error("stats chart", "guild", guild, "err", err)
 			return nil
 		}
-		b.statsCharts.put(guild, who, data, png)
 	}
 	return &discordgo.File{Name: chartFile, ContentType: "image/png", Reader: bytes.NewReader(png)}
 }

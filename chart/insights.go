@@ -3,7 +3,6 @@ package chart
 import (
 	"bytes"
 	"fmt"
-	"image/png"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -80,7 +79,7 @@ func RenderBank(title string, items []Item) ([]byte, error) {
 	}
 	p.Draw(inner)
 	var buf bytes.Buffer
-	if err := png.Encode(&buf, img.Image()); err != nil {
+	if err := encodePNG(&buf, img.Image()); err != nil {
 		return nil, fmt.Errorf("render bank chart: %w", err)
 	}
 	return buf.Bytes(), nil

@@ -3,8 +3,8 @@
 //
 //   - /quiz leaderboard and /quiz stats in a guild of 100,000 members and
 //     1,000,000 answers: latency from the interaction reaching the bot to
-//     its reply (p50, p99, max) over -calls calls of each, one at a time,
-//     each from a random member;
+//     its reply (p50, p99, max) over -calls calls of each, one at a time
+//     (or one call every -pace), each from a random member;
 //
 //   - /quizadmin insights on a bank of 10,000 questions in a guild of
 //     100,000 members and 1,000,000 answers (100 to each question):
@@ -24,7 +24,7 @@
 //     after a /quiz leaderboard and after the file's full check (which runs
 //     in the background on a file this large).
 //
-//     go run ./bench/scale [-calls 300] [-guilds 1000] [-only board|insights|memory|open]
+//     go run ./bench/scale [-calls 300] [-pace 0] [-guilds 1000] [-only board|insights|memory|open]
 //
 // The large guilds' databases are built once through storage's API (posts,
 // then every answer with RecordAnswer, durable) and cached in the OS temp
@@ -65,6 +65,7 @@ func main() { harness.Main("scale", run) }
 func run(ctx context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("scale", flag.ContinueOnError)
 	calls := fs.Int("calls", 300, "calls of /quiz leaderboard and of /quiz stats")
+	pace := fs.Duration("pace", 0, "board: the time from one call's start to the next's (0: each call once the last is answered)")
 	guilds := fs.Int("guilds", 1000, "guilds with a daily schedule, for the memory figure")
 	only := fs.String("only", "", `run one part: "board" (leaderboard and stats), "insights", "memory" or "open" (a gigabyte's file)`)
 	keep := fs.Bool("keep", false, "keep the temporary directory (binary, databases, logs)")
@@ -84,7 +85,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	if *only == "" || *only == "board" {
-		if err := boards(ctx, out, tmp, bin, bank, *calls); err != nil {
+		if err := boards(ctx, out, tmp, bin, bank, *calls, *pace); err != nil {
 			return fmt.Errorf("leaderboard and stats: %w", err)
 		}
 	}
@@ -123,7 +124,7 @@ func copyFile(dst, src string) error {
 	return o.Close()
 }
 
-func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int) error {
+func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int, pace time.Duration) error {
 	cached, err := harness.CachedGuild(out)
 	if err != nil {
 		return err
@@ -165,8 +166,13 @@ func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int
 	ms := []*measure{{name: "/quiz leaderboard", sub: "leaderboard"}, {name: "/quiz stats", sub: "stats"}}
 	callCtx, cancelCalls := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancelCalls()
+	next := time.Now()
 	for range calls {
 		for _, m := range ms {
+			if pace > 0 {
+				time.Sleep(time.Until(next))
+				next = next.Add(pace)
+			}
 			user := fakediscord.Member{ID: fmt.Sprint(harness.FirstMember + r.IntN(members))}
 			p := srv.SlashCommand(g.ID, "6001", user, "quiz", fakediscord.Option{Name: m.sub, Type: discordgo.ApplicationCommandOptionSubCommand})
 			reply, lat, _, err := harness.Reply(callCtx, srv, p)
@@ -190,7 +196,11 @@ func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int
 	if v := srv.Violations(); len(v) > 0 {
 		return fmt.Errorf("refused by the server: %s", strings.Join(v, "; "))
 	}
-	fmt.Fprintf(out, "\nguild of %d members, %d answers; %d calls of each, one at a time, each from a random member\n", members, answers, calls)
+	how := "one at a time"
+	if pace > 0 {
+		how = fmt.Sprintf("one every %v at most", pace)
+	}
+	fmt.Fprintf(out, "\nguild of %d members, %d answers; %d calls of each, %s, each from a random member\n", members, answers, calls, how)
 	fmt.Fprintf(out, "%-18s %9s %9s %9s   (target: p99 under 20 ms)\n", "", "p50", "p99", "max")
 	for _, m := range ms {
 		slices.Sort(m.lat)
