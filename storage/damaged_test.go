@@ -275,3 +275,66 @@ func TestOpenChecksLargeFilesInBackground(t *testing.T) {
 		t.Error("the background check found no garbled page")
 	}
 }
+
+// TestBackgroundCheckBesideWrites: a write that comes while the background
+// check runs waits for it, and a sound file is reported sound. Before, a
+// write could commit inside the check (between its transaction's start and
+// bbolt's reading of the free-page list), and the check took the pages the
+// write freed or took for damage ("reachable freed", "unreachable
+// unfreed"), which stopped the DB: the bot on a busy gigabyte's file
+// declared it damaged at start.
+func TestBackgroundCheckBesideWrites(t *testing.T) {
+	t.Parallel()
+	good, _, _ := damagedFixture(t)
+	path := filepath.Join(t.TempDir(), "sound.db")
+	if err := os.WriteFile(path, good, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	first := openPath(t, path)
+	p, err := first.CreatePost(t.Context(), questions.Post{GuildID: guild, ChannelID: 7, QuestionID: "q#beside", Correct: []string{"A"},
+		OptionCount: 4, SelectCount: 1, OpenedAt: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+	var db *DB
+	opened := make(chan struct{})
+	reported := make(chan error, 1)
+	late := make(chan error, 1)
+	answer := func() error {
+		_, err := db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, GuildID: guild, UserID: 4242, InteractionID: 4242,
+			Choice: []string{"A"}, At: t0})
+		return err
+	}
+	during := func() {
+		<-opened
+		select {
+		case db.gate <- struct{}{}:
+			// The write turn is free while the check runs: a member's
+			// answer commits now.
+			<-db.gate
+			if err := answer(); err != nil {
+				t.Errorf("answer during the check: %v", err)
+			}
+			late <- nil
+		default:
+			go func() { late <- answer() }() // waits for the check
+		}
+	}
+	db, err = Open(t.Context(), path, Options{Timeout: 100 * time.Millisecond, fullCheckMax: 1,
+		OnChecked: func(err error) { reported <- err }, duringCheck: during})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	close(opened)
+	if err := <-reported; err != nil {
+		t.Fatalf("background check of a sound file written to meanwhile: %v", err)
+	}
+	if err := <-late; err != nil {
+		t.Fatalf("the answer given during the check: %v", err)
+	}
+	if a, err := db.Answer(p.ID, 4242); err != nil || !a.Right {
+		t.Errorf("the answer given during the check: got %+v, %v", a, err)
+	}
+}
