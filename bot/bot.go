@@ -117,21 +117,21 @@ type BoardStore interface {
 // BankStore keeps a guild's imported banks, the versions kept for undo
 // and its drafts (pastes and suggestions).
 type BankStore interface {
-	SaveBanks(ctx context.Context, guildID questions.GuildID, files []questions.BankFile, draftID uint64) error
+	SaveBanks(ctx context.Context, guildID questions.GuildID, files []questions.BankFile, draftID questions.DraftID) error
 	Banks(guildID questions.GuildID) ([]questions.BankFile, error)
 	EditBanks(ctx context.Context, guildID questions.GuildID, e questions.BankEdit) error
 	BankVersions(guildID questions.GuildID) ([]questions.BankVersion, error)
 	SaveDraft(ctx context.Context, d questions.Draft) (questions.Draft, error)
-	Draft(guildID questions.GuildID, id uint64) (questions.Draft, error)
-	DeleteDraft(ctx context.Context, guildID questions.GuildID, id uint64) error
+	Draft(guildID questions.GuildID, id questions.DraftID) (questions.Draft, error)
+	DeleteDraft(ctx context.Context, guildID questions.GuildID, id questions.DraftID) error
 	Suggestions(guildID questions.GuildID) ([]questions.Draft, error)
 }
 
 // ConfirmStore keeps the confirmations waiting for an admin's click.
 type ConfirmStore interface {
 	SaveConfirmation(ctx context.Context, c questions.Confirmation) (questions.Confirmation, error)
-	Confirmation(guildID questions.GuildID, id uint64) (questions.Confirmation, error)
-	TakeConfirmation(ctx context.Context, guildID questions.GuildID, id uint64) (questions.Confirmation, error)
+	Confirmation(guildID questions.GuildID, id questions.ConfirmationID) (questions.Confirmation, error)
+	TakeConfirmation(ctx context.Context, guildID questions.GuildID, id questions.ConfirmationID) (questions.Confirmation, error)
 }
 
 // ResetStore wipes scores.
@@ -149,7 +149,7 @@ type StudyStore interface {
 	OpenQuestions(guildID questions.GuildID) (map[string]bool, error)
 	ReviewQueue(guildID questions.GuildID, userID questions.UserID, now time.Time, inBank func(questionID string) bool) (questions.ReviewQueue, error)
 	StartReview(ctx context.Context, r questions.Review) (questions.Review, error)
-	Review(guildID questions.GuildID, reviewID questions.PostID) (questions.Review, error)
+	Review(guildID questions.GuildID, reviewID questions.ReviewID) (questions.Review, error)
 	RecordReview(ctx context.Context, a questions.Answer) (questions.Answer, error)
 	SetExamDate(ctx context.Context, e questions.ExamDate) error
 	ExamDate(guildID questions.GuildID, userID questions.UserID) (questions.ExamDate, error)
@@ -160,7 +160,7 @@ type StudyStore interface {
 type ReportStore interface {
 	AddReport(ctx context.Context, r questions.Report) (questions.Report, error)
 	Reports(guildID questions.GuildID) ([]questions.Report, error)
-	CloseReport(ctx context.Context, guildID questions.GuildID, reportID uint64) error
+	CloseReport(ctx context.Context, guildID questions.GuildID, reportID questions.ReportID) error
 	Regrade(ctx context.Context, guildID questions.GuildID, questionID string, correct []string, optionCount int) (questions.Regraded, error)
 }
 

@@ -94,7 +94,7 @@ var errConfirmGone = userErr("This prompt was already answered, or it expired (p
 
 // confirmMessage is a private prompt: text, then Confirm (label, danger)
 // and Cancel (secondary) for the confirmation id.
-func confirmMessage(text, label string, id uint64) message {
+func confirmMessage(text, label string, id questions.ConfirmationID) message {
 	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: label, Style: discordgo.DangerButton, CustomID: confirmCustomID("confirm", id)},
 		discordgo.Button{Label: "Cancel", Style: discordgo.SecondaryButton, CustomID: confirmCustomID("cancel", id)},

@@ -46,14 +46,15 @@ const (
 // componentID is a parsed custom ID.
 type componentID struct {
 	kind    componentKind
-	post    questions.PostID  // kindAnswer, kindStudy (the review), kindReport, kindReportModal
-	period  questions.Period  // kindBoard
-	ranking questions.Ranking // kindBoard
-	page    int               // kindBoard, 0-based
-	draft   uint64            // kindModal, kindDraft, kindReview
-	action  string            // kindDraft: add, cancel, fix; kindReview: approve, reject, next; kindStudyNext: next, stop; kindConfirm: confirm, cancel
-	report  uint64            // kindReportClose
-	confirm uint64            // kindConfirm: the stored confirmation (questions.Confirmation)
+	post    questions.PostID         // kindAnswer, kindReport, kindReportModal
+	review  questions.ReviewID       // kindStudy
+	period  questions.Period         // kindBoard
+	ranking questions.Ranking        // kindBoard
+	page    int                      // kindBoard, 0-based
+	draft   questions.DraftID        // kindModal, kindDraft, kindReview
+	action  string                   // kindDraft: add, cancel, fix; kindReview: approve, reject, next; kindStudyNext: next, stop; kindConfirm: confirm, cancel
+	report  questions.ReportID       // kindReportClose
+	confirm questions.ConfirmationID // kindConfirm: the stored confirmation
 }
 
 var errBadCustomID = errors.New("unknown or malformed custom id")
@@ -68,21 +69,21 @@ func boardCustomID(p questions.Period, r questions.Ranking, page int) string {
 	return fmt.Sprintf("lb1:%s:%s:%d", p, rk, page)
 }
 
-func confirmCustomID(action string, confirmation uint64) string {
+func confirmCustomID(action string, confirmation questions.ConfirmationID) string {
 	return fmt.Sprintf("cf1:%s:%d", action, confirmation)
 }
 
-func modalCustomID(draft uint64) string { return "pm1:" + strconv.FormatUint(draft, 10) }
+func modalCustomID(draft questions.DraftID) string { return "pm1:" + draft.String() }
 
-func draftCustomID(action string, draft uint64) string {
+func draftCustomID(action string, draft questions.DraftID) string {
 	return fmt.Sprintf("pd1:%s:%d", action, draft)
 }
 
-func reviewCustomID(action string, draft uint64) string {
+func reviewCustomID(action string, draft questions.DraftID) string {
 	return fmt.Sprintf("sg1:%s:%d", action, draft)
 }
 
-func studyCustomID(review questions.PostID) string { return "rv1:" + review.String() }
+func studyCustomID(review questions.ReviewID) string { return "rv1:" + review.String() }
 
 func studyNextCustomID(action string) string { return "rn1:" + action }
 
@@ -90,7 +91,7 @@ func reportCustomID(post questions.PostID) string { return "rp1:" + post.String(
 
 func reportModalCustomID(post questions.PostID) string { return "rm1:" + post.String() }
 
-func reportCloseCustomID(report uint64) string { return "rc1:" + strconv.FormatUint(report, 10) }
+func reportCloseCustomID(report questions.ReportID) string { return "rc1:" + report.String() }
 
 // parseCustomID decodes a custom ID made by the functions above. Anything
 // else, including IDs of older versions, is errBadCustomID.
@@ -126,17 +127,23 @@ func parseCustomID(s string) (componentID, error) {
 		}
 		return componentID{kind: kindBoard, period: p, ranking: r, page: page}, nil
 	case f[0] == "cf1" && len(f) == 3:
-		id, ok := parseID[uint64](f[2])
+		id, ok := parseID[questions.ConfirmationID](f[2])
 		if !ok || (f[1] != "confirm" && f[1] != "cancel") {
 			break
 		}
 		return componentID{kind: kindConfirm, action: f[1], confirm: id}, nil
-	case (f[0] == "rv1" || f[0] == "rp1" || f[0] == "rm1") && len(f) == 2:
+	case f[0] == "rv1" && len(f) == 2:
+		review, ok := parseID[questions.ReviewID](f[1])
+		if !ok {
+			break
+		}
+		return componentID{kind: kindStudy, review: review}, nil
+	case (f[0] == "rp1" || f[0] == "rm1") && len(f) == 2:
 		post, ok := parseID[questions.PostID](f[1])
 		if !ok {
 			break
 		}
-		kind := map[string]componentKind{"rv1": kindStudy, "rp1": kindReport, "rm1": kindReportModal}[f[0]]
+		kind := map[string]componentKind{"rp1": kindReport, "rm1": kindReportModal}[f[0]]
 		return componentID{kind: kind, post: post}, nil
 	case f[0] == "rn1" && len(f) == 2:
 		if f[1] != "next" && f[1] != "stop" {
@@ -144,13 +151,13 @@ func parseCustomID(s string) (componentID, error) {
 		}
 		return componentID{kind: kindStudyNext, action: f[1]}, nil
 	case f[0] == "rc1" && len(f) == 2:
-		report, ok := parseID[uint64](f[1])
+		report, ok := parseID[questions.ReportID](f[1])
 		if !ok {
 			break
 		}
 		return componentID{kind: kindReportClose, report: report}, nil
 	case f[0] == "pm1" && len(f) == 2:
-		draft, ok := parseID[uint64](f[1])
+		draft, ok := parseID[questions.DraftID](f[1])
 		if !ok {
 			break
 		}
@@ -160,7 +167,7 @@ func parseCustomID(s string) (componentID, error) {
 		if f[0] == "sg1" {
 			kind, actions = kindReview, []string{"approve", "reject", "next"}
 		}
-		draft, ok := parseID[uint64](f[2])
+		draft, ok := parseID[questions.DraftID](f[2])
 		if !ok || !slices.Contains(actions, f[1]) {
 			break
 		}

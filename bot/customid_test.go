@@ -26,7 +26,7 @@ func TestCustomIDRoundTrip(t *testing.T) {
 		{"draft fix", draftCustomID("fix", 18446744073709551615), componentID{kind: kindDraft, action: "fix", draft: 18446744073709551615}},
 		{"review approve", reviewCustomID("approve", 3), componentID{kind: kindReview, action: "approve", draft: 3}},
 		{"review next", reviewCustomID("next", 3), componentID{kind: kindReview, action: "next", draft: 3}},
-		{"study answer", studyCustomID(77), componentID{kind: kindStudy, post: 77}},
+		{"study answer", studyCustomID(77), componentID{kind: kindStudy, review: 77}},
 		{"study next", studyNextCustomID("next"), componentID{kind: kindStudyNext, action: "next"}},
 		{"study stop", studyNextCustomID("stop"), componentID{kind: kindStudyNext, action: "stop"}},
 		{"report", reportCustomID(5), componentID{kind: kindReport, post: 5}},
@@ -92,7 +92,7 @@ func FuzzParseCustomID(f *testing.F) {
 		case kindReview:
 			again = reviewCustomID(id.action, id.draft)
 		case kindStudy:
-			again = studyCustomID(id.post)
+			again = studyCustomID(id.review)
 		case kindStudyNext:
 			again = studyNextCustomID(id.action)
 		case kindReport:

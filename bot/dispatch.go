@@ -125,7 +125,7 @@ func (b *Bot) dispatch(c *call) (response, error) {
 		case kindReview:
 			return b.reviewButton(c, id)
 		case kindStudy:
-			return b.studyAnswer(c, id.post, d.Values)
+			return b.studyAnswer(c, id.review, d.Values)
 		case kindStudyNext:
 			return b.studyNext(c, id)
 		case kindReport:

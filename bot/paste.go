@@ -129,7 +129,7 @@ func modalText(rows []discordgo.MessageComponent, id string) string {
 
 // ownDraft loads a draft for the member acting on it: its author (an admin
 // still, for an admin's paste).
-func (b *Bot) ownDraft(c *call, id uint64) (questions.Draft, error) {
+func (b *Bot) ownDraft(c *call, id questions.DraftID) (questions.Draft, error) {
 	d, err := b.store.Draft(c.guild, id)
 	if errors.Is(err, questions.ErrNotFound) {
 		return d, userErr("This paste is gone: it was added, cancelled, has expired or was replaced by a newer one (each member keeps their %d latest). Start again with `/quizadmin add` or `/quiz suggest`.",

@@ -23,7 +23,7 @@ type hookStore struct {
 	beforeEdit func() // before EditBanks writes
 }
 
-func (s *hookStore) Draft(guild questions.GuildID, id uint64) (questions.Draft, error) {
+func (s *hookStore) Draft(guild questions.GuildID, id questions.DraftID) (questions.Draft, error) {
 	d, err := s.DB.Draft(guild, id)
 	if f := s.afterDraft; f != nil {
 		s.afterDraft = nil

@@ -92,10 +92,7 @@ func reviewQuestionMessage(lead string, r questions.Review, q *questions.Questio
 		head += " · you missed this one last time"
 	}
 	head += "\n" + pickText(r.SelectCount) + " from the menu below · private, for your memory and your streak, not for points"
-	row := answerSelect(questions.Post{ID: r.ID, SelectCount: r.SelectCount}, q, false)
-	sel := row.Components[0].(discordgo.SelectMenu)
-	sel.CustomID = studyCustomID(r.ID)
-	row.Components[0] = sel
+	row := answerSelect(studyCustomID(r.ID), r.SelectCount, q, false)
 	return message{ephemeral: true, content: joinLines(lead, head), embeds: questionEmbeds(q, colorOpen),
 		components: []discordgo.MessageComponent{row, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Stop", Style: discordgo.SecondaryButton, CustomID: studyNextCustomID("stop")}}}}}
@@ -103,7 +100,7 @@ func reviewQuestionMessage(lead string, r questions.Review, q *questions.Questio
 
 // studyAnswer grades a member's pick on a review question and turns the
 // message into its grading.
-func (b *Bot) studyAnswer(c *call, reviewID questions.PostID, values []string) (response, error) {
+func (b *Bot) studyAnswer(c *call, reviewID questions.ReviewID, values []string) (response, error) {
 	r, err := b.store.Review(c.guild, reviewID)
 	if errors.Is(err, questions.ErrNotFound) {
 		return response{}, userErr("This review question is gone: it expired, or you were shown %d newer ones. `/quiz review` picks up where you left off.", questions.MaxOpenReviews)
@@ -115,7 +112,7 @@ func (b *Bot) studyAnswer(c *call, reviewID questions.PostID, values []string) (
 		return response{}, err
 	}
 	a, err := b.store.RecordReview(c.ctx, questions.Answer{
-		PostID: reviewID, GuildID: c.guild, UserID: c.user, InteractionID: mustID(c.i.ID),
+		PostID: reviewID.Post(), GuildID: c.guild, UserID: c.user, InteractionID: mustID(c.i.ID),
 		Choice: values, At: b.clock.Now(),
 	})
 	switch {

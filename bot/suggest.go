@@ -28,7 +28,7 @@ func (b *Bot) suggestionsCmd(c *call, _ options) (response, error) {
 
 // reviewPage is the review of the first queued suggestion after the draft
 // after (wrapping round to the oldest), below a note on what was just done.
-func (b *Bot) reviewPage(guild questions.GuildID, after uint64, note string) (message, error) {
+func (b *Bot) reviewPage(guild questions.GuildID, after questions.DraftID, note string) (message, error) {
 	queue, err := b.store.Suggestions(guild)
 	if err != nil {
 		return message{}, fmt.Errorf("suggestions: %w", err)
