@@ -35,8 +35,11 @@ func (b *Bot) guildPost(c *call, postID questions.PostID) (questions.Post, error
 	return post, nil
 }
 
-// answer grades a member's pick on a post's select menu.
-func (b *Bot) answer(c *call, postID questions.PostID, values []string) (response, error) {
+// answer grades a member's pick on a post's select menu. Its route
+// acknowledges it only if it is late (ackDeferIfLate): a deferral
+// costs a request, and most answers are graded well within Discord's 3 s.
+func (b *Bot) answer(c *call, id componentID) (response, error) {
+	postID, values := id.post, c.values
 	post, err := b.guildPost(c, postID)
 	if errors.Is(err, questions.ErrNotFound) {
 		return response{}, userErr("This quiz has ended or this control is no longer in use.")
@@ -67,7 +70,7 @@ func (b *Bot) answer(c *call, postID questions.PostID, values []string) (respons
 		}
 	}
 
-	a, err := b.commitAnswer(c, questions.Answer{
+	a, err := b.store.RecordAnswer(c.ctx, questions.Answer{
 		PostID: postID, GuildID: c.guild, UserID: c.user, InteractionID: mustID(c.i.ID),
 		Choice: values, At: b.clock.Now(),
 	})
@@ -75,37 +78,13 @@ func (b *Bot) answer(c *call, postID questions.PostID, values []string) (respons
 		return response{}, userErr("You already answered **%s**. One answer per member per question.", strings.Join(a.Choice, ", "))
 	}
 	if err != nil && !errors.Is(err, questions.ErrAlreadyAnswered) {
-		return response{}, err
+		return response{}, storeErr(err)
 	}
 	b.queueRefresh(postID)
 	if err == nil {
 		b.cfg.Metrics.AnswerRecorded(time.Since(c.start))
 	}
 	return asReplies(gradeMessage(a, post, reveal)), nil
-}
-
-// commitAnswer records a, and returns what RecordAnswer returns (a store
-// failure as storeErr). The commit runs on the handler's own goroutine; a
-// commit still running near Discord's 3 s deadline (counted from the
-// interaction's arrival) gets a deferral, sent from a timer's goroutine
-// while the commit goes on, which is not an acknowledgement: the graded
-// edit that follows the commit is. A deferral that fails is returned once
-// the commit is done (the answer is stored either way).
-func (b *Bot) commitAnswer(c *call, a questions.Answer) (questions.Answer, error) {
-	deferred := make(chan error, 1)
-	late := time.AfterFunc(b.cfg.AnswerAckWait-time.Since(c.start), func() { deferred <- c.deferReply(true) })
-	a, err := b.store.RecordAnswer(c.ctx, a)
-	if !late.Stop() {
-		// The deferral started: wait for it, so that c is the handler's
-		// alone again.
-		if derr := <-deferred; derr != nil {
-			return questions.Answer{}, derr
-		}
-	}
-	if err != nil && !errors.Is(err, questions.ErrAlreadyAnswered) {
-		return a, storeErr(err)
-	}
-	return a, err
 }
 
 func mustID(s string) uint64 {

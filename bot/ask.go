@@ -19,11 +19,14 @@ const askRetries = 3
 
 // ask posts a question now in this channel (/quiz ask [bank] [minutes]).
 // A member's ask is held to the server's fair play (see askLimits); an
-// admin's is not.
+// admin's is not. Posting waits on Discord, so all of it comes after the
+// deferral its route makes.
 func (b *Bot) ask(c *call, opts options) (response, error) {
-	if err := c.deferReply(true); err != nil {
-		return response{}, err
-	}
+	return later(func() (response, error) { return b.askNow(c, opts) }), nil
+}
+
+// askNow is ask's work, once the interaction is deferred.
+func (b *Bot) askNow(c *call, opts options) (response, error) {
 	set, err := b.store.Settings(c.guild)
 	if err != nil {
 		return response{}, fmt.Errorf("ask: %w", err)
@@ -38,7 +41,7 @@ func (b *Bot) ask(c *call, opts options) (response, error) {
 		return response{}, userErr("I can't post here: I need View Channel, Send Messages and Embed Links in this channel.")
 	}
 	closes := b.clock.Now().Add(time.Duration(minutes) * time.Minute)
-	if isManager(c.member) {
+	if c.manager {
 		q, err := b.draw(c.ctx, c.guild, set, bankName)
 		if err != nil {
 			return response{}, err

@@ -210,10 +210,10 @@ type Config struct {
 	// one rate-limit bucket (shard id % max_concurrency); default 5 s,
 	// Discord's.
 	IdentifyInterval time.Duration
-	// AnswerAckWait is how long an answer's commit may take, counted from
-	// the interaction's arrival, before the bot defers the interaction
-	// (default 2 s: Discord wants a response within 3 s). Real time, not
-	// Clock's: Discord's deadline is.
+	// AnswerAckWait is how long an answer may take to be graded and
+	// stored, counted from the interaction's arrival, before the bot
+	// defers the interaction (default 2 s: Discord wants a response within
+	// 3 s). Real time, not Clock's: Discord's deadline is.
 	AnswerAckWait time.Duration
 }
 
@@ -282,7 +282,7 @@ type Bot struct {
 	bankSets sync.Map
 	loads    sync.WaitGroup // snapshot loads running in the background
 
-	routes map[string]route // "command [group] sub" → its handler, from routes()
+	table *table // the interaction table (routes.go), resolved
 
 	// Scheduler goroutine only: when to retry a failed reveal, and how
 	// many times it failed.
@@ -344,12 +344,16 @@ func New(cfg Config) (*Bot, error) {
 	if cfg.ShutdownGrace <= 0 {
 		cfg.ShutdownGrace = 2500 * time.Millisecond
 	}
+	t, err := newTable(routes())
+	if err != nil {
+		return nil, fmt.Errorf("bot routes: %w", err)
+	}
 	return &Bot{
 		cfg: cfg, store: cfg.Store, log: cfg.Logger, clock: cfg.Clock, rand: cfg.Rand,
 		wake:     make(chan struct{}, 1),
 		refresh:  make(chan questions.PostID, 1024),
 		revealAt: map[questions.PostID]time.Time{}, revealTries: map[questions.PostID]int{},
-		routes:   routeTable(),
+		table:    t,
 		suggests: newLimiter(suggestLimit), reviews: newLimiter(reviewLimit),
 	}, nil
 }
@@ -493,7 +497,7 @@ func (b *Bot) Run(ctx context.Context) error {
 
 	if layout.First != 0 {
 		b.log.Info("commands not registered: the process that runs shard 0 registers them", "shards", layout.String())
-	} else if _, err := rs.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, commands(), discordgo.WithContext(ctx)); err != nil {
+	} else if _, err := rs.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, b.table.applicationCommands(), discordgo.WithContext(ctx)); err != nil {
 		serr := shutdown()
 		if ctx.Err() != nil {
 			return serr // stopped while starting: a clean stop

@@ -85,9 +85,9 @@ func TestRejectAfterAnotherAdminHandledIt(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	r, err := b.reviewButton(adminCall(t), componentID{kind: kindReview, action: "reject", draft: d.ID})
+	r, err := b.suggestionButton(adminCall(t), componentID{kind: kindSuggestion, action: "reject", draft: d.ID})
 	if err != nil {
-		t.Fatalf("reviewButton: %v", err)
+		t.Fatalf("suggestionButton: %v", err)
 	}
 	if r.after != nil {
 		t.Error("the member is sent a DM saying the suggestion was rejected; want none: it was handled by another admin")

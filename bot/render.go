@@ -153,7 +153,7 @@ func openMessage(p questions.Post, q *questions.Question, extra ...*discordgo.Me
 	return &discordgo.MessageSend{
 		Content:         openContent(p),
 		Embeds:          embeds,
-		Components:      []discordgo.MessageComponent{answerSelect(answerCustomID(p.ID), p.SelectCount, q, false)},
+		Components:      []discordgo.MessageComponent{answerSelect(kindAnswer.id(componentID{post: p.ID}), p.SelectCount, q, false)},
 		AllowedMentions: noPings(),
 	}
 }
@@ -286,7 +286,7 @@ func closedReveal(p questions.Post, q *questions.Question) channelReveal {
 		content = "📅 " + content
 	}
 	report := discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{
-		Label: "Report a problem", Emoji: &discordgo.ComponentEmoji{Name: "⚠️"}, Style: discordgo.SecondaryButton, CustomID: reportCustomID(p.ID)}}}
+		Label: "Report a problem", Emoji: &discordgo.ComponentEmoji{Name: "⚠️"}, Style: discordgo.SecondaryButton, CustomID: kindReport.id(componentID{post: p.ID})}}}
 	edit := &discordgo.MessageEdit{
 		Channel: formatID(p.ChannelID), ID: formatID(p.MessageID), AllowedMentions: noPings(),
 	}
@@ -317,7 +317,7 @@ func closedReveal(p questions.Post, q *questions.Question) channelReveal {
 			AllowedMentions: noPings(),
 		})
 	}
-	comps := []discordgo.MessageComponent{answerSelect(answerCustomID(p.ID), p.SelectCount, q, true), report}
+	comps := []discordgo.MessageComponent{answerSelect(kindAnswer.id(componentID{post: p.ID}), p.SelectCount, q, true), report}
 	edit.Content, edit.Embeds, edit.Components = &content, &parts[0], &comps
 	return channelReveal{edit: edit, more: more}
 }
