@@ -55,35 +55,23 @@ import (
 	"github.com/quizhost/quizhost/questions"
 )
 
-// Store is what the bot needs from the database, by concern. storage.DB
+// Store is what the bot needs from the database: every call it makes, in
+// one interface, as the bot is its one consumer; the methods are grouped
+// by concern. storage.DB
 // implements it; see there for the contract of each method. Writes take a
 // context: it bounds the wait for the write (a cancelled wait writes
 // nothing); a write under way commits or fails whatever the context does.
 type Store interface {
-	SettingsStore
-	PostStore
-	AnswerStore
-	BoardStore
-	BankStore
-	ConfirmStore
-	ResetStore
-	StudyStore
-	ReportStore
-}
-
-// SettingsStore keeps a guild's settings and its daily schedule.
-type SettingsStore interface {
+	// Settings: a guild's settings and its daily schedule.
 	Settings(guildID questions.GuildID) (questions.Settings, error)
 	UpdateSettings(ctx context.Context, guildID questions.GuildID, fn func(*questions.Settings) error) (questions.Settings, error)
 	DailyGuilds() ([]questions.Settings, error)
 	ClaimDaily(ctx context.Context, guildID questions.GuildID, due, next time.Time, localDate string) (bool, error)
 	DailyFailed(ctx context.Context, guildID questions.GuildID, msg string) error
-}
 
-// PostStore keeps the questions posted, their close and reveal, and which
-// questions a guild was asked; a member's ask is held to the guild's
-// fair-play limits (CreateAsk) in the transaction that posts it.
-type PostStore interface {
+	// Posts: the questions posted, their close and reveal, and which
+	// questions a guild was asked; a member's ask is held to the guild's
+	// fair-play limits (CreateAsk) in the transaction that posts it.
 	CreatePost(ctx context.Context, p questions.Post) (questions.Post, error)
 	CreateAsk(ctx context.Context, p questions.Post, lim questions.AskLimits) (questions.Post, error)
 	LastAsk(guildID questions.GuildID, userID questions.UserID) (time.Time, error)
@@ -98,25 +86,19 @@ type PostStore interface {
 	UnrevealedPosts() ([]questions.Post, error)
 	Asked(guildID questions.GuildID) (map[string]bool, error)
 	ForgetAsked(ctx context.Context, guildID questions.GuildID, questionIDs []string) error
-}
 
-// AnswerStore records members' answers.
-type AnswerStore interface {
+	// Answers: members' answers to posts.
 	RecordAnswer(ctx context.Context, a questions.Answer) (questions.Answer, error)
 	Answer(postID questions.PostID, userID questions.UserID) (questions.Answer, error)
-}
 
-// BoardStore reads scores: leaderboards, standings, stats and streaks.
-type BoardStore interface {
+	// Scores: leaderboards, standings, stats and streaks.
 	Leaderboard(guildID questions.GuildID, p questions.Period, r questions.Ranking, at time.Time, offset, limit int) (questions.Leaderboard, error)
 	Standing(guildID questions.GuildID, userID questions.UserID, p questions.Period, r questions.Ranking, at time.Time) (questions.Standing, error)
 	MemberStats(guildID questions.GuildID, userID questions.UserID, at time.Time) (questions.MemberStats, error)
 	ActiveStreaks(guildID questions.GuildID, at time.Time, limit int) ([]questions.Score, error)
-}
 
-// BankStore keeps a guild's imported banks, the versions kept for undo
-// and its drafts (pastes and suggestions).
-type BankStore interface {
+	// Banks: a guild's imported banks, the versions kept for undo and
+	// its drafts (pastes and suggestions).
 	SaveBanks(ctx context.Context, guildID questions.GuildID, files []questions.BankFile, draftID questions.DraftID) error
 	Banks(guildID questions.GuildID) ([]questions.BankFile, error)
 	EditBanks(ctx context.Context, guildID questions.GuildID, e questions.BankEdit) error
@@ -125,24 +107,18 @@ type BankStore interface {
 	Draft(guildID questions.GuildID, id questions.DraftID) (questions.Draft, error)
 	DeleteDraft(ctx context.Context, guildID questions.GuildID, id questions.DraftID) error
 	Suggestions(guildID questions.GuildID) ([]questions.Draft, error)
-}
 
-// ConfirmStore keeps the confirmations waiting for an admin's click.
-type ConfirmStore interface {
+	// Confirmations waiting for an admin's click.
 	SaveConfirmation(ctx context.Context, c questions.Confirmation) (questions.Confirmation, error)
 	Confirmation(guildID questions.GuildID, id questions.ConfirmationID) (questions.Confirmation, error)
 	TakeConfirmation(ctx context.Context, guildID questions.GuildID, id questions.ConfirmationID) (questions.Confirmation, error)
-}
 
-// ResetStore wipes scores.
-type ResetStore interface {
+	// Resets: wiping scores.
 	ResetGuild(ctx context.Context, guildID questions.GuildID) error
 	ResetMember(ctx context.Context, guildID questions.GuildID, userID questions.UserID) error
-}
 
-// StudyStore keeps what members remember (the memory model), their
-// private reviews and exam dates.
-type StudyStore interface {
+	// Study: what members remember (the memory model), their private
+	// reviews and exam dates.
 	Memories(guildID questions.GuildID, userID questions.UserID) ([]questions.Memory, error)
 	GroupMemories(guildID questions.GuildID, users []questions.UserID, questionIDs []string) ([]questions.Memory, error)
 	Players(guildID questions.GuildID, now time.Time) ([]questions.UserID, error)
@@ -153,11 +129,9 @@ type StudyStore interface {
 	RecordReview(ctx context.Context, a questions.Answer) (questions.Answer, error)
 	SetExamDate(ctx context.Context, e questions.ExamDate) error
 	ExamDate(guildID questions.GuildID, userID questions.UserID) (questions.ExamDate, error)
-}
 
-// ReportStore keeps members' reports about questions and re-grades a
-// question's stored answers.
-type ReportStore interface {
+	// Reports: members' reports about questions, and re-grading a
+	// question's stored answers.
 	AddReport(ctx context.Context, r questions.Report) (questions.Report, error)
 	Reports(guildID questions.GuildID) ([]questions.Report, error)
 	CloseReport(ctx context.Context, guildID questions.GuildID, reportID questions.ReportID) error
