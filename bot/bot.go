@@ -85,11 +85,9 @@ type Store interface {
 	SetRevealSent(ctx context.Context, postID questions.PostID, sent int) error
 	UnrevealedPosts() ([]questions.Post, error)
 	Asked(guildID questions.GuildID) (map[string]bool, error)
-	ForgetAsked(ctx context.Context, guildID questions.GuildID, questionIDs []string) error
 
 	// Answers: members' answers to posts.
 	RecordAnswer(ctx context.Context, a questions.Answer) (questions.Answer, error)
-	Answer(postID questions.PostID, userID questions.UserID) (questions.Answer, error)
 
 	// Scores: leaderboards, standings, stats and streaks.
 	Leaderboard(guildID questions.GuildID, p questions.Period, r questions.Ranking, at time.Time, offset, limit int) (questions.Leaderboard, error)
