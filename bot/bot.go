@@ -4,37 +4,51 @@
 //
 // Where things are:
 //
-//   - bot.go: Store (by concern), Config, New and Run (start, shutdown).
-//   - gateway.go: connecting, reconnecting, fatal close codes, closing;
-//     shards.go: the shards run (one session each; the layout, and so
-//     which servers are the bot's own, is internal/sharding's), identify
-//     pacing.
-//   - transport.go: REST through the configured API base; Discord's
-//     global rate limit kept away from interaction responses.
-//   - dispatch.go: the entry point of every interaction (by type, then
-//     command or custom-ID kind); routes.go: the command table, from which
-//     both the registration and the routing of slash commands are built.
-//   - options.go: reading command options; respond.go: the interaction's
-//     one initial response, deferral, edits, modals, allowed_mentions;
-//     errors.go: messages for members, store errors, token redaction.
-//   - One file per command family: ask.go (/quiz ask and answers),
-//     leaderboard.go, stats.go, banks.go, question.go, settings.go,
-//     daily.go, import.go, export.go, reset.go, paste.go (/quizadmin add),
-//     suggest.go; review.go (/quiz review), study.go (/quiz exam, the
-//     readiness and chart of /quiz stats), report.go (the Report button,
-//     /quizadmin reports and regrade); bankedit.go is the merge of banks
-//     they share.
+//   - routes.go: the interaction table. Each route is a slash command with
+//     its options' autocomplete, who may use it (Manage Server or not) and
+//     how it is acknowledged, and the buttons, menus and forms of its
+//     messages by custom-ID kind (the kinds are declared there too).
+//     table.go: the table's types, its checks, the commands registered and
+//     the lookup by command path or custom-ID prefix; dispatch.go: the
+//     entry point of every interaction, which resolves its route, refuses
+//     members who lack Manage Server where the route needs it, and
+//     acknowledges it as the route says; customid.go: the custom-ID codec
+//     (patterns such as "a1:<post>"); autocomplete.go: the suggesters.
+//   - respond.go: the response a handler returns (reply, update, modal,
+//     choices, later), sending it, deferrals, edits, allowed_mentions;
+//     options.go: reading command options; errors.go: messages for
+//     members, store errors, token redaction.
+//   - One file per command family, the handler first, then the pure
+//     function that renders its message: ask.go (/quiz ask and the draw),
+//     answer.go (answering a posted question), leaderboard.go, stats.go,
+//     banks.go, question.go, settings.go, daily.go, import.go, export.go,
+//     reset.go, paste.go (/quizadmin add, /quiz suggest and their drafts),
+//     suggest.go (the suggestion queue, /quizadmin suggestions), review.go
+//     (/quiz review), study.go (/quiz exam, the readiness and chart of
+//     /quiz stats), report.go (the Report button, /quizadmin reports and
+//     regrade).
 //   - confirm.go: the prompts to confirm (reset, and the bank changes of
 //     undo.go) and their one-use buttons; undo.go: bank remove, import
 //     mode:replace and question remove once confirmed, with the version
-//     they keep, and /quizadmin bank undo.
+//     they keep, and /quizadmin bank undo; bankedit.go: planning and
+//     storing a change to a server's own banks; bankset.go: each server's
+//     imported banks in memory, one snapshot per change.
 //   - scheduler.go: the one timer (closes, reveal retries, the daily quiz);
 //     refresher.go: live answer counts; reveal.go: close, reveal and the
-//     retry; autocomplete.go: option suggestions.
-//   - customid.go: the custom-ID codec; render.go and preview.go: pure
-//     rendering of domain values into Discord payloads.
+//     retry; revealcache.go: each answered post's reveal, rendered once.
+//   - render.go and preview.go: pure rendering of domain values into
+//     Discord payloads (and quizhost preview's text); layout.go: cutting
+//     long texts and packing embeds into messages; plaintext.go: select
+//     labels as plain text.
 //   - ratelimit.go: the per-member rate limits of suggestion and review
 //     steps (the fair play of /quiz ask is in ask.go, held by the store).
+//   - bot.go: Store, Config, New and Run (start, shutdown); gateway.go:
+//     connecting, reconnecting, fatal close codes, closing; shards.go: the
+//     shards run (one session each; the layout, and so which servers are
+//     the bot's own, is internal/sharding's), identify pacing;
+//     transport.go: REST through the configured API base, Discord's
+//     global rate limit kept away from interaction responses;
+//     replybuckets.go: the rate-limit buckets of interaction replies.
 package bot
 
 import (
