@@ -86,8 +86,10 @@ func (k idKind) id(f componentID) string {
 
 // parse reads the fields after the prefix of a custom ID of kind k
 // (strictly: each value in its one spelling).
-func (k idKind) parse(fields []string) (componentID, bool) {
-	ps := k.placeholders()
+func (k idKind) parse(fields []string) (componentID, bool) { return k.parseWith(k.placeholders(), fields) }
+
+// parseWith is parse with k's placeholders ps already split.
+func (k idKind) parseWith(ps, fields []string) (componentID, bool) {
 	if len(fields) != len(ps) {
 		return componentID{}, false
 	}

@@ -42,6 +42,8 @@ type component struct {
 	handle componentHandler
 	access access
 	ack    ack
+
+	placeholders []string // kind's, split once by newTable
 }
 
 // handler answers one slash command (opts are its value options) with the
@@ -112,10 +114,11 @@ type table struct {
 	modals     map[string]*component // forms, by custom-ID prefix
 }
 
-// newTable checks rs and indexes it. Command paths and custom-ID prefixes
-// are each declared once; every command goes through a described command
-// and group; suggestions are for string options; ackDeferUpdate is for
-// components only.
+// newTable checks rs and indexes it; the table keeps rs (routes() makes a
+// new one each call). Command paths and custom-ID prefixes are each
+// declared once; every command goes through a described command and
+// group; suggestions are for free string options; ackDeferUpdate is for
+// buttons and menus only; a refusal says what it refuses.
 func newTable(rs []route) (*table, error) {
 	t := &table{routes: rs, commands: map[string]*route{}, components: map[string]*component{}, modals: map[string]*component{}}
 	groups := commandGroups()
@@ -174,6 +177,7 @@ func newTable(rs []route) (*table, error) {
 					return nil, fmt.Errorf("custom-ID kind %q: a modal has no message to update", c.kind)
 				}
 				prefixes[c.kind.prefix()] = c.kind
+				c.placeholders = c.kind.placeholders()
 				set.index[c.kind.prefix()] = c
 			}
 		}
@@ -197,7 +201,7 @@ func (t *table) component(customID string, modal bool) (*component, componentID,
 	if c == nil {
 		return nil, componentID{}, false
 	}
-	id, ok := c.kind.parse(fields)
+	id, ok := c.kind.parseWith(c.placeholders, fields)
 	if !ok {
 		return nil, componentID{}, false
 	}
