@@ -84,12 +84,9 @@ func (k idKind) id(f componentID) string {
 	return b.String()
 }
 
-// parse reads the fields after the prefix of a custom ID of kind k
-// (strictly: each value in its one spelling).
-func (k idKind) parse(fields []string) (componentID, bool) { return k.parseWith(k.placeholders(), fields) }
-
-// parseWith is parse with k's placeholders ps already split.
-func (k idKind) parseWith(ps, fields []string) (componentID, bool) {
+// parse reads the fields after the prefix of a custom ID of kind k, whose
+// placeholders are ps (strictly: each value in its one spelling).
+func (k idKind) parse(ps, fields []string) (componentID, bool) {
 	if len(fields) != len(ps) {
 		return componentID{}, false
 	}
@@ -117,8 +114,9 @@ func (k idKind) check() error {
 		return errors.New("prefix must be lower-case letters and digits")
 	}
 	for _, f := range strings.Split(string(k), ":")[1:] {
-		name, ok := strings.CutPrefix(f, "<")
-		if name, ok = strings.CutSuffix(name, ">"); !ok || name == "" {
+		name, open := strings.CutPrefix(f, "<")
+		name, closed := strings.CutSuffix(name, ">")
+		if !open || !closed || name == "" {
 			return errors.New("field " + f + " is not a <placeholder>")
 		}
 		if _, known := idFields[name]; known {

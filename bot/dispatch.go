@@ -175,6 +175,7 @@ func (b *Bot) run(c *call, a access, id componentID, how ack, handle func() (res
 		return r, err
 	}
 	switch how {
+	case ackNow: // the table says the handler answers at once: no deferral
 	case ackDeferReply:
 		err = c.deferReply(true)
 	case ackDeferUpdate:

@@ -162,6 +162,8 @@ func TestTableChecks(t *testing.T) {
 		{"prefix twice", []route{{components: []component{{kind: "x1:<post>", handle: press}}, modals: []component{{kind: "x1:<draft>", handle: press}}}}, "share their prefix"},
 		{"unknown field", []route{{components: []component{{kind: "x1:<postt>", handle: press}}}}, "neither a known field"},
 		{"bare field", []route{{components: []component{{kind: "x1:post", handle: press}}}}, "placeholder"},
+		{"half a field", []route{{components: []component{{kind: "x1:post>", handle: press}}}}, "placeholder"},
+		{"one-word list", []route{{components: []component{{kind: "x1:<next>", handle: press}}}}, "neither a known field"},
 		{"bad prefix", []route{{components: []component{{kind: "X-1:<post>", handle: press}}}}, "prefix"},
 		{"suggest a number", []route{{command: "quiz x", desc: "x", handle: noop, options: opts(num), suggest: map[string]suggester{"n": suggestZones}}}, "not a free string"},
 		{"suggest nothing", []route{{command: "quiz x", desc: "x", handle: noop, suggest: map[string]suggester{"s": suggestZones}}}, "not a free string"},

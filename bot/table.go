@@ -201,7 +201,7 @@ func (t *table) component(customID string, modal bool) (*component, componentID,
 	if c == nil {
 		return nil, componentID{}, false
 	}
-	id, ok := c.kind.parseWith(c.placeholders, fields)
+	id, ok := c.kind.parse(c.placeholders, fields)
 	if !ok {
 		return nil, componentID{}, false
 	}
