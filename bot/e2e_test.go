@@ -29,7 +29,7 @@ const (
 	channelID = "6001"
 	otherChan = "6002"
 	token     = "test-token"
-	wait      = 10 * time.Second
+	wait      = 30 * time.Second // a guard against a hang, not a measure: -race on two busy cores is slow
 )
 
 var (

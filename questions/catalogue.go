@@ -2,7 +2,6 @@ package questions
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -115,10 +114,6 @@ func (b *Bank) Files() []string {
 	}
 	return files
 }
-
-// ErrBuiltinName is wrapped by the error of CheckBankName: a bank from a
-// file or an import may not take the built-in bank's name.
-var ErrBuiltinName = errors.New("the built-in bank's name")
 
 // CheckBankName refuses a bank name that a built-in bank has, matched
 // case-insensitively and ignoring surrounding white space: a bank is its

@@ -1,7 +1,6 @@
 package questions
 
 import (
-	"errors"
 	"time"
 )
 
@@ -15,10 +14,6 @@ const (
 	// are neither added nor queued: a new one replaces the oldest.
 	MaxUnsentDrafts = 5
 )
-
-// ErrQueueFull: the member has MaxQueuedSuggestions suggestions waiting
-// for review already.
-var ErrQueueFull = errors.New("too many suggestions waiting for review")
 
 // DraftKind says who wrote a draft and what becomes of it.
 type DraftKind string

@@ -233,3 +233,68 @@ func TestParseGIFTProblems(t *testing.T) {
 		})
 	}
 }
+
+func TestParseGIFTSeparation(t *testing.T) {
+	tests := []struct {
+		name    string
+		data    []byte
+		wantIDs []string
+		want    []want
+	}{
+		{
+			name:    "a titled question right after a closed block",
+			data:    lines("::a::One? {=x ~y}", "::b::Two? {", "=x", "~y", "}", "::c::Three? {=x ~y}"),
+			wantIDs: []string{"t#a", "t#b", "t#c"},
+		},
+		{
+			name: "untitled questions without a blank line",
+			data: lines("::a::One? {=x ~y}", "", "Two? {=x ~y}", "Three? {=x ~y}"),
+			want: []want{{4, "a second answer block {…} in one question: GIFT questions are separated by a blank line; add one before the question starting here"}},
+			// The first question still loads; the file has an error.
+			wantIDs: []string{"t#a"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			banks, ps := ParseGIFT("t.gift", tt.data)
+			checkProblems(t, ps, tt.want)
+			checkInvariants(t, banks, ps)
+			if got := ids(banks); !reflect.DeepEqual(got, tt.wantIDs) {
+				t.Errorf("got %q, want %q", got, tt.wantIDs)
+			}
+		})
+	}
+}
+
+// Plain and markdown GIFT text keeps the indentation of fenced code.
+func TestParseGIFTCodeIndentation(t *testing.T) {
+	data := lines(
+		"::code::[markdown]What does this print?",
+		"```",
+		"for i in range(2):",
+		"    print(i)",
+		"```",
+		"{=0 and 1 ~2}",
+		"",
+		"::esc::Escaped\\n```\\nif x\\:\\n    y\\n```{=a ~b}",
+	)
+	banks, ps := ParseGIFT("t.gift", data)
+	checkProblems(t, ps, nil)
+	if got, want := banks[0].Questions[0].Stem, "What does this print?\n```\nfor i in range(2):\n    print(i)\n```"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got, want := banks[0].Questions[1].Stem, "Escaped\n```\nif x:\n    y\n```"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// Skipped question types are warnings: the rest of the file loads.
+func TestParseGIFTUnsupportedAreWarnings(t *testing.T) {
+	banks, ps := ParseGIFT("t.gift", lines("::e::Essay {}", "", "::ok::Fine {=a ~b}"))
+	if len(ps) != 1 || !ps[0].Warning || ps.Err() != nil {
+		t.Errorf("got %v (warning %v), want one warning and no error", ps, len(ps) == 1 && ps[0].Warning)
+	}
+	if got := ids(banks); !reflect.DeepEqual(got, []string{"t#ok"}) {
+		t.Errorf("got %q, want [t#ok]", got)
+	}
+}

@@ -73,3 +73,14 @@ func checkInvariants(t *testing.T, banks []Bank, ps Problems) {
 		}
 	}
 }
+
+// ids lists "<bank>#<number>" of every question, in order.
+func ids(banks []Bank) []string {
+	var out []string
+	for _, b := range banks {
+		for _, q := range b.Questions {
+			out = append(out, q.ID)
+		}
+	}
+	return out
+}

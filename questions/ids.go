@@ -1,7 +1,6 @@
 package questions
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 )
@@ -92,10 +91,6 @@ func ParseMessageID(s string) (MessageID, error) { return ParseID[MessageID](s) 
 
 // ParsePostID parses a post ID (see ParseID).
 func ParsePostID(s string) (PostID, error) { return ParseID[PostID](s) }
-
-// ErrBadID is returned, wrapped, by the parse functions for text that is
-// not an ID.
-var ErrBadID = errors.New("not an ID")
 
 // ParseID parses an ID of type T as Discord writes it: a decimal number
 // above zero with no sign, spaces or leading zeros (so that each ID has one

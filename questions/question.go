@@ -1,9 +1,10 @@
 // Package questions is quizhost's domain: question banks, questions and
 // their options, grading, and the quiz state (posts, answers, scores,
 // settings) that storage keeps and the bot shows. It uses the standard
-// library and go.yaml.in/yaml/v3 (for YAML banks) only; no Discord or
-// database code belongs here. The bank formats are documented in README.md,
-// "Question bank formats".
+// library, go.yaml.in/yaml/v3 (for YAML banks) and go-fsrs (the members'
+// memory of questions) only; no Discord or database code belongs here.
+// Its failures are the sentinel errors of errors.go. The bank formats are
+// documented in README.md, "Question bank formats".
 package questions
 
 import (

@@ -1,34 +1,7 @@
 package questions
 
 import (
-	"errors"
 	"time"
-)
-
-// Domain errors shared by storage and the bot. Methods that return them
-// say so in their doc comments; test with errors.Is.
-var (
-	// ErrNotFound: the post, bank, member or setting does not exist.
-	ErrNotFound = errors.New("not found")
-	// ErrAlreadyAnswered: the member has already answered this post; the
-	// first answer stands.
-	ErrAlreadyAnswered = errors.New("already answered")
-	// ErrClosed: the post is closed to answers.
-	ErrClosed = errors.New("question closed")
-	// ErrWrongGuild: the post belongs to another guild.
-	ErrWrongGuild = errors.New("post of another guild")
-	// ErrBadChoice: chosen letters that were not offered, duplicates, or
-	// the wrong number of picks.
-	ErrBadChoice = errors.New("invalid choice")
-	// ErrCooldown: a member asks again before Settings.AskCooldown has
-	// passed since their last ask (see AskLimits).
-	ErrCooldown = errors.New("asked too recently")
-	// ErrChannelFull: a member asks in a channel that has
-	// Settings.AskMaxOpen questions open already (see AskLimits).
-	ErrChannelFull = errors.New("too many questions open in the channel")
-	// ErrAlreadyAsked: a member's ask drew a question that was asked in the
-	// current round already (meanwhile, by someone else).
-	ErrAlreadyAsked = errors.New("question already asked in this round")
 )
 
 // Post is a question posted in a channel. IDs of guilds, channels, messages

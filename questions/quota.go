@@ -1,13 +1,8 @@
 package questions
 
 import (
-	"errors"
 	"fmt"
 )
-
-// ErrOverQuota: the change would take a server past its Quota. The error
-// is a *QuotaError, which says which bound and by how much.
-var ErrOverQuota = errors.New("over the server's quota")
 
 // Quota bounds what one server keeps in imported banks, so that no server
 // costs the others memory or time: its bank set is parsed whole. A bound

@@ -1,7 +1,6 @@
 package questions
 
 import (
-	"errors"
 	"time"
 )
 
@@ -28,14 +27,3 @@ type Regraded struct {
 	Changed int // of them, whose grade changed (right/wrong, right picks or points)
 	Posts   int // posts of the question whose key changed
 }
-
-// ErrQuestionOpen: the question is open in the guild (a post of it takes
-// answers), so a regrade is refused (its posts' menus take answers against
-// the old key), and so is a review answer (its grading would give away the
-// answer of an open question).
-var ErrQuestionOpen = errors.New("the question is open")
-
-// ErrOptionsChanged: a question's current key does not fit its stored
-// posts or reviews (another number of options), so their answers cannot
-// be graded against it.
-var ErrOptionsChanged = errors.New("the question's options changed")

@@ -2,14 +2,9 @@ package questions
 
 import (
 	"cmp"
-	"errors"
 	"slices"
 	"time"
 )
-
-// ErrNotYours: a member answered a review that was started for another
-// member.
-var ErrNotYours = errors.New("review of another member")
 
 // ReviewExpiry is how long a review question shown to a member accepts
 // their answer. A review that expired unanswered is deleted (storage drops

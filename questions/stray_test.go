@@ -1,6 +1,7 @@
 package questions
 
 import (
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -166,5 +167,34 @@ func TestParseFileNotABank(t *testing.T) {
 				t.Errorf("got %d banks and error %v, want none and %s", len(banks), got, tt.want)
 			}
 		})
+	}
+}
+
+// A stray notes.txt in the bank folder is not a bank: a warning, no banks.
+// A file chosen as a bank (an upload, a paste) that is not one is an error.
+func TestParseTextNotABank(t *testing.T) {
+	const reason = `not a question bank: no line is a question title such as "<Exam> Question 12"`
+	modes := []struct {
+		name string
+		opt  ParseOptions
+		want Problem
+	}{
+		{"in a bank folder", ParseOptions{SkipNonBank: true},
+			Problem{Path: "bank/notes.txt", Msg: reason + "; if it holds notes, rename it (notes.md) or move it out of the bank folder", Warning: true}},
+		{"chosen as a bank", ParseOptions{}, Problem{Path: "bank/notes.txt", Msg: reason}},
+	}
+	for _, m := range modes {
+		for _, data := range [][]byte{
+			lines("Things to revise", "- IAM policies", "- the shared responsibility model"),
+			[]byte(""),
+			[]byte("\n\n"),
+		} {
+			t.Run(fmt.Sprintf("%s %q", m.name, data), func(t *testing.T) {
+				banks, ps := ParseFile("bank/notes.txt", data, m.opt)
+				if want := (Problems{m.want}); len(banks) != 0 || !reflect.DeepEqual(ps, want) {
+					t.Errorf("got %d banks and %#v, want none and %#v", len(banks), ps, want)
+				}
+			})
+		}
 	}
 }

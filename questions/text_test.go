@@ -423,3 +423,77 @@ func TestParseTextKeepsSoundQuestions(t *testing.T) {
 		t.Errorf("got %s and %v, want only B#2 and one problem", dump(banks), ps)
 	}
 }
+
+func TestParseTextCodeBlocks(t *testing.T) {
+	data := lines(
+		"Spark Question 3", // 1
+		"Select 1Which line computes the mean score per team?",
+		"```python",
+		"df.groupBy(\"team\") \\",
+		"    .agg(F.avg(\"score\"))", // 5
+		"",
+		"    # blank line above kept",
+		"```",
+		"- A",
+		"```", // 10
+		"    F.avg(\"score\")",
+		"```",
+		"- B",
+		"F.mean",
+		"Correct answer: A", // 15
+		"Explanation",
+		"Like this:",
+		"  ```",
+		"  def f():",
+		"      return 1", // 20
+		"  ```",
+		"- A. Correct.",
+		"```",
+		"- B. Incorrect.",
+		"Select 2 lines", // 25
+		"Correct answer: B",
+		"```",
+	)
+	banks, ps := ParseText("b.txt", data)
+	checkProblems(t, ps, nil)
+	q := banks[0].Questions[0]
+	wantStem := "Which line computes the mean score per team?\n```python\ndf.groupBy(\"team\") \\\n    .agg(F.avg(\"score\"))\n\n    # blank line above kept\n```"
+	if q.Stem != wantStem {
+		t.Errorf("got stem %q, want %q", q.Stem, wantStem)
+	}
+	if want := "```\n    F.avg(\"score\")\n```"; q.Options[0].Text != want {
+		t.Errorf("got option A %q, want %q", q.Options[0].Text, want)
+	}
+	if want := "Like this:\n```\ndef f():\n    return 1\n```"; q.Explanation != want {
+		t.Errorf("got explanation %q, want %q", q.Explanation, want)
+	}
+	if want := "```\n- B. Incorrect.\nSelect 2 lines\nCorrect answer: B\n```"; q.Options[0].Rationale != want {
+		t.Errorf("got rationale A %q, want %q", q.Options[0].Rationale, want)
+	}
+}
+
+func TestParseTextUnclosedCodeBlock(t *testing.T) {
+	tests := []struct {
+		name string
+		data []byte
+		want []want
+	}{
+		{
+			name: "before the next question",
+			data: lines(append([]string{"Net Question 1", "Select 1Q?", "- A", "a", "- B", "b", "Correct answer: A", "Explanation", "```", "x"}, q2("Net Question 2")...)...),
+			want: []want{{9, "the code block opened here with ``` is not closed before the next question"}},
+		},
+		{
+			name: "at the end of the file",
+			data: lines("Net Question 1", "Select 1Q?", "```", "x", "- A", "a", "- B", "b", "Correct answer: A"),
+			want: []want{{1, "has 0 option(s)"}, {1, "no answer line"}, {3, "the code block opened here with ``` is not closed"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			banks, ps := ParseText("b.txt", tt.data)
+			checkProblems(t, ps, tt.want)
+			checkInvariants(t, banks, ps)
+		})
+	}
+}

@@ -3,7 +3,6 @@ package questions
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"time"
 )
 
@@ -34,9 +33,6 @@ const (
 	MaxKeptVersions = 50
 	MaxKeptBytes    = 24 << 20
 )
-
-// ErrTooLarge: what was to be stored is larger than its bound allows.
-var ErrTooLarge = errors.New("too large")
 
 // ConfirmAction is what a Confirmation carries out.
 type ConfirmAction string

@@ -193,7 +193,7 @@ func (db *DB) tally(tx *bbolt.Tx, d *deltas, p questions.Post, a questions.Answe
 		if d == nil {
 			pp = &pendingPost{p: p, topics: topicsOf(p)}
 		} else {
-			pp = d.addPost(tx.Bucket(bPosts), &db.posts, p)
+			pp = d.addPost(tx.Bucket(bPosts), &db.postCache, p)
 		}
 	}
 	for _, l := range a.Choice {

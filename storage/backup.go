@@ -1,13 +1,17 @@
 package storage
 
-// This file writes hot backups (Backup, BackupFile).
+// This file writes hot backups (Backup, StreamBackup, BackupFile and
+// BackupFileContext).
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+
+	"go.etcd.io/bbolt"
 )
 
 // Backup writes a consistent copy of the whole file to w while the
@@ -25,17 +29,40 @@ func (db *DB) Backup(w io.Writer) (int64, error) {
 // is left. It refuses path when it names the database's own file (the same
 // absolute, cleaned path, or the same file through a link).
 func (db *DB) BackupFile(path string) error {
+	return db.BackupFileContext(context.Background(), path)
+}
+
+// BackupFileContext is BackupFile stopping when ctx ends before the copy
+// has its name: the error wraps ctx.Err(), path is the previous file and
+// no temporary file is left. The copy stops within a few kilobytes.
+func (db *DB) BackupFileContext(ctx context.Context, path string) error {
 	if err := db.notOwnFile(path); err != nil {
 		return fmt.Errorf("backup file: %w", err)
 	}
-	err := replaceChecked(path, func(w io.Writer) error {
-		_, err := db.Backup(w)
+	err := replaceChecked(ctx, path, func(w io.Writer) error {
+		_, err := db.Backup(ctxWriter{ctx, w})
 		return err
 	})
+	if err != nil && ctx.Err() != nil {
+		err = ctx.Err() // bbolt's copy of the meta pages does not wrap its writer's error
+	}
 	if err != nil {
 		return fmt.Errorf("backup file: %w", err)
 	}
 	return nil
+}
+
+// ctxWriter is w until ctx ends; then every Write fails with ctx.Err().
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }
 
 // notOwnFile refuses a path that names the database's own file.
@@ -71,8 +98,9 @@ func (db *DB) notOwnFile(path string) error {
 // replaceChecked writes a bbolt file with write into a temporary file next
 // to path, fsyncs it, checks it (read-only open, tx.Check), then renames
 // it over path and fsyncs the directory. The temporary file is removed on
-// any error before the rename.
-func replaceChecked(path string, write func(io.Writer) error) (err error) {
+// any error before the rename; once ctx has ended, the rename does not
+// happen (an error wrapping ctx.Err()).
+func replaceChecked(ctx context.Context, path string, write func(io.Writer) error) (err error) {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -98,6 +126,9 @@ func replaceChecked(path string, write func(io.Writer) error) (err error) {
 	if err := checkFileAt(tmp); err != nil {
 		return fmt.Errorf("verify copy: %w", err)
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if err := os.Rename(tmp, path); err != nil {
 		return err
 	}
@@ -112,4 +143,25 @@ func syncDir(dir string) error {
 	}
 	defer d.Close()
 	return d.Sync()
+}
+
+// StreamBackup is Backup for a receiver that must be told the length
+// first, such as an HTTP response with a Content-Length: in one read
+// transaction it calls size with the exact number of bytes the copy will
+// have (bbolt's Tx.Size), then writes the copy to w. It returns the bytes
+// written. While it runs, a write that has to grow the file waits for it
+// (bbolt remaps the file only when no read transaction is open), so w
+// should not be slow for long. Safe for concurrent use.
+func (db *DB) StreamBackup(w io.Writer, size func(n int64)) (int64, error) {
+	var n int64
+	err := db.view(func(tx *bbolt.Tx) error {
+		size(tx.Size())
+		var err error
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	if err != nil {
+		return n, fmt.Errorf("backup: %w", err)
+	}
+	return n, nil
 }

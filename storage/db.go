@@ -75,11 +75,11 @@ type DB struct {
 	// in bbolt's DB.Batch to compare). The function's counter changes go
 	// to the deltas, which write flushes before the commit.
 	write func(context.Context, func(*bbolt.Tx, *deltas) error) error
-	// posts and settingsMemo spare the hot path decoding the same
-	// records again (see memo).
-	posts        memo[questions.PostID, questions.Post]
-	settingsMemo memo[questions.GuildID, questions.Settings]
-	quota        questions.Quota
+	// postCache and settingsCache spare the hot path decoding the same
+	// records again (see decodeCache).
+	postCache     decodeCache[questions.PostID, questions.Post]
+	settingsCache decodeCache[questions.GuildID, questions.Settings]
+	quota         questions.Quota
 }
 
 // Open opens (creating if needed) the database at path, waits at most
@@ -138,7 +138,7 @@ func open(ctx context.Context, path string, opts Options, migs []migration) (*DB
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	db := &DB{bolt: b, path: path, now: opts.Now, broken: &breaker{}, gate: make(chan struct{}, 1), quota: opts.Quota,
-		posts: memo[questions.PostID, questions.Post]{clone: clonePost}, settingsMemo: memo[questions.GuildID, questions.Settings]{clone: cloneSettings}}
+		postCache: decodeCache[questions.PostID, questions.Post]{clone: clonePost}, settingsCache: decodeCache[questions.GuildID, questions.Settings]{clone: cloneSettings}}
 	db.group = groupCommit{db: b, max: 1000, delay: commitDelay, broken: db.broken, gate: db.gate,
 		onCommit: opts.OnCommit, joined: make(chan struct{}, 1)}
 	db.write = db.group.do

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -244,118 +243,6 @@ func TestReopenKeepsEverything(t *testing.T) {
 	lb, _ := db.Leaderboard(guild, questions.PeriodWeek, questions.ByPoints, t0, 0, 10)
 	if len(lb.Entries) != 1 || lb.Entries[0] != lbBefore.Entries[0] {
 		t.Errorf("leaderboard after reopen: got %+v, want %+v", lb.Entries, lbBefore.Entries)
-	}
-}
-
-func TestBackup(t *testing.T) {
-	db, _ := newDB(t)
-	p := mustPost(t, db, questions.Post{})
-	answer(t, db, p, 1, t0, "B")
-
-	var buf bytes.Buffer
-	n, err := db.Backup(&buf)
-	if err != nil || n != int64(buf.Len()) || n == 0 {
-		t.Fatalf("Backup: got %d bytes (buffer %d), %v", n, buf.Len(), err)
-	}
-
-	path := filepath.Join(t.TempDir(), "backup.db")
-	if err := db.BackupFile(path); err != nil {
-		t.Fatalf("BackupFile: %v", err)
-	}
-	// The backup opens as a database with the data, while the original is in use.
-	copyDB := openPath(t, path)
-	a, err := copyDB.Answer(p.ID, 1)
-	if err != nil || !a.Right {
-		t.Errorf("answer in backup: got %+v, %v", a, err)
-	}
-	if err := db.BackupFile(filepath.Join(t.TempDir(), "missing", "dir", "b.db")); err == nil {
-		t.Error("BackupFile into a missing directory: got nil error")
-	}
-}
-
-// TestBackupFileRefusesOwnFile: every way of naming the database's own
-// file is refused, and the database is left intact.
-func TestBackupFileRefusesOwnFile(t *testing.T) {
-	db, path := newDB(t)
-	p := mustPost(t, db, questions.Post{})
-	answer(t, db, p, 1, t0, "B")
-	dir := filepath.Dir(path)
-	link := filepath.Join(t.TempDir(), "link.db")
-	if err := os.Symlink(path, link); err != nil {
-		t.Fatal(err)
-	}
-	hard := filepath.Join(dir, "hard.db")
-	if err := os.Link(path, hard); err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(dir)
-	for _, tc := range []struct{ name, path string }{
-		{"same path", path},
-		{"unclean path", filepath.Join(dir, "sub", "..", ".", "quiz.db")},
-		{"relative path", "quiz.db"},
-		{"symbolic link", link},
-		{"hard link", hard},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if err := db.BackupFile(tc.path); err == nil {
-				t.Fatalf("BackupFile(%s): got nil error, want a refusal", tc.path)
-			}
-		})
-	}
-	if err := db.Check(); err != nil {
-		t.Errorf("Check after the refusals: %v", err)
-	}
-	if a, err := db.Answer(p.ID, 1); err != nil || !a.Right {
-		t.Errorf("answer after the refusals: got %+v, %v", a, err)
-	}
-	leftovers, _ := filepath.Glob(filepath.Join(dir, ".*.tmp"))
-	if len(leftovers) != 0 {
-		t.Errorf("temporary files left: %v", leftovers)
-	}
-}
-
-// TestBackupFileChecksBeforeRename: a copy that fails the check never
-// replaces the destination, and its temporary file is removed.
-func TestBackupFileChecksBeforeRename(t *testing.T) {
-	db, _ := newDB(t)
-	p := mustPost(t, db, questions.Post{})
-	answer(t, db, p, 1, t0, "B")
-	var good bytes.Buffer
-	if _, err := db.Backup(&good); err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	dest := filepath.Join(dir, "backup.db")
-	if err := db.BackupFile(dest); err != nil {
-		t.Fatal(err)
-	}
-	before, err := os.ReadFile(dest)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		name string
-		data []byte
-	}{
-		{"garbage", bytes.Repeat([]byte("not a database "), 1000)},
-		{"truncated", good.Bytes()[:good.Len()/2]},
-		{"empty", nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			err := replaceChecked(dest, func(w io.Writer) error {
-				_, err := w.Write(tc.data)
-				return err
-			})
-			if err == nil {
-				t.Fatal("replaceChecked: got nil error, want the check to fail")
-			}
-			if after, _ := os.ReadFile(dest); !bytes.Equal(after, before) {
-				t.Error("the destination changed")
-			}
-			if leftovers, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(leftovers) != 0 {
-				t.Errorf("temporary files left: %v", leftovers)
-			}
-		})
 	}
 }
 

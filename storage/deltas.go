@@ -41,10 +41,10 @@ type deltas struct {
 	buckets map[*bbolt.Bucket]*bucketDeltas
 	order   []*bucketDeltas // first touched first: flush writes in a fixed order
 	// posts are the posts whose tallies changed, as they will be stored,
-	// first touched first; flush writes them to postsB and tells postMemo.
-	posts    []*pendingPost
-	postsB   *bbolt.Bucket
-	postMemo *memo[questions.PostID, questions.Post]
+	// first touched first; flush writes them to postsB and tells postCache.
+	posts     []*pendingPost
+	postsB    *bbolt.Bucket
+	postCache *decodeCache[questions.PostID, questions.Post]
 
 	cursors map[*bbolt.Bucket]*bbolt.Cursor
 	key     []byte      // scratch for put's keys
@@ -246,10 +246,10 @@ func (d *deltas) post(id questions.PostID) *pendingPost {
 
 // addPost makes p (the caller's: d keeps its slices) pending in the
 // posts bucket b, and returns it; flush tells m what it writes.
-func (d *deltas) addPost(b *bbolt.Bucket, m *memo[questions.PostID, questions.Post], p questions.Post) *pendingPost {
+func (d *deltas) addPost(b *bbolt.Bucket, m *decodeCache[questions.PostID, questions.Post], p questions.Post) *pendingPost {
 	pp := &pendingPost{p: p, topics: topicsOf(p)}
 	d.posts = append(d.posts, pp)
-	d.postsB, d.postMemo = b, m
+	d.postsB, d.postCache = b, m
 	return pp
 }
 
@@ -271,7 +271,7 @@ func (d *deltas) flush() error {
 		if err := d.postsB.Put(u64(pp.p.ID), v); err != nil {
 			return err
 		}
-		d.postMemo.put(pp.p.ID, v, pp.p) // the memo keeps pp.p's slices: d lets go of them
+		d.postCache.put(pp.p.ID, v, pp.p) // the cache keeps pp.p's slices: d lets go of them
 	}
 	clear(d.posts)
 	d.posts = d.posts[:0]

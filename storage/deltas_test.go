@@ -143,7 +143,7 @@ func TestGroupCommitRetryDropsCounterChanges(t *testing.T) {
 // TestPostTalliesPendingInTransaction: the answers of one transaction
 // count into their post's tallies in the deltas, written once at flush.
 // Each case records answers to one post (correct letter B) and checks the
-// tallies read back, through the DB (its memo) and from the file reopened.
+// tallies read back, through the DB (its decode cache) and from the file reopened.
 func TestPostTalliesPendingInTransaction(t *testing.T) {
 	boom := errors.New("boom")
 	rec := func(db *DB, tx *bbolt.Tx, d *deltas, p questions.Post, user questions.UserID, choice string) (error, error) {
@@ -238,7 +238,7 @@ func TestPostTalliesPendingInTransaction(t *testing.T) {
 						return fmt.Errorf("member %d: %v, %v", u, err, refused)
 					}
 				}
-				if err := d.flush(); err != nil { // the memo is told of bytes the file will not keep
+				if err := d.flush(); err != nil { // the cache is told of bytes the file will not keep
 					return err
 				}
 				return boom

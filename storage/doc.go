@@ -5,9 +5,10 @@
 // *bbolt.Tx. A DB is safe for concurrent use; one process opens the file
 // at a time (Open fails with ErrInUse after Options.Timeout). Times are
 // stored to the nanosecond and come back in UTC; compare them with Equal.
-// Domain failures are the questions package's sentinel errors (ErrNotFound,
-// ErrAlreadyAnswered, ErrClosed, ErrWrongGuild, ErrBadChoice), wrapped with
-// the operation: test them with errors.Is.
+// Domain failures are the questions package's sentinel errors
+// (questions/errors.go: ErrNotFound, ErrAlreadyAnswered, ErrClosed,
+// ErrWrongGuild, ErrBadChoice…), wrapped with the operation: test them with
+// errors.Is.
 //
 // # Durability
 //
@@ -222,4 +223,29 @@
 // cooldown, open questions per channel, the current round), SaveDraft
 // (queued suggestions; unqueued drafts, the oldest replaced) and
 // StartReview (unanswered reviews, the oldest replaced).
+//
+// # Files
+//
+// Each file holds one concern, the methods of DB for it and the encoding
+// of its records:
+//
+//	db.go, migrate.go, keys.go     Open and Close, the migrations, every bucket name and key encoding
+//	buckets.go                     a guild's buckets (guilds/<guild> and those inside it)
+//	damage.go, backup.go, ops.go   ErrDamaged and Check; hot backups; the admin listener's probe and gauge
+//	posts.go                       posts: created, open, closed, revealed; the questions open in a guild
+//	asks.go, asked.go              a member's last /quiz ask (its limits); the questions asked in the current round
+//	answers.go                     RecordAnswer and the answers stored
+//	groupcommit.go, deltas.go      the answer path's shared transactions and their buffered counter changes
+//	decodecache.go                 the decode cache of posts and settings (not memory.go's FSRS memory)
+//	scores.go, rank.go             periods, their rows and streaks; the rank index (pts, acc and their histograms)
+//	leaderboard.go                 leaderboards, standings, member stats, active streaks
+//	resets.go, rebuild.go          ResetGuild and ResetMember; RebuildScores, which recounts from the answers
+//	prune.go                       PruneScores (old periods) and PruneExpired (reviews, drafts, confirmations, versions)
+//	settings.go                    a guild's settings and its daily question's claim
+//	banks.go                       imported banks (file, record, counts) held to the quota
+//	drafts.go, reports.go          pasted drafts and suggestions; members' reports
+//	undo.go                        confirmations waiting for a click, kept versions of banks, EditBanks
+//	memory.go, review.go, exams.go members' FSRS memory and review queue; /quiz review questions; exam dates
+//	regrade.go                     Regrade: a question's answers graded again under its corrected key
+//	shards.go, reshard.go          the shard layout a file holds; Reshard between layouts, offline
 package storage

@@ -146,50 +146,6 @@ func (db *DB) Suggestions(guildID questions.GuildID) ([]questions.Draft, error) 
 	return out, nil
 }
 
-// SaveBanks stores imported banks of the guild in one transaction, each
-// replacing the bank of the same name (see SaveBank), and when draftID is
-// not 0 removes that draft in the same transaction: the draft's questions
-// land in their banks exactly once. With a draftID that names no draft (or
-// an expired one), nothing is stored and the error wraps
-// questions.ErrNotFound. The guild's banks must stay within the DB's
-// quota (Options.Quota, counting each file's Questions and the bytes of
-// its Data), checked inside the transaction so that concurrent writes
-// cannot pass it together: a change that takes the guild past a bound,
-// and further past it than before, stores nothing and returns an error
-// wrapping a *questions.QuotaError (questions.ErrOverQuota). Safe for
-// concurrent use.
-func (db *DB) SaveBanks(ctx context.Context, guildID questions.GuildID, files []questions.BankFile, draftID questions.DraftID) error {
-	recs := make([][]byte, len(files))
-	for i, f := range files {
-		v, err := encodeBank(f)
-		if err != nil {
-			return fmt.Errorf("save banks: %w", err)
-		}
-		recs[i] = v
-	}
-	now := db.now()
-	err := db.update(ctx, func(tx *bbolt.Tx) error {
-		g, err := guildRW(tx, guildID)
-		if err != nil {
-			return err
-		}
-		if draftID != 0 {
-			b := g.Bucket(bDrafts)
-			if _, err := getDraft(b, draftID, now); err != nil {
-				return err
-			}
-			if err := b.Delete(u64(draftID)); err != nil {
-				return err
-			}
-		}
-		return putBanks(g, files, recs, db.quota)
-	})
-	if err != nil {
-		return fmt.Errorf("save banks: %w", err)
-	}
-	return nil
-}
-
 // getDraft reads a draft out of b (which may be nil); ErrNotFound when
 // there is none or it expired at now.
 func getDraft(b *bbolt.Bucket, id questions.DraftID, now time.Time) (draftRec, error) {

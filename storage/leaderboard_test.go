@@ -403,3 +403,20 @@ func TestStreaksOnlyInAllTimeRow(t *testing.T) {
 		}
 	}
 }
+
+// TestAccuracyBoardThreshold: a member joins the accuracy board with their
+// 10th answer in the period.
+func TestAccuracyBoardThreshold(t *testing.T) {
+	db, _ := newDB(t)
+	for i := range questions.MinAnswersForAccuracy {
+		lb, _ := db.Leaderboard(guild, questions.PeriodAll, questions.ByAccuracy, t0, 0, 10)
+		if lb.Total != 0 {
+			t.Fatalf("after %d answers: got total %d, want 0", i, lb.Total)
+		}
+		play(t, db, 1, []time.Time{t0.Add(time.Duration(i) * time.Second)}, []bool{i%2 == 0})
+	}
+	st, err := db.Standing(guild, 1, questions.PeriodAll, questions.ByAccuracy, t0)
+	if err != nil || st.Rank != 1 || st.Accuracy() != 0.5 {
+		t.Errorf("Standing: got %+v, %v; want rank 1 at 0.5", st, err)
+	}
+}

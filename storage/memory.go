@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -19,11 +18,11 @@ import (
 // The memory model's storage (schema version 5): guilds/<g>/memory holds
 // one record per member and question, keyed <user><question ID>, written
 // in the transaction of every graded answer (rememberAnswer) and
-// recomputable from the stored answers (rebuildMemory); guilds/<g>/exams
-// holds the members' exam dates; guilds/<g>/reviews the review questions
-// shown to members (see review.go). Memories are knowledge, not
-// competition: ResetGuild and ResetMember leave them, and a rebuild counts
-// every stored answer, whatever the resets.
+// recomputable from the stored answers (rebuildMemory); guilds/<g>/reviews
+// holds the review questions shown to members (see review.go) and
+// guilds/<g>/exams their exam dates (see exams.go). Memories are
+// knowledge, not competition: ResetGuild and ResetMember leave them, and a
+// rebuild counts every stored answer, whatever the resets.
 
 // Memory records: a format byte (1), due and last review (timeKey),
 // stability and difficulty (float64 bits), elapsed days, scheduled days,
@@ -466,73 +465,6 @@ func (db *DB) Players(guildID questions.GuildID, now time.Time) ([]questions.Use
 	return out, nil
 }
 
-// eachOpenQuestion calls fn with the question ID of each open post of the
-// guild (posted and not closed: listed in the open bucket), in channel then
-// post order, until fn returns false. It is the one definition of "open in
-// the guild" that OpenQuestions, ReviewQueue, RecordReview and Regrade
-// share. A guild has few open posts, and each is read through the posts
-// memo, so this is cheap enough for the answer path. A post's question
-// never changes, so in a group commit the post as stored in tx will do
-// (its pending tallies do not matter here).
-func (db *DB) eachOpenQuestion(tx *bbolt.Tx, guildID questions.GuildID, fn func(questionID string) bool) error {
-	prefix := u64(guildID)
-	c := tx.Bucket(bOpen).Cursor()
-	for k, _ := c.Seek(prefix); hasPrefix(k, prefix); k, _ = c.Next() {
-		if len(k) != 24 {
-			continue
-		}
-		p, err := db.post(tx, getID[questions.PostID](k[16:]))
-		if err != nil {
-			return err
-		}
-		if !fn(p.QuestionID) {
-			return nil
-		}
-	}
-	return nil
-}
-
-// openQuestions returns the question IDs of the guild's open posts.
-func (db *DB) openQuestions(tx *bbolt.Tx, guildID questions.GuildID) (map[string]bool, error) {
-	out := map[string]bool{}
-	err := db.eachOpenQuestion(tx, guildID, func(id string) bool {
-		out[id] = true
-		return true
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// questionOpen reports whether a post of the question is open in the
-// guild, stopping at the first.
-func (db *DB) questionOpen(tx *bbolt.Tx, guildID questions.GuildID, questionID string) (bool, error) {
-	open := false
-	err := db.eachOpenQuestion(tx, guildID, func(id string) bool {
-		open = id == questionID
-		return !open
-	})
-	return open, err
-}
-
-// OpenQuestions returns the IDs of the questions open in the guild now
-// (posted and not closed); the map is the caller's. Reviews and "due"
-// counts leave them out: reviewing one would reveal its answer before the
-// close. Safe for concurrent use.
-func (db *DB) OpenQuestions(guildID questions.GuildID) (map[string]bool, error) {
-	var out map[string]bool
-	err := db.view(func(tx *bbolt.Tx) error {
-		var err error
-		out, err = db.openQuestions(tx, guildID)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("open questions: %w", err)
-	}
-	return out, nil
-}
-
 // ReviewQueue returns what the member has to review at now
 // (questions.ReviewOrder): their due questions, misses first, then by due
 // time, and the next due time. It leaves out the questions open in the
@@ -557,81 +489,4 @@ func (db *DB) ReviewQueue(guildID questions.GuildID, userID questions.UserID, no
 		return questions.ReviewQueue{}, fmt.Errorf("review queue: %w", err)
 	}
 	return q, nil
-}
-
-// examRec is how an exam date is stored (JSON).
-type examRec struct {
-	Date string `json:"date"`
-	Bank string `json:"bank,omitempty"`
-}
-
-// SetExamDate stores the member's exam date (and bank) in the guild,
-// replacing theirs; an empty Date removes it. It refuses a zero guild or
-// member and a Date that questions.ParseExamDate refuses. Safe for
-// concurrent use.
-func (db *DB) SetExamDate(ctx context.Context, e questions.ExamDate) error {
-	if e.GuildID == 0 || e.UserID == 0 {
-		return errors.New("set exam date: no guild or member")
-	}
-	var v []byte
-	if e.Date != "" {
-		d, err := questions.ParseExamDate(e.Date)
-		if err != nil {
-			return fmt.Errorf("set exam date: %w", err)
-		}
-		if v, err = json.Marshal(examRec{Date: d, Bank: e.Bank}); err != nil {
-			return fmt.Errorf("set exam date: %w", err)
-		}
-	}
-	err := db.update(ctx, func(tx *bbolt.Tx) error {
-		g, err := guildRW(tx, e.GuildID)
-		if err != nil {
-			return err
-		}
-		b, err := g.CreateBucketIfNotExists(bExams)
-		if err != nil {
-			return err
-		}
-		if v == nil {
-			return b.Delete(u64(e.UserID))
-		}
-		return b.Put(u64(e.UserID), v)
-	})
-	if err != nil {
-		return fmt.Errorf("set exam date: %w", err)
-	}
-	return nil
-}
-
-// ExamDate returns the member's exam date in the guild; an error wrapping
-// questions.ErrNotFound when they have set none. Safe for concurrent use.
-func (db *DB) ExamDate(guildID questions.GuildID, userID questions.UserID) (questions.ExamDate, error) {
-	e := questions.ExamDate{GuildID: guildID, UserID: userID}
-	err := db.view(func(tx *bbolt.Tx) error {
-		var v []byte
-		if b := sub(guildRO(tx, guildID), bExams); b != nil {
-			v = b.Get(u64(userID))
-		}
-		if v == nil {
-			return fmt.Errorf("exam date of member %d: %w", userID, questions.ErrNotFound)
-		}
-		var r examRec
-		if err := json.Unmarshal(v, &r); err != nil {
-			return fmt.Errorf("exam date of member %d: %w", userID, err)
-		}
-		e.Date, e.Bank = r.Date, r.Bank
-		return nil
-	})
-	if err != nil {
-		return questions.ExamDate{}, fmt.Errorf("exam date: %w", err)
-	}
-	return e, nil
-}
-
-// getIn is b.Get(k), nil when b is nil.
-func getIn(b *bbolt.Bucket, k []byte) []byte {
-	if b == nil {
-		return nil
-	}
-	return b.Get(k)
 }

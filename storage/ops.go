@@ -1,10 +1,13 @@
 package storage
 
+// This file answers the admin listener (internal/admin, internal/metrics)
+// besides its backups: the health probe (Writable) and the gauge of open
+// posts (OpenPostCount).
+
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 
 	"go.etcd.io/bbolt"
 )
@@ -42,27 +45,6 @@ func (db *DB) OpenPostCount() (int, error) {
 	})
 	if err != nil {
 		return 0, fmt.Errorf("open post count: %w", err)
-	}
-	return n, nil
-}
-
-// StreamBackup is Backup for a receiver that must be told the length
-// first, such as an HTTP response with a Content-Length: in one read
-// transaction it calls size with the exact number of bytes the copy will
-// have (bbolt's Tx.Size), then writes the copy to w. It returns the bytes
-// written. While it runs, a write that has to grow the file waits for it
-// (bbolt remaps the file only when no read transaction is open), so w
-// should not be slow for long. Safe for concurrent use.
-func (db *DB) StreamBackup(w io.Writer, size func(n int64)) (int64, error) {
-	var n int64
-	err := db.view(func(tx *bbolt.Tx) error {
-		size(tx.Size())
-		var err error
-		n, err = tx.WriteTo(w)
-		return err
-	})
-	if err != nil {
-		return n, fmt.Errorf("backup: %w", err)
 	}
 	return n, nil
 }

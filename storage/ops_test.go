@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,31 +9,6 @@ import (
 
 	"github.com/quizhost/quizhost/questions"
 )
-
-func TestStreamBackupAnnouncesItsLength(t *testing.T) {
-	db, _ := newDB(t)
-	p := mustPost(t, db, questions.Post{})
-	answer(t, db, p, 1, t0, "B")
-	var buf bytes.Buffer
-	announced := int64(-1)
-	n, err := db.StreamBackup(&buf, func(size int64) {
-		if buf.Len() != 0 {
-			t.Error("size announced after writing began")
-		}
-		announced = size
-	})
-	if err != nil || n != announced || int64(buf.Len()) != n {
-		t.Fatalf("StreamBackup: got %d bytes written, %d announced, %d in the buffer, %v; want all equal", n, announced, buf.Len(), err)
-	}
-	path := filepath.Join(t.TempDir(), "copy.db")
-	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	c := openPath(t, path)
-	if a, err := c.Answer(p.ID, 1); err != nil || !a.Right {
-		t.Errorf("answer in the streamed copy: got %+v, %v", a, err)
-	}
-}
 
 func TestOpenPostCount(t *testing.T) {
 	db, _ := newDB(t)

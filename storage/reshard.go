@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -178,12 +179,17 @@ type reshardPlan struct {
 // value per server), every leaderboard period, bucket and record of every
 // server identical byte for byte. Only then are the temporary files renamed
 // to their names. On error no output file is left.
-func Reshard(to int, outDir string, files []string) (ReshardReport, error) {
+//
+// Reshard stops when ctx ends before the renames, between the files it
+// opens, the servers it copies and the files it verifies: it returns an
+// error wrapping ctx.Err() and leaves no output file (the inputs are only
+// ever read).
+func Reshard(ctx context.Context, to int, outDir string, files []string) (ReshardReport, error) {
 	if to < 1 {
 		return ReshardReport{}, fmt.Errorf("reshard: --to %d: want at least 1 shard", to)
 	}
 	layouts, _ := EvenRanges(to, to)
-	return ReshardRanges(layouts, outDir, files)
+	return ReshardRanges(ctx, layouts, outDir, files)
 }
 
 // ReshardRanges is Reshard into one file per layout of a new layout whose
@@ -191,17 +197,17 @@ func Reshard(to int, outDir string, files []string) (ReshardReport, error) {
 // contiguous and cover every shard once, in order (see EvenRanges). The
 // file of layout l is outDir/LayoutFileName(l), stamped l, and holds the
 // servers of l's shards.
-func ReshardRanges(layouts []sharding.Layout, outDir string, files []string) (ReshardReport, error) {
-	return reshardRanges(layouts, outDir, files, DefaultTimeout)
+func ReshardRanges(ctx context.Context, layouts []sharding.Layout, outDir string, files []string) (ReshardReport, error) {
+	return reshardRanges(ctx, layouts, outDir, files, DefaultTimeout)
 }
 
 // reshardRanges is ReshardRanges waiting at most lockTimeout for each
 // input's file lock.
-func reshardRanges(layouts []sharding.Layout, outDir string, files []string, lockTimeout time.Duration) (ReshardReport, error) {
+func reshardRanges(ctx context.Context, layouts []sharding.Layout, outDir string, files []string, lockTimeout time.Duration) (ReshardReport, error) {
 	var rep ReshardReport
 	err := protect(func() error {
 		var err error
-		rep, err = reshard(layouts, outDir, files, lockTimeout)
+		rep, err = reshard(ctx, layouts, outDir, files, lockTimeout)
 		return err
 	})
 	if err != nil {
@@ -210,7 +216,7 @@ func reshardRanges(layouts []sharding.Layout, outDir string, files []string, loc
 	return rep, nil
 }
 
-func reshard(layouts []sharding.Layout, outDir string, files []string, lockTimeout time.Duration) (ReshardReport, error) {
+func reshard(ctx context.Context, layouts []sharding.Layout, outDir string, files []string, lockTimeout time.Duration) (ReshardReport, error) {
 	if len(layouts) == 0 {
 		return ReshardReport{}, errors.New("no output layout")
 	}
@@ -227,7 +233,7 @@ func reshard(layouts []sharding.Layout, outDir string, files []string, lockTimeo
 	if len(files) == 0 {
 		return ReshardReport{}, errors.New("no input file")
 	}
-	inputs, err := openInputs(files, lockTimeout)
+	inputs, err := openInputs(ctx, files, lockTimeout)
 	defer func() {
 		for _, in := range inputs {
 			in.tx.Rollback()
@@ -241,6 +247,9 @@ func reshard(layouts []sharding.Layout, outDir string, files []string, lockTimeo
 		return ReshardReport{}, err
 	}
 	if err := emptyDir(outDir); err != nil {
+		return ReshardReport{}, err
+	}
+	if err := ctx.Err(); err != nil {
 		return ReshardReport{}, err
 	}
 	plan, err := planReshard(inputs, layouts)
@@ -263,12 +272,17 @@ func reshard(layouts []sharding.Layout, outDir string, files []string, lockTimeo
 			}
 		}
 	}()
-	if err := writeOutputs(inputs, plan, tmps); err != nil {
+	if err := writeOutputs(ctx, inputs, plan, tmps); err != nil {
 		return ReshardReport{}, err
 	}
-	outs, err := verifyOutputs(inputs, plan, tmps)
+	outs, err := verifyOutputs(ctx, inputs, plan, tmps)
 	if err != nil {
 		return ReshardReport{}, fmt.Errorf("verify: %w", err)
+	}
+	// The last point at which ctx stops it: once the first file has its
+	// name, every file gets its own.
+	if err := ctx.Err(); err != nil {
+		return ReshardReport{}, err
 	}
 	for i := range to {
 		if err := os.Rename(tmps[i], finals[i]); err != nil {
@@ -294,10 +308,14 @@ func reshard(layouts []sharding.Layout, outDir string, files []string, lockTimeo
 // after checking it is whole, of this schema and not the same file twice.
 // The inputs opened so far are returned with an error too (to be closed).
 // A file whose lock another process holds for lockTimeout is ErrInUse.
-func openInputs(files []string, lockTimeout time.Duration) ([]*reshardInput, error) {
+// It stops before the next file once ctx ends.
+func openInputs(ctx context.Context, files []string, lockTimeout time.Duration) ([]*reshardInput, error) {
 	var inputs []*reshardInput
 	var stats []os.FileInfo
 	for _, path := range files {
+		if err := ctx.Err(); err != nil {
+			return inputs, err
+		}
 		st, err := os.Stat(path)
 		if err != nil {
 			return inputs, err
@@ -502,8 +520,9 @@ func (p *reshardPlan) postSeq(i int) uint64 {
 
 // writeOutputs creates the output files at paths (schema, layout,
 // sequences) and copies every server's state into the file of its shard,
-// one transaction per server, then fsyncs each file once.
-func writeOutputs(inputs []*reshardInput, plan *reshardPlan, paths []string) error {
+// one transaction per server, then fsyncs each file once. It stops before
+// the next server once ctx ends.
+func writeOutputs(ctx context.Context, inputs []*reshardInput, plan *reshardPlan, paths []string) error {
 	outs := make([]*bbolt.DB, len(paths))
 	defer func() {
 		for _, o := range outs {
@@ -542,6 +561,9 @@ func writeOutputs(inputs []*reshardInput, plan *reshardPlan, paths []string) err
 		}
 	}
 	for _, g := range plan.guilds {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		in := inputs[plan.owner[g]]
 		out := outs[plan.output(g)]
 		err := out.Update(func(tx *bbolt.Tx) error {
@@ -719,10 +741,14 @@ func writeEntry(h hash.Hash, k, v []byte) {
 }
 
 // verifyOutputs reopens the written files read-only, runs the consistency
-// check and compares every server's state with the inputs'.
-func verifyOutputs(inputs []*reshardInput, plan *reshardPlan, paths []string) ([]ReshardFile, error) {
+// check and compares every server's state with the inputs'. It stops
+// before the next file once ctx ends.
+func verifyOutputs(ctx context.Context, inputs []*reshardInput, plan *reshardPlan, paths []string) ([]ReshardFile, error) {
 	want := map[uint64]*serverState{}
 	for _, in := range inputs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		s, err := digestServers(in.tx)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", in.Path, err)
@@ -732,6 +758,9 @@ func verifyOutputs(inputs []*reshardInput, plan *reshardPlan, paths []string) ([
 	got := map[uint64]int{} // server → output
 	outs := make([]ReshardFile, len(paths))
 	for i, path := range paths {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		f, err := verifyOutput(path, i, plan, want, got)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)

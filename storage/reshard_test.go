@@ -2,8 +2,10 @@ package storage
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -143,7 +145,7 @@ func TestReshard(t *testing.T) {
 
 	// 1 → 2
 	a := filepath.Join(dir, "a")
-	rep, err := Reshard(2, a, []string{src})
+	rep, err := Reshard(t.Context(), 2, a, []string{src})
 	if err != nil {
 		t.Fatalf("Reshard 1 → 2: %v", err)
 	}
@@ -187,7 +189,7 @@ func TestReshard(t *testing.T) {
 
 	// 2 → 3
 	b := filepath.Join(dir, "b")
-	rep, err = Reshard(3, b, outputs(a, 2))
+	rep, err = Reshard(t.Context(), 3, b, outputs(a, 2))
 	if err != nil {
 		t.Fatalf("Reshard 2 → 3: %v", err)
 	}
@@ -211,7 +213,7 @@ func TestReshard(t *testing.T) {
 
 	// 3 → 1
 	c := filepath.Join(dir, "c")
-	rep, err = Reshard(1, c, outputs(b, 3))
+	rep, err = Reshard(t.Context(), 1, c, outputs(b, 3))
 	if err != nil {
 		t.Fatalf("Reshard 3 → 1: %v", err)
 	}
@@ -248,7 +250,7 @@ func TestReshardRanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
-	rep, err := ReshardRanges(layouts, out, []string{src})
+	rep, err := ReshardRanges(t.Context(), layouts, out, []string{src})
 	if err != nil {
 		t.Fatalf("ReshardRanges: %v", err)
 	}
@@ -276,12 +278,75 @@ func TestReshardRanges(t *testing.T) {
 		db.Close()
 	}
 	for _, bad := range [][]sharding.Layout{{layout(0, 1, 4)}, {layout(0, 1, 4), layout(3, 3, 4)}, {layout(0, 1, 4), layout(2, 3, 5)}, {layout(2, 3, 4), layout(0, 1, 4)}} {
-		if _, err := ReshardRanges(bad, filepath.Join(dir, "bad"), []string{src}); err == nil {
+		if _, err := ReshardRanges(t.Context(), bad, filepath.Join(dir, "bad"), []string{src}); err == nil {
 			t.Errorf("ReshardRanges(%v): got nil, want an error", bad)
 		}
 	}
 	if _, err := EvenRanges(6, 4); err == nil {
 		t.Errorf("EvenRanges(6, 4): got nil, want an error")
+	}
+}
+
+// stopAt is a context that is canceled by its n-th Err call: a stop that
+// lands at one of Reshard's checks in turn.
+type stopAt struct {
+	context.Context
+	cancel context.CancelFunc
+	n      int
+}
+
+func (s *stopAt) Err() error {
+	if s.n--; s.n == 0 {
+		s.cancel()
+	}
+	return s.Context.Err()
+}
+
+// TestReshardStops stops a reshard at each of the points where it checks
+// its context in turn (opening the inputs, copying each server, verifying
+// each file, before the renames): each stop returns context.Canceled and
+// leaves the output directory empty and the input as it was, so that the
+// next attempt, into the same directory, goes on where the last stopped.
+func TestReshardStops(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	guilds := []questions.GuildID{shardGuild(0), shardGuild(1), shardGuild(2), shardGuild(3)}
+	src := filepath.Join(dir, "quiz.db")
+	db := openPath(t, src)
+	for _, g := range guilds {
+		populate(t, db, g, 0)
+	}
+	db.Close()
+	answersBefore := answersIn(t, src)
+	out := filepath.Join(dir, "out")
+	stops := 0
+	for n := 1; ; n++ {
+		ctx, cancel := context.WithCancel(t.Context())
+		_, err := Reshard(&stopAt{Context: ctx, cancel: cancel, n: n}, 2, out, []string{src})
+		cancel()
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("stopped at check %d: got %v, want context.Canceled", n, err)
+		}
+		stops++
+		if got := dirNames(t, out); len(got) != 0 {
+			t.Fatalf("stopped at check %d: output directory holds %v, want nothing", n, got)
+		}
+		if n > 100 {
+			t.Fatal("Reshard never finished")
+		}
+	}
+	// A stop before opening the input, before planning, before copying each
+	// server, before digesting the input, before verifying each output and
+	// before the renames.
+	if want := 1 + 1 + len(guilds) + 1 + 2 + 1; stops != want {
+		t.Errorf("Reshard stopped at %d points, want %d", stops, want)
+	}
+	checkExactlyOnce(t, answersBefore, answersIn(t, outputs(out, 2)...), 2)
+	if got := answersIn(t, src); !maps.EqualFunc(got, answersBefore, slices.Equal) {
+		t.Errorf("the input's answers changed: got %d, want %d as they were", len(got), len(answersBefore))
 	}
 }
 
@@ -346,7 +411,7 @@ func TestReshardRefuses(t *testing.T) {
 	}
 	db.Close()
 	halves := filepath.Join(dir, "halves")
-	if _, err := Reshard(2, halves, []string{src}); err != nil {
+	if _, err := Reshard(t.Context(), 2, halves, []string{src}); err != nil {
 		t.Fatal(err)
 	}
 	h := outputs(halves, 2)
@@ -414,7 +479,7 @@ func TestReshardRefuses(t *testing.T) {
 				out = filepath.Join(t.TempDir(), "out")
 			}
 			was := dirNames(t, out)
-			_, err := Reshard(tt.to, out, tt.inputs)
+			_, err := Reshard(t.Context(), tt.to, out, tt.inputs)
 			if err == nil || tt.want != nil && !errors.Is(err, tt.want) || !bytes.Contains([]byte(err.Error()), []byte(tt.says)) {
 				t.Fatalf("Reshard: got %v, want %v saying %q", err, tt.want, tt.says)
 			}
@@ -430,7 +495,7 @@ func TestReshardRefuses(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "out")
 		// The same refusal as Reshard's after DefaultTimeout, sooner.
 		layouts, _ := EvenRanges(2, 2)
-		_, err := reshardRanges(layouts, out, h, 50*time.Millisecond)
+		_, err := reshardRanges(t.Context(), layouts, out, h, 50*time.Millisecond)
 		if !errors.Is(err, ErrInUse) {
 			t.Fatalf("Reshard with %s open: got %v, want ErrInUse", h[0], err)
 		}

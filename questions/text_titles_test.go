@@ -1,7 +1,6 @@
 package questions
 
 import (
-	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -12,17 +11,6 @@ import (
 // explanation and a rationale, so that the last line is rationale text.
 func qn(title, id string) []string {
 	return []string{title, "Select 1Which is " + id + "?", "- A", "yes " + id, "- B", "no " + id, "Show answer and explanation", "Correct answer: A", "Explanation", "Because " + id + ".", "- B. Incorrect.", "It is not " + id + "."}
-}
-
-// ids lists "<bank>#<number>" of every question, in order.
-func ids(banks []Bank) []string {
-	var out []string
-	for _, b := range banks {
-		for _, q := range b.Questions {
-			out = append(out, q.ID)
-		}
-	}
-	return out
 }
 
 func TestParseTextTitleVariants(t *testing.T) {
@@ -263,109 +251,6 @@ func TestParseTextNeverSwallows(t *testing.T) {
 			checkProblems(t, ps, tt.want)
 			checkInvariants(t, banks, ps)
 		})
-	}
-}
-
-func TestParseTextCodeBlocks(t *testing.T) {
-	data := lines(
-		"Spark Question 3", // 1
-		"Select 1Which line computes the mean score per team?",
-		"```python",
-		"df.groupBy(\"team\") \\",
-		"    .agg(F.avg(\"score\"))", // 5
-		"",
-		"    # blank line above kept",
-		"```",
-		"- A",
-		"```", // 10
-		"    F.avg(\"score\")",
-		"```",
-		"- B",
-		"F.mean",
-		"Correct answer: A", // 15
-		"Explanation",
-		"Like this:",
-		"  ```",
-		"  def f():",
-		"      return 1", // 20
-		"  ```",
-		"- A. Correct.",
-		"```",
-		"- B. Incorrect.",
-		"Select 2 lines", // 25
-		"Correct answer: B",
-		"```",
-	)
-	banks, ps := ParseText("b.txt", data)
-	checkProblems(t, ps, nil)
-	q := banks[0].Questions[0]
-	wantStem := "Which line computes the mean score per team?\n```python\ndf.groupBy(\"team\") \\\n    .agg(F.avg(\"score\"))\n\n    # blank line above kept\n```"
-	if q.Stem != wantStem {
-		t.Errorf("got stem %q, want %q", q.Stem, wantStem)
-	}
-	if want := "```\n    F.avg(\"score\")\n```"; q.Options[0].Text != want {
-		t.Errorf("got option A %q, want %q", q.Options[0].Text, want)
-	}
-	if want := "Like this:\n```\ndef f():\n    return 1\n```"; q.Explanation != want {
-		t.Errorf("got explanation %q, want %q", q.Explanation, want)
-	}
-	if want := "```\n- B. Incorrect.\nSelect 2 lines\nCorrect answer: B\n```"; q.Options[0].Rationale != want {
-		t.Errorf("got rationale A %q, want %q", q.Options[0].Rationale, want)
-	}
-}
-
-func TestParseTextUnclosedCodeBlock(t *testing.T) {
-	tests := []struct {
-		name string
-		data []byte
-		want []want
-	}{
-		{
-			name: "before the next question",
-			data: lines(append([]string{"Net Question 1", "Select 1Q?", "- A", "a", "- B", "b", "Correct answer: A", "Explanation", "```", "x"}, q2("Net Question 2")...)...),
-			want: []want{{9, "the code block opened here with ``` is not closed before the next question"}},
-		},
-		{
-			name: "at the end of the file",
-			data: lines("Net Question 1", "Select 1Q?", "```", "x", "- A", "a", "- B", "b", "Correct answer: A"),
-			want: []want{{1, "has 0 option(s)"}, {1, "no answer line"}, {3, "the code block opened here with ``` is not closed"}},
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			banks, ps := ParseText("b.txt", tt.data)
-			checkProblems(t, ps, tt.want)
-			checkInvariants(t, banks, ps)
-		})
-	}
-}
-
-// A stray notes.txt in the bank folder is not a bank: a warning, no banks.
-// A file chosen as a bank (an upload, a paste) that is not one is an error.
-func TestParseTextNotABank(t *testing.T) {
-	const reason = `not a question bank: no line is a question title such as "<Exam> Question 12"`
-	modes := []struct {
-		name string
-		opt  ParseOptions
-		want Problem
-	}{
-		{"in a bank folder", ParseOptions{SkipNonBank: true},
-			Problem{Path: "bank/notes.txt", Msg: reason + "; if it holds notes, rename it (notes.md) or move it out of the bank folder", Warning: true}},
-		{"chosen as a bank", ParseOptions{}, Problem{Path: "bank/notes.txt", Msg: reason}},
-	}
-	for _, m := range modes {
-		for _, data := range [][]byte{
-			lines("Things to revise", "- IAM policies", "- the shared responsibility model"),
-			[]byte(""),
-			[]byte("\n\n"),
-		} {
-			t.Run(fmt.Sprintf("%s %q", m.name, data), func(t *testing.T) {
-				banks, ps := ParseFile("bank/notes.txt", data, m.opt)
-				if want := (Problems{m.want}); len(banks) != 0 || !reflect.DeepEqual(ps, want) {
-					t.Errorf("got %d banks and %#v, want none and %#v", len(banks), ps, want)
-				}
-			})
-		}
 	}
 }
 

@@ -1,5 +1,9 @@
 package storage
 
+// This file keeps the decode cache of posts and settings, which spares the
+// answer path decoding the same stored bytes again. (FSRS memory, the
+// members' memory of questions, is memory.go's.)
+
 import (
 	"bytes"
 	"slices"
@@ -10,11 +14,12 @@ import (
 	"github.com/quizhost/quizhost/questions"
 )
 
-// memoSize bounds a memo: the records decoded most recently, one per key
-// (open posts answered at once; guilds answering at once).
-const memoSize = 1024
+// decodeCacheSize bounds a decode cache: the records decoded most
+// recently, one per key (open posts answered at once; guilds answering at
+// once).
+const decodeCacheSize = 1024
 
-// memo remembers, for each key, the last record decoded from (or encoded
+// decodeCache remembers, for each key, the last record decoded from (or encoded
 // to) its stored bytes, so that the same bytes are not decoded again: an
 // answer reads its post three times (the bot's Post, RecordAnswer's
 // read-only check and its write transaction) and its guild's settings
@@ -22,23 +27,23 @@ const memoSize = 1024
 // before it wrote. It is keyed by the bytes themselves (a hit needs the
 // stored bytes to equal the remembered ones), so it cannot serve a stale
 // record whatever happened meanwhile: a rolled-back write, another
-// writer, a record changed by code that does not tell the memo. A DB's
-// memos are safe for concurrent use.
-type memo[K comparable, V any] struct {
-	clone func(V) V // a copy the caller may change without touching the memo's
+// writer, a record changed by code that does not tell the cache. A DB's
+// caches are safe for concurrent use.
+type decodeCache[K comparable, V any] struct {
+	clone func(V) V // a copy the caller may change without touching the cache's
 	mu    sync.Mutex
-	m     map[K]memoEntry[V]
+	m     map[K]cacheEntry[V]
 }
 
-type memoEntry[V any] struct {
-	raw []byte // owned by the memo; never changed
+type cacheEntry[V any] struct {
+	raw []byte // owned by the cache; never changed
 	v   V
 }
 
 // get returns the record stored as raw under k: the remembered one if raw
 // is the same bytes, else decode(raw), then remembered. raw may be
-// bbolt's (valid only in its transaction): the memo keeps a copy.
-func (m *memo[K, V]) get(k K, raw []byte, decode func([]byte) (V, error)) (V, error) {
+// bbolt's (valid only in its transaction): the cache keeps a copy.
+func (m *decodeCache[K, V]) get(k K, raw []byte, decode func([]byte) (V, error)) (V, error) {
 	m.mu.Lock()
 	e, ok := m.m[k]
 	m.mu.Unlock()
@@ -53,22 +58,22 @@ func (m *memo[K, V]) get(k K, raw []byte, decode func([]byte) (V, error)) (V, er
 	return v, nil
 }
 
-// put remembers v as the record whose bytes are raw. The memo keeps raw
+// put remembers v as the record whose bytes are raw. The cache keeps raw
 // (the caller must not change it) and v (the caller must not change its
 // slices).
-func (m *memo[K, V]) put(k K, raw []byte, v V) {
+func (m *decodeCache[K, V]) put(k K, raw []byte, v V) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.m == nil {
-		m.m = make(map[K]memoEntry[V])
+		m.m = make(map[K]cacheEntry[V])
 	}
-	if _, ok := m.m[k]; !ok && len(m.m) >= memoSize {
+	if _, ok := m.m[k]; !ok && len(m.m) >= decodeCacheSize {
 		for old := range m.m { // forget one, any
 			delete(m.m, old)
 			break
 		}
 	}
-	m.m[k] = memoEntry[V]{raw: raw, v: v}
+	m.m[k] = cacheEntry[V]{raw: raw, v: v}
 }
 
 func clonePost(p questions.Post) questions.Post {
@@ -85,16 +90,16 @@ func cloneSettings(s questions.Settings) questions.Settings {
 	return s
 }
 
-// post is getPost through the DB's memo.
+// post is getPost through the DB's decode cache.
 func (db *DB) post(tx *bbolt.Tx, id questions.PostID) (questions.Post, error) {
 	v := tx.Bucket(bPosts).Get(u64(id))
 	if v == nil {
 		return getPost(tx, id) // not found
 	}
-	return db.posts.get(id, v, func(v []byte) (questions.Post, error) { return decodePost(id, v) })
+	return db.postCache.get(id, v, func(v []byte) (questions.Post, error) { return decodePost(id, v) })
 }
 
-// putPost is putPost telling the DB's memo.
+// putPost is putPost telling the DB's decode cache.
 func (db *DB) putPost(tx *bbolt.Tx, p questions.Post) error {
 	v, err := encodePost(p)
 	if err != nil {
@@ -103,15 +108,15 @@ func (db *DB) putPost(tx *bbolt.Tx, p questions.Post) error {
 	if err := tx.Bucket(bPosts).Put(u64(p.ID), v); err != nil {
 		return err
 	}
-	db.posts.put(p.ID, v, clonePost(p))
+	db.postCache.put(p.ID, v, clonePost(p))
 	return nil
 }
 
-// settings is readSettings through the DB's memo.
+// settings is readSettings through the DB's decode cache.
 func (db *DB) settings(tx *bbolt.Tx, guildID questions.GuildID) (questions.Settings, error) {
 	v := tx.Bucket(bSettings).Get(u64(guildID))
 	if v == nil {
 		return questions.DefaultSettings(guildID), nil
 	}
-	return db.settingsMemo.get(guildID, v, func(v []byte) (questions.Settings, error) { return decodeSettings(guildID, v) })
+	return db.settingsCache.get(guildID, v, func(v []byte) (questions.Settings, error) { return decodeSettings(guildID, v) })
 }

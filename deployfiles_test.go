@@ -469,3 +469,43 @@ func TestReadmeFirstCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsAgree: the systemd unit in README is deploy/quizhost.service,
+// and README's Configuration and .env.example name every variable quizhost
+// reads.
+func TestDocsAgree(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unit, err := os.ReadFile(filepath.Join("deploy", "quizhost.service"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(readme), "  ```ini\n")
+	block, _, ok2 := strings.Cut(block, "  ```\n")
+	if !ok || !ok2 {
+		t.Fatal("README has no indented ```ini block")
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSuffix(block, "\n"), "\n") {
+		lines = append(lines, strings.TrimPrefix(l, "  "))
+	}
+	if got := strings.Join(lines, "\n") + "\n"; got != string(unit) {
+		t.Errorf("README's unit differs from deploy/quizhost.service:\n%s\nwant:\n%s", got, unit)
+	}
+	example, err := os.ReadFile(".env.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, config, _ := strings.Cut(string(readme), "## Configuration\n")
+	config, _, _ = strings.Cut(config, "\n## ")
+	for _, v := range envVars() {
+		if !strings.Contains(config, "| `"+v.name+"` |") {
+			t.Errorf("README's Configuration table lacks %s", v.name)
+		}
+		if !strings.Contains(string(example), "\n"+v.name+"=") {
+			t.Errorf(".env.example lacks %s", v.name)
+		}
+	}
+}

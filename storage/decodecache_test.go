@@ -10,14 +10,14 @@ import (
 	"github.com/quizhost/quizhost/questions"
 )
 
-// TestMemoNeverServesStaleRecords reads posts and settings through the
-// hot path's memo after changes the memo was not told about (other
-// methods' writes, a rolled-back write, a caller changing what it was
-// given): each read must return what the file holds.
-func TestMemoNeverServesStaleRecords(t *testing.T) {
+// TestDecodeCacheNeverServesStaleRecords reads posts and settings through
+// the hot path's decode cache after changes the cache was not told about
+// (other methods' writes, a rolled-back write, a caller changing what it
+// was given): each read must return what the file holds.
+func TestDecodeCacheNeverServesStaleRecords(t *testing.T) {
 	tests := []struct {
 		name string
-		// change alters p (read once through the memo before) and returns
+		// change alters p (read once through the cache before) and returns
 		// what a read of it must give now.
 		change func(t *testing.T, db *DB, p questions.Post) questions.Post
 	}{
@@ -63,7 +63,7 @@ func TestMemoNeverServesStaleRecords(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			db, _ := newDB(t)
 			p := mustPost(t, db, questions.Post{OpenedAt: t0, Tags: []string{"tag"}})
-			if _, err := db.Post(p.ID); err != nil { // now in the memo
+			if _, err := db.Post(p.ID); err != nil { // now in the cache
 				t.Fatal(err)
 			}
 			want := tt.change(t, db, p)
@@ -103,17 +103,17 @@ func TestMemoNeverServesStaleRecords(t *testing.T) {
 	})
 }
 
-// TestMemoStaysBounded reads more posts than the memo keeps.
-func TestMemoStaysBounded(t *testing.T) {
-	var m memo[int, int]
+// TestDecodeCacheStaysBounded reads more posts than the cache keeps.
+func TestDecodeCacheStaysBounded(t *testing.T) {
+	var m decodeCache[int, int]
 	m.clone = func(v int) int { return v }
-	for i := range 3 * memoSize {
+	for i := range 3 * decodeCacheSize {
 		v, err := m.get(i, []byte{byte(i)}, func([]byte) (int, error) { return i, nil })
 		if err != nil || v != i {
 			t.Fatalf("get(%d): got %d, %v; want %d", i, v, err, i)
 		}
 	}
-	if n := len(m.m); n > memoSize {
-		t.Errorf("memo holds %d records, want at most %d", n, memoSize)
+	if n := len(m.m); n > decodeCacheSize {
+		t.Errorf("cache holds %d records, want at most %d", n, decodeCacheSize)
 	}
 }
