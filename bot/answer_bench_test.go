@@ -140,7 +140,7 @@ func BenchmarkAnswerBotSide(b *testing.B) {
 				GuildID: formatID(guild), ChannelID: formatID(channel),
 				Member:  &discordgo.Member{User: &discordgo.User{ID: "1000000001", Username: "m1"}},
 				Message: &discordgo.Message{ID: formatID(message), ChannelID: formatID(channel)},
-				Data: discordgo.MessageComponentInteractionData{CustomID: answerCustomID(post.ID),
+				Data: discordgo.MessageComponentInteractionData{CustomID: kindAnswer.id(componentID{post: post.ID}),
 					ComponentType: discordgo.SelectMenuComponent, Values: post.Correct},
 			}}
 			ctx := b.Context()

@@ -217,7 +217,7 @@ func firstPath(parts []questions.Bank, name string) string {
 // questions.ErrNotFound if that draft is gone). A guild's changes are
 // applied one at a time (other guilds' meanwhile); no Discord call is made
 // meanwhile.
-func (b *Bot) applyChange(ctx context.Context, guild questions.GuildID, user questions.UserID, parts []questions.Bank, replace bool, draftID uint64) (bankChange, questions.Problems, error) {
+func (b *Bot) applyChange(ctx context.Context, guild questions.GuildID, user questions.UserID, parts []questions.Bank, replace bool, draftID questions.DraftID) (bankChange, questions.Problems, error) {
 	s := b.slot(guild)
 	s.edit.Lock()
 	defer s.edit.Unlock()
@@ -235,7 +235,7 @@ func (b *Bot) applyChange(ctx context.Context, guild questions.GuildID, user que
 // not 0) and publishes the guild's next snapshot: the one planned from
 // with the changed banks in place. The caller holds s.edit. A change the
 // guild's quota refuses is a message for the admin (see quotaErr).
-func (b *Bot) saveChange(ctx context.Context, s *bankSlot, guild questions.GuildID, ch bankChange, draftID uint64) error {
+func (b *Bot) saveChange(ctx context.Context, s *bankSlot, guild questions.GuildID, ch bankChange, draftID questions.DraftID) error {
 	if len(ch.files) == 0 && draftID == 0 {
 		return nil // nothing changes
 	}

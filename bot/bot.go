@@ -4,37 +4,51 @@
 //
 // Where things are:
 //
-//   - bot.go: Store (by concern), Config, New and Run (start, shutdown).
-//   - gateway.go: connecting, reconnecting, fatal close codes, closing;
-//     shards.go: the shards run (one session each; the layout, and so
-//     which servers are the bot's own, is internal/sharding's), identify
-//     pacing.
-//   - transport.go: REST through the configured API base; Discord's
-//     global rate limit kept away from interaction responses.
-//   - dispatch.go: the entry point of every interaction (by type, then
-//     command or custom-ID kind); routes.go: the command table, from which
-//     both the registration and the routing of slash commands are built.
-//   - options.go: reading command options; respond.go: the interaction's
-//     one initial response, deferral, edits, modals, allowed_mentions;
-//     errors.go: messages for members, store errors, token redaction.
-//   - One file per command family: ask.go (/quiz ask and answers),
-//     leaderboard.go, stats.go, banks.go, question.go, settings.go,
-//     daily.go, import.go, export.go, reset.go, paste.go (/quizadmin add),
-//     suggest.go; review.go (/quiz review), study.go (/quiz exam, the
-//     readiness and chart of /quiz stats), report.go (the Report button,
-//     /quizadmin reports and regrade); bankedit.go is the merge of banks
-//     they share.
+//   - routes.go: the interaction table. Each route is a slash command with
+//     its options' autocomplete, who may use it (Manage Server or not) and
+//     how it is acknowledged, and the buttons, menus and forms of its
+//     messages by custom-ID kind (the kinds are declared there too).
+//     table.go: the table's types, its checks, the commands registered and
+//     the lookup by command path or custom-ID prefix; dispatch.go: the
+//     entry point of every interaction, which resolves its route, refuses
+//     members who lack Manage Server where the route needs it, and
+//     acknowledges it as the route says; customid.go: the custom-ID codec
+//     (patterns such as "a1:<post>"); autocomplete.go: the suggesters.
+//   - respond.go: the response a handler returns (reply, update, modal,
+//     choices, later), sending it, deferrals, edits, allowed_mentions;
+//     options.go: reading command options; errors.go: messages for
+//     members, store errors, token redaction.
+//   - One file per command family, the handler first, then the pure
+//     function that renders its message: ask.go (/quiz ask and the draw),
+//     answer.go (answering a posted question), leaderboard.go, stats.go,
+//     banks.go, question.go, settings.go, daily.go, import.go, export.go,
+//     reset.go, paste.go (/quizadmin add, /quiz suggest and their drafts),
+//     suggest.go (the suggestion queue, /quizadmin suggestions), review.go
+//     (/quiz review), study.go (/quiz exam, the readiness and chart of
+//     /quiz stats), report.go (the Report button, /quizadmin reports and
+//     regrade).
 //   - confirm.go: the prompts to confirm (reset, and the bank changes of
 //     undo.go) and their one-use buttons; undo.go: bank remove, import
 //     mode:replace and question remove once confirmed, with the version
-//     they keep, and /quizadmin bank undo.
+//     they keep, and /quizadmin bank undo; bankedit.go: planning and
+//     storing a change to a server's own banks; bankset.go: each server's
+//     imported banks in memory, one snapshot per change.
 //   - scheduler.go: the one timer (closes, reveal retries, the daily quiz);
 //     refresher.go: live answer counts; reveal.go: close, reveal and the
-//     retry; autocomplete.go: option suggestions.
-//   - customid.go: the custom-ID codec; render.go and preview.go: pure
-//     rendering of domain values into Discord payloads.
+//     retry; revealcache.go: each answered post's reveal, rendered once.
+//   - render.go and preview.go: pure rendering of domain values into
+//     Discord payloads (and quizhost preview's text); layout.go: cutting
+//     long texts and packing embeds into messages; plaintext.go: select
+//     labels as plain text.
 //   - ratelimit.go: the per-member rate limits of suggestion and review
 //     steps (the fair play of /quiz ask is in ask.go, held by the store).
+//   - bot.go: Store, Config, New and Run (start, shutdown); gateway.go:
+//     connecting, reconnecting, fatal close codes, closing; shards.go: the
+//     shards run (one session each; the layout, and so which servers are
+//     the bot's own, is internal/sharding's), identify pacing;
+//     transport.go: REST through the configured API base, Discord's
+//     global rate limit kept away from interaction responses;
+//     replybuckets.go: the rate-limit buckets of interaction replies.
 package bot
 
 import (
@@ -55,35 +69,23 @@ import (
 	"github.com/quizhost/quizhost/questions"
 )
 
-// Store is what the bot needs from the database, by concern. storage.DB
+// Store is what the bot needs from the database: every call it makes, in
+// one interface, as the bot is its one consumer; the methods are grouped
+// by concern. storage.DB
 // implements it; see there for the contract of each method. Writes take a
 // context: it bounds the wait for the write (a cancelled wait writes
 // nothing); a write under way commits or fails whatever the context does.
 type Store interface {
-	SettingsStore
-	PostStore
-	AnswerStore
-	BoardStore
-	BankStore
-	ConfirmStore
-	ResetStore
-	StudyStore
-	ReportStore
-}
-
-// SettingsStore keeps a guild's settings and its daily schedule.
-type SettingsStore interface {
+	// Settings: a guild's settings and its daily schedule.
 	Settings(guildID questions.GuildID) (questions.Settings, error)
 	UpdateSettings(ctx context.Context, guildID questions.GuildID, fn func(*questions.Settings) error) (questions.Settings, error)
 	DailyGuilds() ([]questions.Settings, error)
 	ClaimDaily(ctx context.Context, guildID questions.GuildID, due, next time.Time, localDate string) (bool, error)
 	DailyFailed(ctx context.Context, guildID questions.GuildID, msg string) error
-}
 
-// PostStore keeps the questions posted, their close and reveal, and which
-// questions a guild was asked; a member's ask is held to the guild's
-// fair-play limits (CreateAsk) in the transaction that posts it.
-type PostStore interface {
+	// Posts: the questions posted, their close and reveal, and which
+	// questions a guild was asked; a member's ask is held to the guild's
+	// fair-play limits (CreateAsk) in the transaction that posts it.
 	CreatePost(ctx context.Context, p questions.Post) (questions.Post, error)
 	CreateAsk(ctx context.Context, p questions.Post, lim questions.AskLimits) (questions.Post, error)
 	LastAsk(guildID questions.GuildID, userID questions.UserID) (time.Time, error)
@@ -97,70 +99,54 @@ type PostStore interface {
 	SetRevealSent(ctx context.Context, postID questions.PostID, sent int) error
 	UnrevealedPosts() ([]questions.Post, error)
 	Asked(guildID questions.GuildID) (map[string]bool, error)
-	ForgetAsked(ctx context.Context, guildID questions.GuildID, questionIDs []string) error
-}
 
-// AnswerStore records members' answers.
-type AnswerStore interface {
+	// Answers: members' answers to posts.
 	RecordAnswer(ctx context.Context, a questions.Answer) (questions.Answer, error)
-	Answer(postID questions.PostID, userID questions.UserID) (questions.Answer, error)
-}
 
-// BoardStore reads scores: leaderboards, standings, stats and streaks.
-type BoardStore interface {
+	// Scores: leaderboards, standings, stats and streaks.
 	Leaderboard(guildID questions.GuildID, p questions.Period, r questions.Ranking, at time.Time, offset, limit int) (questions.Leaderboard, error)
 	Standing(guildID questions.GuildID, userID questions.UserID, p questions.Period, r questions.Ranking, at time.Time) (questions.Standing, error)
 	MemberStats(guildID questions.GuildID, userID questions.UserID, at time.Time) (questions.MemberStats, error)
 	ActiveStreaks(guildID questions.GuildID, at time.Time, limit int) ([]questions.Score, error)
-}
 
-// BankStore keeps a guild's imported banks, the versions kept for undo
-// and its drafts (pastes and suggestions).
-type BankStore interface {
-	SaveBanks(ctx context.Context, guildID questions.GuildID, files []questions.BankFile, draftID uint64) error
+	// Banks: a guild's imported banks, the versions kept for undo and
+	// its drafts (pastes and suggestions).
+	SaveBanks(ctx context.Context, guildID questions.GuildID, files []questions.BankFile, draftID questions.DraftID) error
 	Banks(guildID questions.GuildID) ([]questions.BankFile, error)
 	EditBanks(ctx context.Context, guildID questions.GuildID, e questions.BankEdit) error
 	BankVersions(guildID questions.GuildID) ([]questions.BankVersion, error)
 	SaveDraft(ctx context.Context, d questions.Draft) (questions.Draft, error)
-	Draft(guildID questions.GuildID, id uint64) (questions.Draft, error)
-	DeleteDraft(ctx context.Context, guildID questions.GuildID, id uint64) error
+	Draft(guildID questions.GuildID, id questions.DraftID) (questions.Draft, error)
+	DeleteDraft(ctx context.Context, guildID questions.GuildID, id questions.DraftID) error
 	Suggestions(guildID questions.GuildID) ([]questions.Draft, error)
-}
 
-// ConfirmStore keeps the confirmations waiting for an admin's click.
-type ConfirmStore interface {
+	// Confirmations waiting for an admin's click.
 	SaveConfirmation(ctx context.Context, c questions.Confirmation) (questions.Confirmation, error)
-	Confirmation(guildID questions.GuildID, id uint64) (questions.Confirmation, error)
-	TakeConfirmation(ctx context.Context, guildID questions.GuildID, id uint64) (questions.Confirmation, error)
-}
+	Confirmation(guildID questions.GuildID, id questions.ConfirmationID) (questions.Confirmation, error)
+	TakeConfirmation(ctx context.Context, guildID questions.GuildID, id questions.ConfirmationID) (questions.Confirmation, error)
 
-// ResetStore wipes scores.
-type ResetStore interface {
+	// Resets: wiping scores.
 	ResetGuild(ctx context.Context, guildID questions.GuildID) error
 	ResetMember(ctx context.Context, guildID questions.GuildID, userID questions.UserID) error
-}
 
-// StudyStore keeps what members remember (the memory model), their
-// private reviews and exam dates.
-type StudyStore interface {
+	// Study: what members remember (the memory model), their private
+	// reviews and exam dates.
 	Memories(guildID questions.GuildID, userID questions.UserID) ([]questions.Memory, error)
 	GroupMemories(guildID questions.GuildID, users []questions.UserID, questionIDs []string) ([]questions.Memory, error)
 	Players(guildID questions.GuildID, now time.Time) ([]questions.UserID, error)
 	OpenQuestions(guildID questions.GuildID) (map[string]bool, error)
 	ReviewQueue(guildID questions.GuildID, userID questions.UserID, now time.Time, inBank func(questionID string) bool) (questions.ReviewQueue, error)
 	StartReview(ctx context.Context, r questions.Review) (questions.Review, error)
-	Review(guildID questions.GuildID, reviewID questions.PostID) (questions.Review, error)
+	Review(guildID questions.GuildID, reviewID questions.ReviewID) (questions.Review, error)
 	RecordReview(ctx context.Context, a questions.Answer) (questions.Answer, error)
 	SetExamDate(ctx context.Context, e questions.ExamDate) error
 	ExamDate(guildID questions.GuildID, userID questions.UserID) (questions.ExamDate, error)
-}
 
-// ReportStore keeps members' reports about questions and re-grades a
-// question's stored answers.
-type ReportStore interface {
+	// Reports: members' reports about questions, and re-grading a
+	// question's stored answers.
 	AddReport(ctx context.Context, r questions.Report) (questions.Report, error)
 	Reports(guildID questions.GuildID) ([]questions.Report, error)
-	CloseReport(ctx context.Context, guildID questions.GuildID, reportID uint64) error
+	CloseReport(ctx context.Context, guildID questions.GuildID, reportID questions.ReportID) error
 	Regrade(ctx context.Context, guildID questions.GuildID, questionID string, correct []string, optionCount int) (questions.Regraded, error)
 }
 
@@ -210,10 +196,10 @@ type Config struct {
 	// one rate-limit bucket (shard id % max_concurrency); default 5 s,
 	// Discord's.
 	IdentifyInterval time.Duration
-	// AnswerAckWait is how long an answer's commit may take, counted from
-	// the interaction's arrival, before the bot defers the interaction
-	// (default 2 s: Discord wants a response within 3 s). Real time, not
-	// Clock's: Discord's deadline is.
+	// AnswerAckWait is how long an answer may take to be graded and
+	// stored, counted from the interaction's arrival, before the bot
+	// defers the interaction (default 2 s: Discord wants a response within
+	// 3 s). Real time, not Clock's: Discord's deadline is.
 	AnswerAckWait time.Duration
 }
 
@@ -282,7 +268,7 @@ type Bot struct {
 	bankSets sync.Map
 	loads    sync.WaitGroup // snapshot loads running in the background
 
-	routes map[string]route // "command [group] sub" → its handler, from routes()
+	table *table // the interaction table (routes.go), resolved
 
 	// Scheduler goroutine only: when to retry a failed reveal, and how
 	// many times it failed.
@@ -344,12 +330,16 @@ func New(cfg Config) (*Bot, error) {
 	if cfg.ShutdownGrace <= 0 {
 		cfg.ShutdownGrace = 2500 * time.Millisecond
 	}
+	t, err := newTable(routes())
+	if err != nil {
+		return nil, fmt.Errorf("bot routes: %w", err)
+	}
 	return &Bot{
 		cfg: cfg, store: cfg.Store, log: cfg.Logger, clock: cfg.Clock, rand: cfg.Rand,
 		wake:     make(chan struct{}, 1),
 		refresh:  make(chan questions.PostID, 1024),
 		revealAt: map[questions.PostID]time.Time{}, revealTries: map[questions.PostID]int{},
-		routes:   routeTable(),
+		table:    t,
 		suggests: newLimiter(suggestLimit), reviews: newLimiter(reviewLimit),
 	}, nil
 }
@@ -493,7 +483,7 @@ func (b *Bot) Run(ctx context.Context) error {
 
 	if layout.First != 0 {
 		b.log.Info("commands not registered: the process that runs shard 0 registers them", "shards", layout.String())
-	} else if _, err := rs.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, commands(), discordgo.WithContext(ctx)); err != nil {
+	} else if _, err := rs.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, b.table.applicationCommands(), discordgo.WithContext(ctx)); err != nil {
 		serr := shutdown()
 		if ctx.Err() != nil {
 			return serr // stopped while starting: a clean stop

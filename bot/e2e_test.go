@@ -92,6 +92,8 @@ type env struct {
 	ackWait time.Duration
 	// quota bounds each guild's imported banks (none when zero).
 	quota questions.Quota
+	// prepare, when set, is given the bot between New and Run.
+	prepare func(*bot.Bot) error
 
 	db     *storage.DB
 	bot    *bot.Bot // the bot of the last start
@@ -198,6 +200,11 @@ func (e *env) start() {
 	})
 	if err != nil {
 		e.t.Fatal(err)
+	}
+	if e.prepare != nil {
+		if err := e.prepare(b); err != nil {
+			e.t.Fatal(err)
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	e.db, e.bot, e.cancel, e.done = db, b, cancel, make(chan error, 1)

@@ -1,7 +1,9 @@
 package bot
 
 import (
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 )
 
@@ -23,4 +25,56 @@ func RateLimitBuckets(b *Bot) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// AdminInteraction is an interaction of the table that needs Manage
+// Server (for the member it is made as): a command by its Path
+// ("quizadmin daily set") with the options it suggests for, or a button
+// or menu, or a form (Modal), by a CustomID.
+type AdminInteraction struct {
+	Path     string
+	Suggests []string
+	CustomID string
+	Modal    bool
+}
+
+// AdminInteractions walks b's interaction table for every route that can
+// need Manage Server. The custom IDs carry ids' value for each field
+// named so ("draft", "confirmation", …), 1 for the others.
+func AdminInteractions(b *Bot, ids map[string]uint64) []AdminInteraction {
+	var out []AdminInteraction
+	for _, r := range b.table.routes {
+		if r.command != "" && r.access.admin() {
+			out = append(out, AdminInteraction{Path: r.command, Suggests: slices.Sorted(maps.Keys(r.suggest))})
+		}
+		for _, set := range []struct {
+			list  []component
+			modal bool
+		}{{r.components, false}, {r.modals, true}} {
+			for _, c := range set.list {
+				if !c.access.admin() {
+					continue
+				}
+				id := c.kind.sample(1)
+				for field, v := range ids {
+					if fd, ok := idFields[field]; ok {
+						fd.parse(formatID(v), &id)
+					}
+				}
+				out = append(out, AdminInteraction{CustomID: c.kind.id(id), Modal: set.modal})
+			}
+		}
+	}
+	return out
+}
+
+// WithMockRoute adds the test-only /quiz mock (mock_test.go) to b's
+// interaction table. Call it between New and Run.
+func WithMockRoute(b *Bot) error {
+	t, err := newTable(append(routes(), mockRoute()))
+	if err != nil {
+		return err
+	}
+	b.table = t
+	return nil
 }

@@ -63,9 +63,13 @@ func (b *Bot) importCmd(c *call, opts options) (response, error) {
 	if err != nil {
 		return response{}, err
 	}
-	if err := c.deferReply(true); err != nil {
-		return response{}, err
-	}
+	// Downloading and parsing the files can take longer than Discord's 3 s.
+	return later(func() (response, error) { return b.importFiles(c, ups, bankOpt, replace) }), nil
+}
+
+// importFiles downloads, parses and imports ups (see importCmd), once
+// the interaction is deferred.
+func (b *Bot) importFiles(c *call, ups []upload, bankOpt string, replace bool) (response, error) {
 	parts, ps, err := b.parseUploads(c, ups, bankOpt)
 	if err != nil {
 		return response{}, err
@@ -284,7 +288,7 @@ func (b *Bot) download(ctx context.Context, raw string) ([]byte, error) {
 
 // importOptions are /quizadmin import's options: file (required), file2 …
 // file10, bank and mode.
-func importOptions(str func(name, desc string, required, auto bool) *discordgo.ApplicationCommandOption) []*discordgo.ApplicationCommandOption {
+func importOptions(str func(name, desc string, required bool) *discordgo.ApplicationCommandOption) []*discordgo.ApplicationCommandOption {
 	opts := []*discordgo.ApplicationCommandOption{{Type: discordgo.ApplicationCommandOptionAttachment,
 		Name: importFileOption(0), Description: "The bank file", Required: true}}
 	for i := 1; i < maxImportFiles; i++ {
@@ -292,7 +296,7 @@ func importOptions(str func(name, desc string, required, auto bool) *discordgo.A
 			Name: importFileOption(i), Description: "Another bank file"})
 	}
 	return append(opts,
-		str("bank", "Bank to put every question in (default: the banks the files name)", false, false),
+		str("bank", "Bank to put every question in (default: the banks the files name)", false),
 		&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString,
 			Name: "mode", Description: "merge (default): add and update questions; replace: replace the whole bank",
 			Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "merge", Value: "merge"}, {Name: "replace", Value: "replace"}}})

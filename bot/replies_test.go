@@ -105,9 +105,10 @@ func TestConfirmMessage(t *testing.T) {
 	if len(row) != 2 {
 		t.Fatalf("got %d buttons, want Confirm and Cancel", len(row))
 	}
-	for i, want := range []componentID{{kind: kindConfirm, action: "confirm", confirm: 42}, {kind: kindConfirm, action: "cancel", confirm: 42}} {
+	tb := productionTable(t)
+	for i, want := range []componentID{{kind: kindConfirm, action: "confirm", confirmation: 42}, {kind: kindConfirm, action: "cancel", confirmation: 42}} {
 		btn := row[i].(discordgo.Button)
-		got, err := parseCustomID(btn.CustomID)
+		got, err := tb.parseCustomID(btn.CustomID)
 		if err != nil || got != want {
 			t.Errorf("button %q: got %+v (%v), want %+v", btn.Label, got, err, want)
 		}

@@ -21,18 +21,26 @@ type call struct {
 	channel questions.ChannelID
 	user    questions.UserID
 	member  *discordgo.Member
+	// manager: the member has Manage Server (or Administrator) here. The
+	// table refuses the routes that need it (dispatch.go); a handler reads
+	// it only to treat an admin otherwise (an admin's /quiz ask is not
+	// held to fair play).
+	manager bool
 	// resolved holds the users, channels and attachments a slash command's
 	// options name (nil for other interactions).
 	resolved *discordgo.ApplicationCommandInteractionDataResolved
-	start    time.Time // when the interaction arrived (Discord's 3 s run from about then)
-	acked    bool      // initial response sent (deferred or final)
-	replied  bool      // the member has seen a reply (not just "thinking…")
+	values   []string                     // a select menu's picks
+	inputs   []discordgo.MessageComponent // a submitted form's rows (see text)
+	start    time.Time                    // when the interaction arrived (Discord's 3 s run from about then)
+	acked    bool                         // initial response sent (deferred or final)
+	replied  bool                         // the member has seen a reply (not just "thinking…")
 }
 
 // response is what a handler answers with; onInteraction sends it (send),
-// so that handlers decide and one place talks to Discord. A handler whose
-// work may outlast Discord's 3 s deferred the interaction first
-// (deferReply, deferUpdate); its response then edits the deferred one.
+// so that handlers decide what to say and not how it reaches Discord. Work
+// that may outlast Discord's 3 s is returned as later(f): the interaction
+// is then acknowledged as its route says (see ack), and f's response
+// edits the deferred one.
 type response struct {
 	kind    responseKind
 	msg     message                                     // respondReply, respondUpdate
@@ -44,6 +52,9 @@ type response struct {
 	// after, when set, runs once the response is out (a direct message
 	// to a member, say, which must not hold up the response).
 	after func()
+	// then is the work of a respondLater, run once the interaction is
+	// acknowledged.
+	then func() (response, error)
 }
 
 type responseKind int
@@ -54,6 +65,7 @@ const (
 	respondUpdate                      // replace the message that carries the component
 	respondModal                       // open a form
 	respondChoices                     // autocomplete suggestions
+	respondLater                       // more time: acknowledge first, then run then (see later)
 )
 
 // asReply answers with a message.
@@ -84,12 +96,18 @@ func asModal(d *discordgo.InteractionResponseData) response {
 	return response{kind: respondModal, modal: d}
 }
 
+// later answers with work that can outlast Discord's 3 s: dispatch
+// acknowledges the interaction as its route says (ackDeferReply,
+// ackDeferUpdate), then runs f and sends its response.
+func later(f func() (response, error)) response { return response{kind: respondLater, then: f} }
+
 // asChoices answers an autocomplete.
 func asChoices(cs []*discordgo.ApplicationCommandOptionChoice) response {
 	return response{kind: respondChoices, choices: cs}
 }
 
-// send sends r: the one place where a handler's answer reaches Discord.
+// send sends r, a handler's answer: the one place an answer reaches
+// Discord (the deferrals the table asks for are sent by dispatch).
 func (c *call) send(r response) error {
 	switch r.kind {
 	case respondReply:
@@ -292,4 +310,21 @@ func (c *call) fail(text string) {
 	_ = c.reply(message{ephemeral: true, content: text})
 }
 
+// text is the value of the text input id of a submitted form, or "".
+func (c *call) text(id string) string {
+	for _, r := range c.inputs {
+		row, ok := r.(*discordgo.ActionsRow)
+		if !ok || row == nil {
+			continue
+		}
+		for _, k := range row.Components {
+			if in, ok := k.(*discordgo.TextInput); ok && in != nil && in.CustomID == id {
+				return in.Value
+			}
+		}
+	}
+	return ""
+}
+
+// formatID is an ID in decimal, as Discord and custom IDs write it.
 func formatID[T ~uint64](id T) string { return strconv.FormatUint(uint64(id), 10) }

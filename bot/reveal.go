@@ -73,11 +73,15 @@ func (b *Bot) sendReveal(ctx context.Context, post questions.Post, r channelReve
 	return nil
 }
 
-// closeCmd closes the open questions in this channel (/quizadmin close).
+// closeCmd closes the open questions in this channel (/quizadmin close):
+// their reveals wait on Discord, so all of it comes after the deferral its
+// route makes.
 func (b *Bot) closeCmd(c *call, _ options) (response, error) {
-	if err := c.deferReply(true); err != nil {
-		return response{}, err
-	}
+	return later(func() (response, error) { return b.closeAll(c) }), nil
+}
+
+// closeAll is closeCmd's work, once the interaction is deferred.
+func (b *Bot) closeAll(c *call) (response, error) {
 	posts, err := b.store.OpenPostsIn(c.guild, c.channel)
 	if err != nil {
 		return response{}, fmt.Errorf("close: %w", err)

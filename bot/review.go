@@ -92,18 +92,16 @@ func reviewQuestionMessage(lead string, r questions.Review, q *questions.Questio
 		head += " · you missed this one last time"
 	}
 	head += "\n" + pickText(r.SelectCount) + " from the menu below · private, for your memory and your streak, not for points"
-	row := answerSelect(questions.Post{ID: r.ID, SelectCount: r.SelectCount}, q, false)
-	sel := row.Components[0].(discordgo.SelectMenu)
-	sel.CustomID = studyCustomID(r.ID)
-	row.Components[0] = sel
+	row := answerSelect(kindReviewAnswer.id(componentID{review: r.ID}), r.SelectCount, q, false)
 	return message{ephemeral: true, content: joinLines(lead, head), embeds: questionEmbeds(q, colorOpen),
 		components: []discordgo.MessageComponent{row, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Stop", Style: discordgo.SecondaryButton, CustomID: studyNextCustomID("stop")}}}}}
+			discordgo.Button{Label: "Stop", Style: discordgo.SecondaryButton, CustomID: kindReviewNext.id(componentID{action: "stop"})}}}}}
 }
 
-// studyAnswer grades a member's pick on a review question and turns the
+// reviewAnswer grades a member's pick on a review question and turns the
 // message into its grading.
-func (b *Bot) studyAnswer(c *call, reviewID questions.PostID, values []string) (response, error) {
+func (b *Bot) reviewAnswer(c *call, id componentID) (response, error) {
+	reviewID, values := id.review, c.values
 	r, err := b.store.Review(c.guild, reviewID)
 	if errors.Is(err, questions.ErrNotFound) {
 		return response{}, userErr("This review question is gone: it expired, or you were shown %d newer ones. `/quiz review` picks up where you left off.", questions.MaxOpenReviews)
@@ -115,7 +113,7 @@ func (b *Bot) studyAnswer(c *call, reviewID questions.PostID, values []string) (
 		return response{}, err
 	}
 	a, err := b.store.RecordReview(c.ctx, questions.Answer{
-		PostID: reviewID, GuildID: c.guild, UserID: c.user, InteractionID: mustID(c.i.ID),
+		PostID: reviewID.Post(), GuildID: c.guild, UserID: c.user, InteractionID: mustID(c.i.ID),
 		Choice: values, At: b.clock.Now(),
 	})
 	switch {
@@ -187,15 +185,15 @@ func reviewGradeMessage(a questions.Answer, r questions.Review, q *questions.Que
 	}
 	ms[0].content = sb.String() + "\n" + fmt.Sprintf("%s still due.", plural(len(queue.Due), "question", "questions"))
 	ms[len(ms)-1].components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: "Next question", Style: discordgo.PrimaryButton, CustomID: studyNextCustomID("next")},
-		discordgo.Button{Label: "Stop", Style: discordgo.SecondaryButton, CustomID: studyNextCustomID("stop")},
+		discordgo.Button{Label: "Next question", Style: discordgo.PrimaryButton, CustomID: kindReviewNext.id(componentID{action: "next"})},
+		discordgo.Button{Label: "Stop", Style: discordgo.SecondaryButton, CustomID: kindReviewNext.id(componentID{action: "stop"})},
 	}}}
 	return ms
 }
 
-// studyNext shows the next due question in place of the graded one, or
-// stops the review.
-func (b *Bot) studyNext(c *call, id componentID) (response, error) {
+// reviewNext shows the next due question in place of the graded one, or
+// stops the review (the Next and Stop buttons).
+func (b *Bot) reviewNext(c *call, id componentID) (response, error) {
 	if id.action == "next" {
 		m, err := b.nextReview(c, "")
 		if err != nil {

@@ -18,13 +18,13 @@ const MaxOpenReviews = 5
 // Review is one question shown to one member in a private review session
 // (/quiz review): the snapshot of the question's key it is graded against,
 // like a Post without a channel. Its answer is an Answer whose PostID is
-// the review's ID; it counts for the member's memory of the question,
+// the review's ID (ID.Post()); it counts for the member's memory of the question,
 // their streak and their study figures, never for points or leaderboards.
 type Review struct {
 	// ID is allocated by storage from the same sequence as post IDs, so a
-	// review ID is never a post ID.
-	// It takes a post's place where answers are keyed, hence its type.
-	ID          PostID
+	// review ID is never a post ID: it takes a post's place where answers
+	// are keyed (ID.Post()).
+	ID          ReviewID
 	GuildID     GuildID
 	UserID      UserID // the only member who may answer it
 	QuestionID  string

@@ -107,7 +107,7 @@ func TestAnswersStoredUnchanged(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			add(true, questions.Answer{PostID: rv.ID, GuildID: guild, UserID: u, Choice: []string{questions.Letter(i % 2)}, At: at.Add(time.Minute)})
+			add(true, questions.Answer{PostID: rv.ID.Post(), GuildID: guild, UserID: u, Choice: []string{questions.Letter(i % 2)}, At: at.Add(time.Minute)})
 		}
 	}
 	accepted := 0

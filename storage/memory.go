@@ -145,7 +145,7 @@ func sourceOf(tx *bbolt.Tx, g *bbolt.Bucket, id questions.PostID, cache map[ques
 	}
 	var s answerSource
 	if v := getIn(sub(g, bReviews), u64(id)); v != nil {
-		r, err := decodeReview(0, id, v)
+		r, err := decodeReview(0, questions.ReviewID(id), v)
 		if err != nil {
 			return answerSource{}, err
 		}

@@ -248,10 +248,10 @@ func TestReviewFlow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.ID == 0 || r.ID == p.ID || !r.ExpiresAt.Equal(now.Add(questions.ReviewExpiry)) {
+	if r.ID == 0 || r.ID.Post() == p.ID || !r.ExpiresAt.Equal(now.Add(questions.ReviewExpiry)) {
 		t.Errorf("started review: got %+v, want a new ID, expiry an hour on", r)
 	}
-	got, err := db.RecordReview(t.Context(), questions.Answer{PostID: r.ID, GuildID: guild, UserID: 1, InteractionID: 77, Choice: []string{"B"}, At: now.Add(time.Minute)})
+	got, err := db.RecordReview(t.Context(), questions.Answer{PostID: r.ID.Post(), GuildID: guild, UserID: 1, InteractionID: 77, Choice: []string{"B"}, At: now.Add(time.Minute)})
 	if err != nil || !got.Right || got.Points != 0 {
 		t.Fatalf("RecordReview: got %+v, %v; want right, 0 points", got, err)
 	}
@@ -277,7 +277,7 @@ func TestReviewFlow(t *testing.T) {
 	// A review the next day extends the streak and nothing else.
 	next := t0.AddDate(0, 0, 1)
 	r2, _ := db.StartReview(t.Context(), questions.Review{GuildID: guild, UserID: 2, QuestionID: "net#1", Correct: []string{"B"}, OptionCount: 4, SelectCount: 1, OpenedAt: next})
-	if _, err := db.RecordReview(t.Context(), questions.Answer{PostID: r2.ID, GuildID: guild, UserID: 2, InteractionID: 78, Choice: []string{"C"}, At: next}); err != nil {
+	if _, err := db.RecordReview(t.Context(), questions.Answer{PostID: r2.ID.Post(), GuildID: guild, UserID: 2, InteractionID: 78, Choice: []string{"C"}, At: next}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := db.MemberStats(guild, 2, next)
@@ -311,7 +311,7 @@ func TestRecordReviewRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ok := questions.Answer{PostID: r.ID, GuildID: guild, UserID: 1, InteractionID: 5, Choice: []string{"C", "A"}, At: t0}
+	ok := questions.Answer{PostID: r.ID.Post(), GuildID: guild, UserID: 1, InteractionID: 5, Choice: []string{"C", "A"}, At: t0}
 	tests := []struct {
 		name string
 		edit func(*questions.Answer)
@@ -381,7 +381,7 @@ func TestCountStoredMatchesLive(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.RecordReview(t.Context(), questions.Answer{PostID: r.ID, GuildID: guild, UserID: user, InteractionID: uint64(100 + i), Choice: []string{"B"}, At: at}); err != nil {
+		if _, err := db.RecordReview(t.Context(), questions.Answer{PostID: r.ID.Post(), GuildID: guild, UserID: user, InteractionID: uint64(100 + i), Choice: []string{"B"}, At: at}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -85,7 +85,7 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 			id := s.a.PostID
 			if sources[id].review {
 				if reviews[id] == nil {
-					r, err := getReview(tx, guildID, id)
+					r, err := getReview(tx, guildID, questions.ReviewID(id))
 					if err != nil {
 						return err
 					}
@@ -146,7 +146,7 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 				if reviews[id] != nil {
 					return nil
 				}
-				r, err := decodeReview(guildID, id, v)
+				r, err := decodeReview(guildID, questions.ReviewID(id), v)
 				if err != nil {
 					return err
 				}

@@ -41,7 +41,7 @@ type reviewRec struct {
 	ExpiresAt   time.Time        `json:"expiresAt"`
 }
 
-func decodeReview(guildID questions.GuildID, id questions.PostID, v []byte) (questions.Review, error) {
+func decodeReview(guildID questions.GuildID, id questions.ReviewID, v []byte) (questions.Review, error) {
 	var r reviewRec
 	if err := json.Unmarshal(v, &r); err != nil {
 		return questions.Review{}, fmt.Errorf("review %d: %w", id, err)
@@ -53,7 +53,7 @@ func decodeReview(guildID questions.GuildID, id questions.PostID, v []byte) (que
 
 // getReview reads a review of the guild; the error wraps
 // questions.ErrNotFound if there is none.
-func getReview(tx *bbolt.Tx, guildID questions.GuildID, id questions.PostID) (questions.Review, error) {
+func getReview(tx *bbolt.Tx, guildID questions.GuildID, id questions.ReviewID) (questions.Review, error) {
 	v := getIn(sub(guildRO(tx, guildID), bReviews), u64(id))
 	if v == nil {
 		return questions.Review{}, fmt.Errorf("review %d: %w", id, questions.ErrNotFound)
@@ -117,7 +117,7 @@ func (db *DB) StartReview(ctx context.Context, r questions.Review) (questions.Re
 		if _, err := deleteShown(g, r.UserID, r.OpenedAt, questions.MaxOpenReviews-1); err != nil {
 			return err
 		}
-		r.ID = questions.PostID(id)
+		r.ID = questions.ReviewID(id)
 		if err := shown.Put(cat(u64(r.UserID), u64(id)), nil); err != nil {
 			return err
 		}
@@ -131,7 +131,7 @@ func (db *DB) StartReview(ctx context.Context, r questions.Review) (questions.Re
 
 // Review returns a review of the guild; an error wrapping
 // questions.ErrNotFound if there is none. Safe for concurrent use.
-func (db *DB) Review(guildID questions.GuildID, reviewID questions.PostID) (questions.Review, error) {
+func (db *DB) Review(guildID questions.GuildID, reviewID questions.ReviewID) (questions.Review, error) {
 	var r questions.Review
 	err := db.view(func(tx *bbolt.Tx) error {
 		var err error
@@ -177,7 +177,7 @@ func (db *DB) RecordReview(ctx context.Context, a questions.Answer) (questions.A
 // the review and a graded, or a refusal (with the stored answer for
 // ErrAlreadyAnswered).
 func (db *DB) checkReview(tx *bbolt.Tx, a questions.Answer) (questions.Review, questions.Answer, error) {
-	r, err := getReview(tx, a.GuildID, a.PostID)
+	r, err := getReview(tx, a.GuildID, questions.ReviewID(a.PostID))
 	if err != nil {
 		return questions.Review{}, questions.Answer{}, err
 	}
@@ -220,7 +220,7 @@ func (db *DB) recordReview(tx *bbolt.Tx, d *deltas, a questions.Answer) (questio
 	if err != nil {
 		return questions.Answer{}, nil, err
 	}
-	if err := putAnswer(g, d, r.ID, a); err != nil {
+	if err := putAnswer(g, d, r.ID.Post(), a); err != nil {
 		return questions.Answer{}, nil, err
 	}
 	if shown := g.Bucket(bShown); shown != nil {

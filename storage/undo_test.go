@@ -130,7 +130,7 @@ func TestConfirmationsOneTake(t *testing.T) {
 func TestConfirmationBounds(t *testing.T) {
 	now := t0
 	db := clockDB(t, &now)
-	var ids []uint64
+	var ids []questions.ConfirmationID
 	for i := range questions.MaxConfirmations + 2 {
 		c, err := db.SaveConfirmation(t.Context(), questions.Confirmation{GuildID: guild, UserID: questions.UserID(7 + i%2),
 			Action: questions.ConfirmBankRemove, Bank: fmt.Sprint(i)})

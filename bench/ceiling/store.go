@@ -181,7 +181,7 @@ func (s *store) ActiveStreaks(questions.GuildID, time.Time, int) ([]questions.Sc
 	return nil, nil
 }
 
-func (s *store) SaveBanks(context.Context, questions.GuildID, []questions.BankFile, uint64) error {
+func (s *store) SaveBanks(context.Context, questions.GuildID, []questions.BankFile, questions.DraftID) error {
 	return nil
 }
 
@@ -195,11 +195,11 @@ func (s *store) SaveConfirmation(_ context.Context, c questions.Confirmation) (q
 	return c, nil
 }
 
-func (s *store) Confirmation(guildID questions.GuildID, id uint64) (questions.Confirmation, error) {
+func (s *store) Confirmation(guildID questions.GuildID, id questions.ConfirmationID) (questions.Confirmation, error) {
 	return questions.Confirmation{}, fmt.Errorf("confirmation %d: %w", id, questions.ErrNotFound)
 }
 
-func (s *store) TakeConfirmation(_ context.Context, guildID questions.GuildID, id uint64) (questions.Confirmation, error) {
+func (s *store) TakeConfirmation(_ context.Context, guildID questions.GuildID, id questions.ConfirmationID) (questions.Confirmation, error) {
 	return questions.Confirmation{}, fmt.Errorf("confirmation %d: %w", id, questions.ErrNotFound)
 }
 
@@ -207,11 +207,11 @@ func (s *store) SaveDraft(_ context.Context, d questions.Draft) (questions.Draft
 	return d, nil
 }
 
-func (s *store) Draft(guildID questions.GuildID, id uint64) (questions.Draft, error) {
+func (s *store) Draft(guildID questions.GuildID, id questions.DraftID) (questions.Draft, error) {
 	return questions.Draft{}, fmt.Errorf("draft %d: %w", id, questions.ErrNotFound)
 }
 
-func (s *store) DeleteDraft(context.Context, questions.GuildID, uint64) error { return nil }
+func (s *store) DeleteDraft(context.Context, questions.GuildID, questions.DraftID) error { return nil }
 
 func (s *store) Suggestions(questions.GuildID) ([]questions.Draft, error) { return nil, nil }
 
@@ -281,7 +281,7 @@ func (s *store) StartReview(context.Context, questions.Review) (questions.Review
 	return questions.Review{}, questions.ErrNotFound
 }
 
-func (s *store) Review(questions.GuildID, questions.PostID) (questions.Review, error) {
+func (s *store) Review(questions.GuildID, questions.ReviewID) (questions.Review, error) {
 	return questions.Review{}, questions.ErrNotFound
 }
 
@@ -301,7 +301,7 @@ func (s *store) AddReport(_ context.Context, r questions.Report) (questions.Repo
 
 func (s *store) Reports(questions.GuildID) ([]questions.Report, error) { return nil, nil }
 
-func (s *store) CloseReport(context.Context, questions.GuildID, uint64) error { return nil }
+func (s *store) CloseReport(context.Context, questions.GuildID, questions.ReportID) error { return nil }
 
 func (s *store) Regrade(context.Context, questions.GuildID, string, []string, int) (questions.Regraded, error) {
 	return questions.Regraded{}, questions.ErrNotFound
