@@ -53,19 +53,20 @@ type call struct {
 	channel questions.ChannelID
 	user    questions.UserID
 	member  *discordgo.Member
-	// manager: the member has Manage Server (or Administrator) here. The
-	// table refuses the routes that need it (dispatch.go); a handler reads
-	// it only to treat an admin otherwise (an admin's /quiz ask is not
-	// held to fair play).
-	manager bool
 	// resolved holds the users, channels and attachments a slash command's
 	// options name (nil for other interactions).
 	resolved *discordgo.ApplicationCommandInteractionDataResolved
 	values   []string                     // a select menu's picks
 	inputs   []discordgo.MessageComponent // a submitted form's rows (see text)
 	start    time.Time                    // when the interaction arrived (Discord's 3 s run from about then)
-	acked    bool                         // initial response sent (deferred or final)
-	replied  bool                         // the member has seen a reply (not just "thinking…")
+	// manager: the member has Manage Server (or Administrator) here. The
+	// table refuses the routes that need it (dispatch.go); a handler reads
+	// it only to treat an admin otherwise (an admin's /quiz ask is not
+	// held to fair play). (The bools sit together: one call is made per
+	// interaction, and this keeps it in a smaller allocation.)
+	manager bool
+	acked   bool // initial response sent (deferred or final)
+	replied bool // the member has seen a reply (not just "thinking…")
 }
 
 // response is what a handler answers with; onInteraction sends it (send),

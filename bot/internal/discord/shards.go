@@ -133,7 +133,8 @@ func (c *Client) Close(deadline time.Time) error {
 	return first
 }
 
-// Connected reports whether every shard Open made is connected now.
+// Connected reports whether every shard Open made is connected now
+// (vacuously true before Open).
 func (c *Client) Connected() bool { return c.up.Load() == c.want.Load() }
 
 // Reached reports whether any shard ever connected.
