@@ -140,16 +140,16 @@ func (b *Bot) publish(ctx context.Context, q *questions.Question, p questions.Po
 		return questions.Post{}, fmt.Errorf("create post: %w", err)
 	}
 	channel, guild := p.ChannelID, p.GuildID
-	msg, err := b.sess.ChannelMessageSendComplex(formatID(channel), openMessage(post, q, extra...), rest(ctx)...)
+	sent, err := b.out.Post(ctx, formatID(channel), openMessage(post, q, extra...))
 	if err != nil {
 		if derr := b.store.DeletePost(context.WithoutCancel(ctx), post.ID); derr != nil {
 			b.log.Error("delete unsent post", "post", post.ID, "err", derr)
 		}
 		return questions.Post{}, fmt.Errorf("send question: %w", err)
 	}
-	msgID, ok := parseID[questions.MessageID](msg.ID)
+	msgID, ok := parseID[questions.MessageID](sent)
 	if !ok {
-		return questions.Post{}, fmt.Errorf("send question: bad message id %q", msg.ID)
+		return questions.Post{}, fmt.Errorf("send question: bad message id %q", sent)
 	}
 	if err := b.store.SetPostMessage(context.WithoutCancel(ctx), post.ID, msgID); err != nil {
 		return questions.Post{}, fmt.Errorf("set post message: %w", err)

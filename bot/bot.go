@@ -15,9 +15,10 @@
 //     acknowledges it as the route says; customid.go: the custom-ID codec
 //     (patterns such as "a1:<post>"); autocomplete.go: the suggesters.
 //   - respond.go: the response a handler returns (reply, update, modal,
-//     choices, later), sending it, deferrals, edits, allowed_mentions;
-//     options.go: reading command options; errors.go: messages for
-//     members, store errors, token redaction.
+//     choices, later) and sending it, deferrals, edits, allowed_mentions,
+//     and outbound, every request the bot sends Discord; options.go:
+//     reading command options; errors.go: messages for members, store
+//     errors, token redaction.
 //   - One file per command family, the handler first, then the pure
 //     function that renders its message: ask.go (/quiz ask and the draw),
 //     answer.go (answering a posted question), leaderboard.go, stats.go,
@@ -42,13 +43,19 @@
 //     labels as plain text.
 //   - ratelimit.go: the per-member rate limits of suggestion and review
 //     steps (the fair play of /quiz ask is in ask.go, held by the store).
-//   - bot.go: Store, Config, New and Run (start, shutdown); gateway.go:
-//     connecting, reconnecting, fatal close codes, closing; shards.go: the
-//     shards run (one session each; the layout, and so which servers are
-//     the bot's own, is internal/sharding's), identify pacing;
-//     transport.go: REST through the configured API base, Discord's
-//     global rate limit kept away from interaction responses;
-//     replybuckets.go: the rate-limit buckets of interaction replies.
+//   - bot.go: Store, Config, New and Run (start, shutdown).
+//   - internal/discord: the connection to Discord, the one place that
+//     talks to it: the gateway's shards (connecting, reconnecting, fatal
+//     close codes, closing, identify pacing; the layout, and so which
+//     servers are the bot's own, is internal/sharding's), which hand each
+//     interaction to Run's handler, and every REST request: interaction
+//     replies through their own rate-limit buckets, channel messages
+//     (Post, Edit, and PostNow, EditNow, which do not wait out a rate
+//     limit), direct messages, the commands' registration; the transport
+//     (the configured API base, Discord's global rate limit kept away from
+//     interaction responses). Feature files describe messages and send
+//     them through outbound (respond.go); none holds a discordgo session
+//     (.ci/run checks).
 package bot
 
 import (
@@ -64,6 +71,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/quizhost/quizhost/bot/internal/discord"
 	"github.com/quizhost/quizhost/internal/clock"
 	"github.com/quizhost/quizhost/internal/sharding"
 	"github.com/quizhost/quizhost/questions"
@@ -203,6 +211,16 @@ type Config struct {
 	AnswerAckWait time.Duration
 }
 
+// CheckAPIBase reports whether s can be Config.APIBase: an http(s) URL
+// with a host, such as https://discord.com.
+func CheckAPIBase(s string) error { return discord.CheckAPIBase(s) }
+
+// NewTransport returns the transport the bot sends REST requests over by
+// default (Config.Transport): http.DefaultTransport's settings with room
+// for a burst of replies' connections to stay open (see
+// bot/internal/discord).
+func NewTransport() *http.Transport { return discord.NewTransport() }
+
 // Recorder is what the bot reports to metrics. internal/metrics.Metrics
 // implements it. Methods must be safe for concurrent use and quick.
 type Recorder interface {
@@ -237,13 +255,13 @@ type Bot struct {
 	randMu sync.Mutex
 	rand   *rand.Rand
 
-	sess       *discordgo.Session // REST (every shard's session only receives)
-	shards     sharding.Layout    // the shards run, resolved by Run before any connects
-	gateways   []*shard           // their sessions (set by Run before any connects): their State knows the servers
-	reached    atomic.Bool        // a shard connected once
-	running    atomic.Bool        // Run got past its first connect and is not shutting down
-	shardsUp   atomic.Int32       // shards connected now
-	shardsWant atomic.Int32       // shards run
+	// conn is the connection to Discord (bot/internal/discord): the
+	// gateway's shards, which Run opens, and every REST request. out is
+	// conn as the features see it: what they send.
+	conn    *discord.Client
+	out     outbound
+	shards  sharding.Layout // the shards run, resolved by Run before any connects
+	running atomic.Bool     // Run got past its first connect and is not shutting down
 
 	// inflight counts interaction handlers; once closing, new ones only
 	// say the bot is restarting.
@@ -306,11 +324,13 @@ func New(cfg Config) (*Bot, error) {
 	if cfg.APIBase == "" {
 		cfg.APIBase = "https://discord.com"
 	}
-	if err := CheckAPIBase(cfg.APIBase); err != nil {
-		return nil, err
-	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	conn, err := discord.New(discord.Config{Token: cfg.Token, APIBase: cfg.APIBase, Transport: cfg.Transport,
+		Logger: cfg.Logger, IdentifyInterval: cfg.IdentifyInterval, Reconnected: cfg.Metrics.Reconnect})
+	if err != nil {
+		return nil, err
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = clock.Real{}
@@ -336,6 +356,7 @@ func New(cfg Config) (*Bot, error) {
 	}
 	return &Bot{
 		cfg: cfg, store: cfg.Store, log: cfg.Logger, clock: cfg.Clock, rand: cfg.Rand,
+		conn: conn, out: conn,
 		wake:     make(chan struct{}, 1),
 		refresh:  make(chan questions.PostID, 1024),
 		revealAt: map[questions.PostID]time.Time{}, revealTries: map[questions.PostID]int{},
@@ -363,51 +384,27 @@ func New(cfg Config) (*Bot, error) {
 // 401). Other connection failures at start are returned; later drops are
 // reconnected.
 func (b *Bot) Run(ctx context.Context) error {
-	base, _ := apiBase(b.cfg.APIBase)
-	// b.sess sends every REST request (one rate limiter for the token);
-	// it never opens a gateway connection.
-	rs, err := discordgo.New("Bot " + b.cfg.Token)
-	if err != nil {
-		return fmt.Errorf("discord session: %w", err)
-	}
-	rs.Client = &http.Client{Timeout: 20 * time.Second, Transport: &transport{base: base, next: b.cfg.Transport, connecting: &attempt{}}}
-	defer rs.Client.CloseIdleConnections()
-	rs.LogLevel = discordgoSilent
-	b.sess = rs
+	defer b.conn.CloseIdleConnections()
 	stopped := func(err error) error {
 		if ctx.Err() != nil {
 			b.log.Info("stopped while connecting")
 			return nil
 		}
-		msg, _ := b.connectError(err)
-		return msg
+		return err
 	}
-	layout, concurrency, err := b.layout(ctx, rs)
+	layout, concurrency, err := b.conn.Shards(ctx, b.cfg.Shards)
 	if err != nil {
 		return stopped(err)
 	}
 	b.shards = layout
-	shards := make([]*shard, 0, layout.Last-layout.First+1)
-	for id := layout.First; id <= layout.Last; id++ {
-		sh, err := b.newShard(ctx, base, id, layout.Count)
-		if err != nil {
-			return err
-		}
-		shards = append(shards, sh)
-	}
-	b.gateways = shards
-	b.shardsWant.Store(int32(len(shards)))
-	pace := newPacer(concurrency, b.cfg.IdentifyInterval, func(shard int, wait time.Duration) {
-		b.log.Debug("gateway identify rate limit: waiting", "shard", shard, "wait", wait)
-	})
 
 	bg, stopBG := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	// The gateway watchers stop first, before the gateways close (their
+	// The gateway watcher stops first, before the gateways close (their
 	// Disconnect must not be taken for a drop).
 	gwCtx, stopGW := context.WithCancel(ctx)
 	var gwWatch sync.WaitGroup
-	gwErr := make(chan error, len(shards))
+	gwErr := make(chan error, 1)
 	// shutdown stops taking interactions (new ones are told the bot is
 	// restarting), waits for those in flight (up to ShutdownGrace), closes
 	// the gateways, then stops the timers, all within shutdownBudget. Every
@@ -424,16 +421,7 @@ func (b *Bot) Run(ctx context.Context) error {
 		if !b.waitIdle(min(b.cfg.ShutdownGrace, time.Until(deadline)-1500*time.Millisecond)) {
 			b.log.Warn("interactions still in flight at shutdown")
 		}
-		closeErrs := make(chan error, len(shards))
-		for _, sh := range shards {
-			go func() { closeErrs <- closeGateway(sh.s, sh.closeSent, time.Until(deadline)) }()
-		}
-		var closeErr error
-		for range shards {
-			if err := <-closeErrs; err != nil && closeErr == nil {
-				closeErr = err
-			}
-		}
+		closeErr := b.conn.Close(deadline)
 		b.waitIdle(300 * time.Millisecond) // refusals of any that arrived meanwhile
 		stopBG()
 		timers := make(chan struct{})
@@ -449,7 +437,16 @@ func (b *Bot) Run(ctx context.Context) error {
 		return nil
 	}
 
-	if err := b.connectAll(ctx, shards, pace); err != nil {
+	// Each interaction is counted in while the shard's event loop hands it
+	// over, and handled in a goroutine of its own.
+	onInteraction := func(ic *discordgo.InteractionCreate) {
+		closing := b.enter()
+		go func() {
+			defer b.leave()
+			b.onInteraction(ctx, ic, closing)
+		}()
+	}
+	if err := b.conn.Open(ctx, layout, concurrency, onInteraction); err != nil {
 		if b.Reached() {
 			shutdown() // shards that did connect may have taken interactions
 		}
@@ -457,33 +454,20 @@ func (b *Bot) Run(ctx context.Context) error {
 	}
 	b.running.Store(true)
 	defer b.running.Store(false)
-	appID, user := "", ""
-	if st := shards[0].s.State; st != nil {
-		if st.Application != nil {
-			appID = st.Application.ID
-		}
-		if st.User != nil {
-			user = st.User.Username
-			if appID == "" {
-				appID = st.User.ID
-			}
-		}
-	}
+	appID, user := b.conn.Me()
 	b.log.Info("connected", "user", user, "application", appID, "shards", layout.String())
 
-	for _, sh := range shards {
-		gwWatch.Add(1)
-		go func() {
-			defer gwWatch.Done()
-			if err := b.keepConnected(gwCtx, sh, pace); err != nil {
-				gwErr <- err
-			}
-		}()
-	}
+	gwWatch.Add(1)
+	go func() {
+		defer gwWatch.Done()
+		if err := b.conn.Keep(gwCtx); err != nil {
+			gwErr <- err
+		}
+	}()
 
 	if layout.First != 0 {
 		b.log.Info("commands not registered: the process that runs shard 0 registers them", "shards", layout.String())
-	} else if _, err := rs.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, b.table.applicationCommands(), discordgo.WithContext(ctx)); err != nil {
+	} else if err := b.conn.RegisterCommands(ctx, appID, b.cfg.GuildID, b.table.applicationCommands()); err != nil {
 		serr := shutdown()
 		if ctx.Err() != nil {
 			return serr // stopped while starting: a clean stop
@@ -494,8 +478,8 @@ func (b *Bot) Run(ctx context.Context) error {
 	}
 
 	wg.Add(2)
-	go func() { defer wg.Done(); b.scheduler(background(bg)) }()
-	go func() { defer wg.Done(); b.refresher(background(bg)) }()
+	go func() { defer wg.Done(); b.scheduler(discord.Background(bg)) }()
+	go func() { defer wg.Done(); b.refresher(discord.Background(bg)) }()
 	b.warm(b.busyGuilds(), bg.Done())
 
 	select {
@@ -540,13 +524,13 @@ func (b *Bot) busyGuilds() []questions.GuildID {
 // it: after Run's first connect and until it stops, except while a drop of
 // any shard is being reconnected. Safe for concurrent use.
 func (b *Bot) Connected() bool {
-	return b.running.Load() && b.shardsUp.Load() == b.shardsWant.Load()
+	return b.running.Load() && b.conn.Connected()
 }
 
 // Reached reports whether Run ever connected to the gateway, any shard of
 // it (false when it failed or was stopped before any shard connected:
 // then no interaction was served). Safe for concurrent use.
-func (b *Bot) Reached() bool { return b.reached.Load() }
+func (b *Bot) Reached() bool { return b.conn.Reached() }
 
 // enter counts a handler in and reports whether the bot is shutting down.
 func (b *Bot) enter() (closing bool) {

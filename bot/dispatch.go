@@ -13,15 +13,17 @@ import (
 	"github.com/quizhost/quizhost/questions"
 )
 
-// onInteraction is the one entry point for interactions: it tracks the
-// handler for shutdown, recovers panics, dispatches on the interaction
-// type, and turns a returned error into a short ephemeral message.
+// onInteraction is the one entry point for interactions, each in a
+// goroutine of its own once Run's handler (which the gateway's shards hand
+// every interaction to) has counted it in for shutdown: it recovers
+// panics, dispatches on the interaction type, sends the response, and
+// turns a returned error into a short ephemeral message.
 func (b *Bot) onInteraction(ctx context.Context, ic *discordgo.InteractionCreate, closing bool) {
 	if ic == nil || ic.Interaction == nil {
 		return
 	}
 	i := ic.Interaction
-	c := &call{ctx: context.WithoutCancel(ctx), s: b.sess, i: i, start: time.Now()}
+	c := &call{ctx: context.WithoutCancel(ctx), out: b.out, i: i, start: time.Now()}
 	if closing {
 		if i.Type == discordgo.InteractionApplicationCommand || i.Type == discordgo.InteractionMessageComponent ||
 			i.Type == discordgo.InteractionModalSubmit {

@@ -5,17 +5,19 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+
+	"github.com/quizhost/quizhost/bot/internal/discord"
 )
 
 // ReplySlots is how many rate-limit buckets interaction replies share.
-const ReplySlots = replySlots
+const ReplySlots = discord.ReplySlots
 
 // RateLimitBuckets returns the keys of the buckets that discordgo's rate
 // limiter of b's REST session holds, sorted. It reads the limiter's
 // unexported map: discordgo has no other way to see it. Call it after Run
-// returned (Run sets the session).
+// returned.
 func RateLimitBuckets(b *Bot) []string {
-	rl := b.sess.Ratelimiter
+	rl := b.conn.RateLimiter()
 	rl.Lock()
 	defer rl.Unlock()
 	m := reflect.ValueOf(rl).Elem().FieldByName("buckets")

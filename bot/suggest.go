@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/quizhost/quizhost/bot/internal/discord"
 	"github.com/quizhost/quizhost/questions"
 )
 
@@ -208,35 +208,24 @@ func addedText(results []bankResult) string {
 	return s
 }
 
-// guildName is the server's name as the gateway told it (the State of the
-// shards' sessions: b.sess only sends REST requests), or "the server".
+// guildName is the server's name as the gateway told it, or "the
+// server".
 func (b *Bot) guildName(guild questions.GuildID) string {
-	for _, sh := range b.gateways {
-		if sh.s.State == nil {
-			continue
-		}
-		if g, err := sh.s.State.Guild(formatID(guild)); err == nil && g.Name != "" {
-			return g.Name
-		}
+	if name := b.conn.GuildName(formatID(guild)); name != "" {
+		return name
 	}
 	return "the server"
 }
 
 // tellMember sends a member a direct message. A member whose direct
-// messages are closed (Discord answers 403, code 50007) is not told;
-// nothing else fails either way: the outcome is only logged.
+// messages are closed is not told; nothing else fails either way: the
+// outcome is only logged.
 func (b *Bot) tellMember(ctx context.Context, guild questions.GuildID, user questions.UserID, text string) {
-	ch, err := b.sess.UserChannelCreate(formatID(user), rest(ctx)...)
-	if err == nil {
-		_, err = b.sess.ChannelMessageSendComplex(ch.ID, &discordgo.MessageSend{Content: truncate(text, 2000),
-			AllowedMentions: noPings()}, rest(ctx)...)
-	}
-	var re *discordgo.RESTError
+	err := b.out.DM(ctx, formatID(user), &discordgo.MessageSend{Content: truncate(text, 2000), AllowedMentions: noPings()})
 	switch {
 	case err == nil:
 		b.log.Info("member told by direct message", "guild", guild, "user", user)
-	case errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusForbidden &&
-		re.Message != nil && re.Message.Code == discordgo.ErrCodeCannotSendMessagesToThisUser:
+	case errors.Is(err, discord.ErrDMClosed):
 		b.log.Info("member's direct messages are closed", "guild", guild, "user", user)
 	default:
 		b.log.Warn("direct message failed", "guild", guild, "user", user, "err", redact(err))
