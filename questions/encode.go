@@ -56,35 +56,9 @@ func MarshalYAML(b Bank) ([]byte, error) {
 	if ps := Validate([]Bank{b}); len(ps) > 0 {
 		return nil, fmt.Errorf("marshal bank %q: %w", clip(b.Name), ps)
 	}
-	out := yamlBank{Bank: b.Name, Questions: make([]yamlQuestion, len(b.Questions))}
-	source := b.Questions[0].Source // Validate: at least one question
-	for _, q := range b.Questions {
-		if q.Source != source {
-			source = ""
-			break
-		}
-	}
-	out.Source = source
-	for i, q := range b.Questions {
-		yq := yamlQuestion{ID: q.ID, Question: q.Stem, Explanation: q.Explanation, Tags: q.Tags}
-		if q.Number != i+1 {
-			yq.Number = q.Number
-		}
-		if source == "" {
-			yq.Source = q.Source
-		}
-		yq.Options = make([]yamlOption, len(q.Options))
-		for j, o := range q.Options {
-			yq.Options[j] = yamlOption{Text: o.Text, Correct: o.Correct, Why: o.Rationale}
-		}
-		for _, v := range q.Community {
-			yq.Community = append(yq.Community, yamlVote{Answer: strings.Join(v.Letters, ""), Percent: v.Percent})
-		}
-		out.Questions[i] = yq
-	}
-	data, err := encodeYAML(out)
+	data, err := EncodeYAML(b)
 	if err != nil {
-		return nil, fmt.Errorf("marshal bank %q: %w", clip(b.Name), err)
+		return nil, err
 	}
 	// Hold to the contract by reading the result back.
 	back, err := Parse("export.yaml", data)
@@ -114,6 +88,9 @@ func MarshalYAML(b Bank) ([]byte, error) {
 // encodeYAML writes out as MarshalYAML stores it: the bytes of
 // wholeYAML(out), for a fraction of the memory and time (see above).
 func encodeYAML(out yamlBank) ([]byte, error) {
+	if len(out.Questions) == 0 {
+		return wholeYAML(out) // "questions: []"
+	}
 	empty, err := wholeYAML(yamlBank{Bank: out.Bank, Source: out.Source, Questions: []yamlQuestion{}})
 	if err != nil {
 		return nil, err
@@ -278,6 +255,47 @@ func wholeYAML(out yamlBank) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// EncodeYAML returns the bytes MarshalYAML returns for b, without
+// validating b or reading them back: for a bank MarshalYAML has accepted
+// (the same bank always gives the same bytes), by a caller that would
+// rather write them again than hold them meanwhile. b is not modified.
+func EncodeYAML(b Bank) ([]byte, error) {
+	out := yamlBank{Bank: b.Name, Questions: make([]yamlQuestion, len(b.Questions))}
+	source := ""
+	if len(b.Questions) > 0 {
+		source = b.Questions[0].Source
+	}
+	for _, q := range b.Questions {
+		if q.Source != source {
+			source = ""
+			break
+		}
+	}
+	out.Source = source
+	for i, q := range b.Questions {
+		yq := yamlQuestion{ID: q.ID, Question: q.Stem, Explanation: q.Explanation, Tags: q.Tags}
+		if q.Number != i+1 {
+			yq.Number = q.Number
+		}
+		if source == "" {
+			yq.Source = q.Source
+		}
+		yq.Options = make([]yamlOption, len(q.Options))
+		for j, o := range q.Options {
+			yq.Options[j] = yamlOption{Text: o.Text, Correct: o.Correct, Why: o.Rationale}
+		}
+		for _, v := range q.Community {
+			yq.Community = append(yq.Community, yamlVote{Answer: strings.Join(v.Letters, ""), Percent: v.Percent})
+		}
+		out.Questions[i] = yq
+	}
+	data, err := encodeYAML(out)
+	if err != nil {
+		return nil, fmt.Errorf("marshal bank %q: %w", clip(b.Name), err)
+	}
+	return data, nil
 }
 
 // bankDiff names the first field in which a and b differ, ignoring Path,
