@@ -21,17 +21,25 @@ type MergeCount struct {
 // Neither argument is modified. Two questions of incoming with the same ID
 // count once each; the later one wins (Validate reports such a file).
 func Merge(base, incoming Bank) (Bank, MergeCount) {
-	// Room for every incoming question at once: a bank of thousands grown
-	// one append at a time would leave up to as much again unused.
-	qs := make([]Question, len(base.Questions), len(base.Questions)+len(incoming.Questions))
+	at := make(map[string]int, len(base.Questions))
+	for i, q := range base.Questions {
+		at[q.ID] = i
+	}
+	// Room for exactly the questions of the result: a bank of thousands
+	// grown one append at a time, or given room for every incoming
+	// question when most replace one of base, would keep up to as much
+	// again unused for as long as it is kept.
+	added := 0
+	for _, q := range incoming.Questions {
+		if _, ok := at[q.ID]; !ok {
+			added++
+		}
+	}
+	qs := make([]Question, len(base.Questions), len(base.Questions)+added)
 	copy(qs, base.Questions)
 	out := Bank{Name: base.Name, Path: base.Path, Questions: qs}
 	if out.Name == "" {
 		out.Name, out.Path = incoming.Name, incoming.Path
-	}
-	at := make(map[string]int, len(out.Questions))
-	for i, q := range out.Questions {
-		at[q.ID] = i
 	}
 	var n MergeCount
 	for _, q := range incoming.Questions {

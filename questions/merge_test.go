@@ -134,3 +134,16 @@ func TestShareUnchanged(t *testing.T) {
 		t.Error("base changed")
 	}
 }
+
+// Merge keeps no unused room in the result, which a snapshot may keep
+// for long: neither for incoming questions that replace others, nor for
+// the ones it adds.
+func TestMergeRoom(t *testing.T) {
+	t.Parallel()
+	base := Bank{Name: "B", Questions: []Question{mergeQ("B#1", "One?", 1), mergeQ("B#2", "Two?", 2)}}
+	in := Bank{Name: "B", Questions: []Question{mergeQ("B#1", "One, edited?", 1), mergeQ("B#2", "Two?", 2), mergeQ("B#3", "Three?", 3)}}
+	got, n := Merge(base, in)
+	if len(got.Questions) != 3 || cap(got.Questions) != 3 || n != (MergeCount{Added: 1, Updated: 1, Unchanged: 1}) {
+		t.Errorf("got %d questions, room for %d, %+v; want 3, 3, 1 added, 1 updated, 1 unchanged", len(got.Questions), cap(got.Questions), n)
+	}
+}
