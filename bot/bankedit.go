@@ -183,20 +183,27 @@ func (b *Bot) planBanks(guild questions.GuildID, user questions.UserID, parts []
 }
 
 // pace makes a stretch of a bank change's heavy work (parsing a file,
-// encoding a bank), begun at start, a background job: it waits three
-// times as long as the stretch took (longer when the stretch had to wait
-// for the CPU), so that an import takes at most about a quarter of a core
-// and the answers of every server, its own included, keep the rest: an
-// import of ten 1 MiB files takes about four times its CPU time (some 10
-// s). It returns early when ctx ends.
+// checking or encoding a bank), begun at start, a background job: it
+// waits paceWait times as long as the stretch took (longer when the
+// stretch had to wait for the CPU), so that an import takes at most an
+// eighth of a core and the answers of every server, its own included,
+// keep the rest: an import of ten 1 MiB files takes about eight times its
+// CPU time (some 10 s). It returns early when ctx ends.
 func pace(ctx context.Context, start time.Time) {
-	t := time.NewTimer(3 * time.Since(start))
+	t := time.NewTimer(paceWait * time.Since(start))
 	defer t.Stop()
 	select {
 	case <-t.C:
 	case <-ctx.Done():
 	}
 }
+
+// paceWait is how many times as long as a stretch of an import's work
+// pace waits after it. An import again and again (one server's admin
+// importing 10 MiB in a loop) then takes 1/(paceWait+1) of a core for as
+// long as it goes on, whatever its files; a longer wait makes a single
+// import slower, not cheaper.
+const paceWait = 7
 
 // encodeBank is bk as stored (see bankFile), which MarshalYAML has
 // checked reads back from the file unchanged (but for each question's
