@@ -162,7 +162,7 @@ func (b *Bot) planBanks(guild questions.GuildID, user questions.UserID, parts []
 	for _, bk := range changed {
 		start := time.Now()
 		_, err := questions.MarshalYAML(*bk)
-		pace(context.Background(), start)
+		b.pace(context.Background(), start)
 		if err != nil {
 			// Parsed banks store; say so plainly if one does not.
 			return bankChange{}, questions.Problems{{Path: paths[strings.ToLower(strings.TrimSpace(bk.Name))], Msg: fmt.Sprintf("bank %q can't be stored: %v", bk.Name, err)}}, nil
@@ -177,33 +177,32 @@ func (b *Bot) planBanks(guild questions.GuildID, user questions.UserID, parts []
 		}
 		ch.files = append(ch.files, bankFile(*bk, data, user, now))
 		ch.banks = append(ch.banks, snapshotBank(*bk))
-		pace(context.Background(), start)
+		b.pace(context.Background(), start)
 	}
 	return ch, nil, nil
 }
 
 // pace makes a stretch of a bank change's heavy work (parsing a file,
 // checking or encoding a bank), begun at start, a background job: it
-// waits paceWait times as long as the stretch took (longer when the
-// stretch had to wait for the CPU), so that an import takes at most an
-// eighth of a core and the answers of every server, its own included,
-// keep the rest: an import of ten 1 MiB files takes about eight times its
-// CPU time (some 10 s). It returns early when ctx ends.
-func pace(ctx context.Context, start time.Time) {
-	t := time.NewTimer(paceWait * time.Since(start))
+// waits Config.ImportPace times as long as the stretch took (longer when
+// the stretch had to wait for the CPU). An import again and again (one
+// server's admin importing 10 MiB in a loop) then takes at most
+// 1/(ImportPace+1) of a core for as long as it goes on, whatever its
+// files, and the answers of every server, its own included, keep the
+// rest; a longer wait makes a single import slower, not cheaper. An
+// import of ten 1 MiB files takes about eight times its CPU time (some 10
+// s). It returns early when ctx ends.
+func (b *Bot) pace(ctx context.Context, start time.Time) {
+	if b.cfg.ImportPace == 0 {
+		return
+	}
+	t := time.NewTimer(time.Duration(b.cfg.ImportPace) * time.Since(start))
 	defer t.Stop()
 	select {
 	case <-t.C:
 	case <-ctx.Done():
 	}
 }
-
-// paceWait is how many times as long as a stretch of an import's work
-// pace waits after it. An import again and again (one server's admin
-// importing 10 MiB in a loop) then takes 1/(paceWait+1) of a core for as
-// long as it goes on, whatever its files; a longer wait makes a single
-// import slower, not cheaper.
-const paceWait = 7
 
 // encodeBank is bk as stored (see bankFile), which MarshalYAML has
 // checked reads back from the file unchanged (but for each question's

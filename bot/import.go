@@ -160,7 +160,7 @@ func (b *Bot) parseUploads(c *call, ups []upload, bankOpt string) ([]questions.B
 		start := time.Now()
 		banks, fileProblems := questions.ParseFile(u.name, data, questions.ParseOptions{DefaultBank: bankOpt,
 			MaxProblems: maxImportProblems, MaxValues: maxImportValues})
-		pace(c.ctx, start)
+		b.pace(c.ctx, start)
 		ps = append(ps, fileProblems...)
 		if refused = refused || len(fileProblems.Errors()) > 0; refused {
 			parts = nil
