@@ -25,6 +25,9 @@ func checkRoundTrip(t *testing.T, b Bank) {
 	if err != nil {
 		t.Fatalf("MarshalYAML(%s): got error %v, want none", dump(b), err)
 	}
+	if again, err := EncodeYAML(b); err != nil || string(again) != string(data) {
+		t.Fatalf("EncodeYAML: got %q, %v; want MarshalYAML's %q", again, err, data)
+	}
 	back, err := Parse("x.yaml", data)
 	if err != nil {
 		t.Fatalf("got error %v reading back\n%s", err, data)
