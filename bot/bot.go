@@ -209,6 +209,12 @@ type Config struct {
 	// defers the interaction (default 2 s: Discord wants a response within
 	// 3 s). Real time, not Clock's: Discord's deadline is.
 	AnswerAckWait time.Duration
+	// ImportPace is how many times as long as each stretch of an import's
+	// heavy work (parsing a file, checking or encoding a bank) the import
+	// then waits, so that imports one after another take at most
+	// 1/(ImportPace+1) of a core and the answers of every server keep the
+	// rest (default 7; negative: no wait, for tests). Real time.
+	ImportPace int
 }
 
 // CheckAPIBase reports whether s can be Config.APIBase: an http(s) URL
@@ -346,6 +352,12 @@ func New(cfg Config) (*Bot, error) {
 	}
 	if cfg.AnswerAckWait <= 0 {
 		cfg.AnswerAckWait = 2 * time.Second
+	}
+	switch {
+	case cfg.ImportPace == 0:
+		cfg.ImportPace = 7
+	case cfg.ImportPace < 0:
+		cfg.ImportPace = 0
 	}
 	if cfg.ShutdownGrace <= 0 {
 		cfg.ShutdownGrace = 2500 * time.Millisecond

@@ -197,6 +197,7 @@ func (e *env) start() {
 		Logger:        slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		RefreshEvery:  50 * time.Millisecond,
 		AnswerAckWait: e.ackWait,
+		ImportPace:    -1, // imports in tests are small; no test waits for the pacing
 	})
 	if err != nil {
 		e.t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strconv"
 	"sync"
 	"time"
 
@@ -145,6 +146,15 @@ func open(ctx context.Context, path string, opts Options, migs []migration) (*DB
 	return db, nil
 }
 
+// initialMmap is how much of the file bbolt maps when it opens it: address
+// space, not memory (only the pages read take memory). A write that grows
+// the file past the map remaps it, and before that bbolt copies every key
+// and value the write has touched to the heap (node.dereference), so that
+// a write of ten 1 MiB banks would hold them twice; and the remap waits
+// for every read in flight. Mapping 1 GiB at once spares files below it
+// both. On a 32-bit system (strconv.IntSize 32) it is 0: bbolt's default.
+const initialMmap = (1 << 30) * (strconv.IntSize / 64)
+
 // openLocked opens the file with bbolt, waiting for its lock at most
 // timeout (then bbolt's ErrTimeout) or until ctx ends: bbolt's own wait
 // cannot be interrupted, so it waits lockPoll at a time.
@@ -158,8 +168,9 @@ func openLocked(ctx context.Context, path string, timeout time.Duration) (*bbolt
 		err := protect(func() error {
 			var err error
 			b, err = bbolt.Open(path, 0o600, &bbolt.Options{
-				Timeout:      max(min(lockPoll, time.Until(deadline)), time.Millisecond),
-				FreelistType: bbolt.FreelistMapType,
+				Timeout:         max(min(lockPoll, time.Until(deadline)), time.Millisecond),
+				FreelistType:    bbolt.FreelistMapType,
+				InitialMmapSize: initialMmap,
 			})
 			return err
 		})
