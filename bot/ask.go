@@ -36,6 +36,12 @@ func (b *Bot) askNow(c *call, opts options) (response, error) {
 	if !ok || minutes <= 0 {
 		minutes = set.AskMinutes
 	}
+	if !c.manager && minutes > set.AskMinutes {
+		// A member's question would hold one of the channel's open slots
+		// (ask_max_open) for as long as they like.
+		return response{}, userErr("Members' questions stay open at most %s here (the server's ask_minutes); ask again with a shorter `minutes`, or leave it out.",
+			plural(set.AskMinutes, "minute", "minutes"))
+	}
 	if perms := c.i.AppPermissions; perms != 0 && perms&(discordgo.PermissionSendMessages|discordgo.PermissionEmbedLinks|discordgo.PermissionViewChannel) !=
 		discordgo.PermissionSendMessages|discordgo.PermissionEmbedLinks|discordgo.PermissionViewChannel {
 		return response{}, userErr("I can't post here: I need View Channel, Send Messages and Embed Links in this channel.")
