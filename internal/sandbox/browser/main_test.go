@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quizhost/quizhost/internal/discordtest"
 	"github.com/quizhost/quizhost/internal/sandbox"
@@ -51,13 +52,18 @@ func TestMain(m *testing.M) {
 
 // startSandbox starts a sandbox on 127.0.0.1:0 with the bank of
 // ../testdata/<bankFile> and the built-in bank, closed when the test ends.
+// Its bot edits a question's live count straight after each answer, not
+// up to 5 s later: the page re-renders an edited message, which closes a
+// menu open in it, so a test waits for the count (answered) before it
+// opens that question's menu again.
 func startSandbox(t *testing.T, bankFile string) *sandbox.Sandbox {
 	t.Helper()
 	cat, ps := questions.Loader{Paths: []string{filepath.Join("..", "testdata", bankFile)}}.Load()
 	if err := ps.Err(); err != nil {
 		t.Fatal(err)
 	}
-	sb, err := sandbox.Start(context.Background(), sandbox.Config{Addr: "127.0.0.1:0", DBPath: filepath.Join(t.TempDir(), "sandbox.db"), Catalogue: cat})
+	sb, err := sandbox.Start(context.Background(), sandbox.Config{Addr: "127.0.0.1:0", DBPath: filepath.Join(t.TempDir(), "sandbox.db"), Catalogue: cat,
+		RefreshEvery: 10 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
