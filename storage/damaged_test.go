@@ -19,12 +19,12 @@ import (
 // and its page size and pages in use.
 func damagedFixture(t *testing.T) (data []byte, pageSize, inUse int) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "good.db")
-	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }})
+	path := newPath(t)
+	// Without fsync: the bytes are read back from the page cache all the same.
+	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }, noSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	db.bolt.NoSync = true // the bytes are read back from the page cache all the same
 	for range 3 {
 		p := mustPost(t, db, questions.Post{})
 		for u := questions.UserID(1); u <= 40; u++ {

@@ -45,6 +45,10 @@ type Options struct {
 	// Quota bounds each guild's imported banks (SaveBanks refuses a change
 	// past it); the zero value bounds nothing.
 	Quota questions.Quota
+	// noSync, for this package's tests, skips fsync (bbolt's NoSync and
+	// NoGrowSync) from the first commit on; only bbolt's write of a new
+	// file's first pages still syncs.
+	noSync bool
 }
 
 // DB is a quizhost database: one bbolt file holding settings, posts,
@@ -113,7 +117,7 @@ func open(ctx context.Context, path string, opts Options, migs []migration) (*DB
 	if err := plausibleFile(path); err != nil {
 		return nil, fmt.Errorf("open %s: %w: %w", path, ErrDamaged, err)
 	}
-	b, err := openLocked(ctx, path, opts.Timeout)
+	b, err := openLocked(ctx, path, opts.Timeout, opts.noSync)
 	if err != nil {
 		if errors.Is(err, berrors.ErrTimeout) {
 			return nil, fmt.Errorf("open %s: %w", path, ErrInUse)
@@ -148,7 +152,7 @@ func open(ctx context.Context, path string, opts Options, migs []migration) (*DB
 // openLocked opens the file with bbolt, waiting for its lock at most
 // timeout (then bbolt's ErrTimeout) or until ctx ends: bbolt's own wait
 // cannot be interrupted, so it waits lockPoll at a time.
-func openLocked(ctx context.Context, path string, timeout time.Duration) (*bbolt.DB, error) {
+func openLocked(ctx context.Context, path string, timeout time.Duration, noSync bool) (*bbolt.DB, error) {
 	deadline := time.Now().Add(timeout)
 	for {
 		if err := ctx.Err(); err != nil {
@@ -160,6 +164,8 @@ func openLocked(ctx context.Context, path string, timeout time.Duration) (*bbolt
 			b, err = bbolt.Open(path, 0o600, &bbolt.Options{
 				Timeout:      max(min(lockPoll, time.Until(deadline)), time.Millisecond),
 				FreelistType: bbolt.FreelistMapType,
+				NoSync:       noSync,
+				NoGrowSync:   noSync,
 			})
 			return err
 		})
