@@ -21,7 +21,7 @@ func damagedFixture(t *testing.T) (data []byte, pageSize, inUse int) {
 	t.Helper()
 	path := newPath(t)
 	// Without fsync: the bytes are read back from the page cache all the same.
-	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }, noSync: true})
+	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

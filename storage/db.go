@@ -45,10 +45,11 @@ type Options struct {
 	// Quota bounds each guild's imported banks (SaveBanks refuses a change
 	// past it); the zero value bounds nothing.
 	Quota questions.Quota
-	// noSync, for this package's tests, skips fsync (bbolt's NoSync and
-	// NoGrowSync) from the first commit on; only bbolt's write of a new
-	// file's first pages still syncs.
-	noSync bool
+	// NoSync skips fsync (bbolt's NoSync and NoGrowSync): a commit is in
+	// the page cache when the method returns, which the process ending
+	// does not lose but a machine's crash may. For tests, whose files are
+	// thrown away; bbolt still syncs a new file's first pages.
+	NoSync bool
 }
 
 // DB is a quizhost database: one bbolt file holding settings, posts,
@@ -117,7 +118,7 @@ func open(ctx context.Context, path string, opts Options, migs []migration) (*DB
 	if err := plausibleFile(path); err != nil {
 		return nil, fmt.Errorf("open %s: %w: %w", path, ErrDamaged, err)
 	}
-	b, err := openLocked(ctx, path, opts.Timeout, opts.noSync)
+	b, err := openLocked(ctx, path, opts.Timeout, opts.NoSync)
 	if err != nil {
 		if errors.Is(err, berrors.ErrTimeout) {
 			return nil, fmt.Errorf("open %s: %w", path, ErrInUse)

@@ -57,7 +57,7 @@ var newFile = sync.OnceValues(func() ([]byte, error) {
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "quiz.db")
-	db, err := Open(context.Background(), path, Options{noSync: true})
+	db, err := Open(context.Background(), path, Options{NoSync: true})
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +75,7 @@ func openPath(t testing.TB, path string) *DB {
 	// same, and durability across a crash is crash_test.go's, which opens
 	// its own files. Benchmarks measure durable commits.
 	_, bench := t.(*testing.B)
-	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }, noSync: !bench})
+	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }, NoSync: !bench})
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}

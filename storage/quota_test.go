@@ -20,7 +20,7 @@ import (
 func openQuota(t *testing.T, q questions.Quota) *DB {
 	t.Helper()
 	path := newPath(t)
-	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }, Quota: q, noSync: true})
+	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }, Quota: q, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 func clockDB(t *testing.T, now *time.Time) *DB {
 	t.Helper()
 	path := newPath(t)
-	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return *now }, noSync: true})
+	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return *now }, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
