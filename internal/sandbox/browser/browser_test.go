@@ -58,7 +58,16 @@ func startBrowser(t *testing.T) context.Context {
 			log.Printf(format, a...)
 		}
 	}))
-	t.Cleanup(func() { cancelBrowser(); cancelAlloc(); _ = os.RemoveAll(profile) })
+	t.Cleanup(func() {
+		// Closed through the protocol and waited for, then killed if it
+		// is still there (cancelAlloc).
+		if err := chromedp.Cancel(browser); err != nil {
+			t.Logf("close Chromium: %v", err)
+		}
+		cancelBrowser()
+		cancelAlloc()
+		_ = os.RemoveAll(profile)
+	})
 	if err := chromedp.Run(browser); err != nil {
 		t.Fatalf("start Chromium: %v", err)
 	}
