@@ -182,7 +182,7 @@ func newEnv(t testing.TB, start time.Time, more ...discordtest.Guild) *env {
 // start runs the bot and waits for its commands to be registered.
 func (e *env) start() {
 	e.t.Helper()
-	db, err := storage.Open(e.t.Context(), e.path, storage.Options{Timeout: time.Second, Now: e.clk.Now, Quota: e.quota})
+	db, err := storage.Open(e.t.Context(), e.path, storage.Options{Timeout: time.Second, Now: e.clk.Now, Quota: e.quota, NoSync: true})
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -46,6 +46,11 @@ type Options struct {
 	// Quota bounds each guild's imported banks (SaveBanks refuses a change
 	// past it); the zero value bounds nothing.
 	Quota questions.Quota
+	// NoSync skips fsync (bbolt's NoSync and NoGrowSync): a commit is in
+	// the page cache when the method returns, which the process ending
+	// does not lose but a machine's crash may. For tests, whose files are
+	// thrown away; bbolt still syncs a new file's first pages.
+	NoSync bool
 }
 
 // DB is a quizhost database: one bbolt file holding settings, posts,
@@ -114,7 +119,7 @@ func open(ctx context.Context, path string, opts Options, migs []migration) (*DB
 	if err := plausibleFile(path); err != nil {
 		return nil, fmt.Errorf("open %s: %w: %w", path, ErrDamaged, err)
 	}
-	b, err := openLocked(ctx, path, opts.Timeout)
+	b, err := openLocked(ctx, path, opts.Timeout, opts.NoSync)
 	if err != nil {
 		if errors.Is(err, berrors.ErrTimeout) {
 			return nil, fmt.Errorf("open %s: %w", path, ErrInUse)
@@ -158,7 +163,7 @@ const initialMmap = (1 << 30) * (strconv.IntSize / 64)
 // openLocked opens the file with bbolt, waiting for its lock at most
 // timeout (then bbolt's ErrTimeout) or until ctx ends: bbolt's own wait
 // cannot be interrupted, so it waits lockPoll at a time.
-func openLocked(ctx context.Context, path string, timeout time.Duration) (*bbolt.DB, error) {
+func openLocked(ctx context.Context, path string, timeout time.Duration, noSync bool) (*bbolt.DB, error) {
 	deadline := time.Now().Add(timeout)
 	for {
 		if err := ctx.Err(); err != nil {
@@ -171,6 +176,8 @@ func openLocked(ctx context.Context, path string, timeout time.Duration) (*bbolt
 				Timeout:         max(min(lockPoll, time.Until(deadline)), time.Millisecond),
 				FreelistType:    bbolt.FreelistMapType,
 				InitialMmapSize: initialMmap,
+				NoSync:          noSync,
+				NoGrowSync:      noSync,
 			})
 			return err
 		})

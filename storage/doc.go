@@ -13,8 +13,8 @@
 // # Durability
 //
 // Every method that changes data returns after its transaction has
-// committed, and bbolt's commit fsyncs (NoSync stays off): a nil error
-// means the change survives a crash. RecordAnswer, the hot path, merges
+// committed, and bbolt's commit fsyncs (unless Options.NoSync, for
+// tests): a nil error means the change survives a crash. RecordAnswer, the hot path, merges
 // concurrent callers into shared transactions (a leader/follower group
 // commit, see groupCommit), so many answers share one fsync pair without
 // the fixed 10 ms wait of bbolt's DB.Batch. An answer, its post tallies,

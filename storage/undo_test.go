@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -18,12 +17,11 @@ import (
 // clockDB is a fresh database whose clock the test moves through *now.
 func clockDB(t *testing.T, now *time.Time) *DB {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "quiz.db")
-	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return *now }})
+	path := newPath(t)
+	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return *now }, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	db.bolt.NoSync = true
 	t.Cleanup(func() { db.Close(); checkFile(t, path) })
 	return db
 }
