@@ -19,8 +19,9 @@ import (
 //
 //   - A miss comes due after a learning step of minutes (1 minute on a
 //     question never seen, 5 minutes after a lapse), counted from the
-//     question's close (see Remember), so a member who missed can retry it
-//     the same day.
+//     question's close (see Remember; a question closed early, or without a
+//     closing time, counts from its actual close: Reclosed), so a member
+//     who missed can retry it the same day.
 //   - A right answer after a miss, or a right answer in review, schedules
 //     the next review days ahead, and each further right answer pushes it
 //     out further (FSRS's stability grows).
@@ -123,6 +124,35 @@ func Remember(m Memory, a Attempt, closesAt time.Time) Memory {
 	out.setCard(next)
 	out.History = append(append(make([]Attempt, 0, len(m.History)+1), m.History...), Attempt{At: a.At.UTC(), Right: a.Right, Review: a.Review})
 	return out
+}
+
+// Reclosed returns m with its schedule moved from one close of the
+// question to another: m's last answer, given at answeredAt to a post that
+// was to close at was (zero: not known), was counted by Remember as closing
+// then; the post closed at closed instead (an admin closed it early, or it
+// had no closing time). The due time moves as Remember would have moved it
+// with closed, so a miss comes due minutes after the actual close. It
+// reports false, and returns m unchanged, when m's last answer is not that
+// answer (a later one counted after it: its schedule does not depend on
+// this close) or the due time does not move.
+func (m Memory) Reclosed(answeredAt, was, closed time.Time) (Memory, bool) {
+	n := len(m.History)
+	if n == 0 || m.History[n-1].Review || !m.History[n-1].At.Equal(answeredAt.UTC()) {
+		return m, false
+	}
+	at := m.LastReview // the answer's time as Remember counted it
+	shift := func(c time.Time) time.Duration {
+		if c.After(at) {
+			return c.Sub(at)
+		}
+		return 0
+	}
+	d := shift(closed) - shift(was)
+	if d == 0 {
+		return m, false
+	}
+	m.Due = m.Due.Add(d)
+	return m, true
 }
 
 // Seen reports whether the member has answered the question at least once.

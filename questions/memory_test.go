@@ -51,6 +51,43 @@ func TestRememberSchedules(t *testing.T) {
 	}
 }
 
+// TestReclosed: moving an answer's schedule to another close gives what
+// Remember gives with that close, for misses and right answers, first
+// answers and later ones; an answer that is not the memory's last is left
+// alone.
+func TestReclosed(t *testing.T) {
+	planned := m0.Add(10 * time.Minute)
+	tests := []struct {
+		name     string
+		attempts []Attempt
+		closed   time.Time
+	}{
+		{"a first miss, closed early", []Attempt{{At: m0.Add(time.Minute)}}, m0.Add(2 * time.Minute)},
+		{"a first right answer, closed early", []Attempt{{At: m0.Add(time.Minute), Right: true}}, m0.Add(3 * time.Minute)},
+		{"a lapse, closed early", []Attempt{{At: m0.AddDate(0, 0, -5), Right: true}, {At: m0.Add(time.Minute)}}, m0.Add(2 * time.Minute)},
+		{"closed later than planned", []Attempt{{At: m0.Add(time.Minute)}}, m0.Add(time.Hour)},
+		{"closed before the answer's time", []Attempt{{At: m0.Add(time.Minute)}}, m0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := len(tt.attempts)
+			closes := make([]time.Time, n)
+			closes[n-1] = planned
+			recorded := Replay(1, "q", tt.attempts, closes)
+			closes[n-1] = tt.closed
+			want := Replay(1, "q", tt.attempts, closes)
+			got, moved := recorded.Reclosed(tt.attempts[n-1].At, planned, tt.closed)
+			if !got.Due.Equal(want.Due) || moved != !want.Due.Equal(recorded.Due) {
+				t.Errorf("Reclosed: due %v (moved %v), want %v (recorded %v)", got.Due, moved, want.Due, recorded.Due)
+			}
+		})
+	}
+	m := Replay(1, "q", []Attempt{{At: m0}, {At: m0.Add(time.Hour), Right: true, Review: true}}, []time.Time{planned})
+	if got, moved := m.Reclosed(m0, planned, m0.Add(time.Minute)); moved || !got.Due.Equal(m.Due) {
+		t.Errorf("Reclosed of an answer followed by a review: moved %v, due %v; want unchanged %v", moved, got.Due, m.Due)
+	}
+}
+
 // TestRightReviewsPushDueOut: each right review on time schedules the next
 // one further out than the last.
 func TestRightReviewsPushDueOut(t *testing.T) {

@@ -131,7 +131,7 @@ func rememberAnswer(g *bbolt.Bucket, d *deltas, user questions.UserID, questionI
 // posts sequence).
 type answerSource struct {
 	questionID string
-	closesAt   time.Time // the post's ClosesAt; zero for a review
+	closesAt   time.Time // the post's close for the memory model (memoryClose); zero for a review
 	topics     []string  // the post's topic stats keys; none for a review
 	review     bool
 }
@@ -155,10 +155,62 @@ func sourceOf(tx *bbolt.Tx, g *bbolt.Bucket, id questions.PostID, cache map[ques
 		if err != nil {
 			return answerSource{}, err
 		}
-		s = answerSource{questionID: p.QuestionID, closesAt: p.ClosesAt, topics: topicsOf(p)}
+		s = answerSource{questionID: p.QuestionID, closesAt: memoryClose(p), topics: topicsOf(p)}
 	}
 	cache[id] = s
 	return s, nil
+}
+
+// memoryClose is the close a post's answers are scheduled from
+// (questions.Remember's closesAt): its actual close when it closed before
+// its ClosesAt (an admin's /quizadmin close) or had no ClosesAt, else its
+// ClosesAt, so a close the scheduler makes a moment late moves nothing.
+// While the post is open it is ClosesAt: what its answers are recorded
+// with.
+func memoryClose(p questions.Post) time.Time {
+	if p.Closed && (p.ClosesAt.IsZero() || p.ClosedAt.Before(p.ClosesAt)) {
+		return p.ClosedAt
+	}
+	return p.ClosesAt
+}
+
+// rescheduleClosed moves the memories of the answers to p, a post just
+// closed, from the close they were recorded with (ClosesAt) to
+// memoryClose(p) (questions.Memory.Reclosed), so that a miss of a question
+// closed early comes due minutes after the close rather than after its
+// scheduled one; a rebuild (sourceOf) counts the same close. It changes
+// nothing when the post closed at or after ClosesAt. Its cost is a pass
+// over the post's answers.
+func rescheduleClosed(tx *bbolt.Tx, p questions.Post) error {
+	closed := memoryClose(p)
+	if p.QuestionID == "" || closed.Equal(p.ClosesAt) {
+		return nil
+	}
+	g := guildRO(tx, p.GuildID)
+	answers, mem := sub(g, bAnswers), sub(g, bMemory)
+	if answers == nil || mem == nil {
+		return nil
+	}
+	prefix := u64(p.ID)
+	c := answers.Cursor()
+	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
+		a, _ := decodeAnswer(p.GuildID, k, v)
+		mk := memoryKey(a.UserID, p.QuestionID)
+		mv := mem.Get(mk)
+		if mv == nil {
+			continue
+		}
+		m := questions.Memory{UserID: a.UserID, QuestionID: p.QuestionID}
+		if err := decodeMemoryValue(&m, mv); err != nil {
+			return fmt.Errorf("%w (RebuildMemory recomputes it)", err)
+		}
+		if moved, ok := m.Reclosed(a.At, p.ClosesAt, closed); ok {
+			if err := mem.Put(mk, encodeMemory(moved)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // countStored counts one stored answer into the guild's scores as it was
