@@ -143,7 +143,7 @@ type Store interface {
 	GroupMemories(guildID questions.GuildID, users []questions.UserID, questionIDs []string) ([]questions.Memory, error)
 	Players(guildID questions.GuildID, now time.Time) ([]questions.UserID, error)
 	OpenQuestions(guildID questions.GuildID) (map[string]bool, error)
-	ReviewQueue(guildID questions.GuildID, userID questions.UserID, now time.Time, inBank func(questionID string) bool) (questions.ReviewQueue, error)
+	ReviewQueue(guildID questions.GuildID, userID questions.UserID, now time.Time, inBank func(questionID string) bool, exam questions.ExamPlan) (questions.ReviewQueue, error)
 	StartReview(ctx context.Context, r questions.Review) (questions.Review, error)
 	Review(guildID questions.GuildID, reviewID questions.ReviewID) (questions.Review, error)
 	RecordReview(ctx context.Context, a questions.Answer) (questions.Answer, error)

@@ -195,9 +195,9 @@ func checkRendering(t *testing.T, what string, q *questions.Question, p question
 	checkWhole(t, what+": answer reveal", revealedText(texts...), revealTexts(q))
 
 	rv := questions.Review{ID: 9, Correct: p.Correct, SelectCount: p.SelectCount, OptionCount: len(q.Options)}
-	m := reviewQuestionMessage("", rv, q, true, 3)
+	m := studyQuestionMessage("", "🔁 **Review** · 3 questions due · you missed this one last time", rv, q, kindReviewAnswer, "rn1:stop")
 	checkLimits(t, what+": review question", m.content, m.embeds, m.components)
-	ms = reviewGradeMessage(a, rv, q, time.Unix(1_900_000_000, 0), questions.ReviewQueue{Due: make([]questions.Memory, 2)})
+	ms = reviewGradeMessage(studyGraded{a: a, r: rv, q: q, due: time.Unix(1_900_000_000, 0)}, questions.ReviewQueue{Due: make([]questions.Memory, 2)})
 	texts = nil
 	for i, m := range ms {
 		checkLimits(t, fmt.Sprintf("%s: review grade %d", what, i+1), m.content, m.embeds, m.components)

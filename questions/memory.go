@@ -102,11 +102,15 @@ func (m *Memory) setCard(c fsrs.Card) {
 // than m's last one (delivered late, or replayed out of order) counts as
 // given at m's last answer, so time never runs backwards in the schedule.
 func Remember(m Memory, a Attempt, closesAt time.Time) Memory {
+	return remember(m, a, closesAt, memoryParams())
+}
+
+// remember is Remember with the given FSRS parameters.
+func remember(m Memory, a Attempt, closesAt time.Time, params fsrs.Parameters) Memory {
 	at := a.At.UTC()
 	if at.Before(m.LastReview) {
 		at = m.LastReview
 	}
-	params := memoryParams()
 	var next fsrs.Card
 	switch {
 	case m.State == StateNew && a.Right:
@@ -175,6 +179,34 @@ func (m Memory) Retrievability(at time.Time) float64 {
 		return 0
 	}
 	return min(max(r, 0), 1)
+}
+
+// ExamDue is when the question comes due for a member whose exam is at
+// exam (the instant, ExamDate.At): Due, with its interval cut so that it
+// does not run past the exam. The interval counted from the last answer
+// is at most the whole days from that answer to the exam, as FSRS's
+// maximum interval (go-fsrs's Parameters.MaximumInterval) set to the days
+// left would make it, and strictly so: go-fsrs lets a Good interval go a
+// day past its maximum to stay longer than Hard's, and a question closes
+// after the answer; neither carries the due time past the exam here. An
+// answer less than a day before the exam keeps its interval (FSRS's
+// shortest is a day; the final pass covers those days), and so does every
+// question when exam is zero or not after the last answer. Due itself, a
+// pure function of the answers, is not changed: setting or moving an exam
+// date reschedules at once, and after the exam the intervals are FSRS's
+// again.
+func (m Memory) ExamDue(exam time.Time) time.Time {
+	if exam.IsZero() || !m.Seen() || !m.LastReview.Before(exam) {
+		return m.Due
+	}
+	days := exam.Sub(m.LastReview) / (24 * time.Hour)
+	if days < 1 {
+		return m.Due
+	}
+	if limit := m.LastReview.Add(days * 24 * time.Hour); m.Due.After(limit) {
+		return limit
+	}
+	return m.Due
 }
 
 // DueBy reports whether the question is due for review at now: answered

@@ -174,7 +174,7 @@ func TestReviewOrder(t *testing.T) {
 		{QuestionID: "new"},
 	}
 	skip := func(id string) bool { return id == "open" || id == "open-future" }
-	q := ReviewOrder(mems, skip, now)
+	q := ReviewOrder(mems, skip, now, ExamPlan{})
 	var got []string
 	for _, m := range q.Due {
 		got = append(got, m.QuestionID)
@@ -186,11 +186,11 @@ func TestReviewOrder(t *testing.T) {
 	if !q.Next.Equal(now.Add(time.Hour)) {
 		t.Errorf("next: got %v, want %v", q.Next, now.Add(time.Hour))
 	}
-	empty := ReviewOrder(mems[3:4], nil, now)
+	empty := ReviewOrder(mems[3:4], nil, now, ExamPlan{})
 	if len(empty.Due) != 0 || !empty.Next.Equal(now.Add(48*time.Hour)) {
 		t.Errorf("nothing due: got %d due, next %v; want 0, %v", len(empty.Due), empty.Next, now.Add(48*time.Hour))
 	}
-	if none := ReviewOrder(nil, nil, now); len(none.Due) != 0 || !none.Next.IsZero() {
+	if none := ReviewOrder(nil, nil, now, ExamPlan{}); len(none.Due) != 0 || !none.Next.IsZero() {
 		t.Errorf("no memories: got %+v, want nothing", none)
 	}
 }

@@ -163,12 +163,14 @@ func sourceOf(tx *bbolt.Tx, g *bbolt.Bucket, id questions.PostID, cache map[ques
 
 // memoryClose is the close a post's answers are scheduled from
 // (questions.Remember's closesAt): its actual close when it closed before
-// its ClosesAt (an admin's /quizadmin close) or had no ClosesAt, else its
-// ClosesAt, so a close the scheduler makes a moment late moves nothing.
-// While the post is open it is ClosesAt: what its answers are recorded
-// with.
+// its ClosesAt (an admin's /quizadmin close), else its ClosesAt, so a
+// close the scheduler makes a moment late moves nothing. While the post
+// is open it is ClosesAt: what its answers are recorded with. A post
+// without a ClosesAt (a daily question that closes with the next day's)
+// keeps none: its misses come due a minute after the answer, which the
+// review queue holds back until the close.
 func memoryClose(p questions.Post) time.Time {
-	if p.Closed && (p.ClosesAt.IsZero() || p.ClosedAt.Before(p.ClosesAt)) {
+	if p.Closed && !p.ClosesAt.IsZero() && p.ClosedAt.Before(p.ClosesAt) {
 		return p.ClosedAt
 	}
 	return p.ClosesAt
@@ -179,7 +181,7 @@ func memoryClose(p questions.Post) time.Time {
 // memoryClose(p) (questions.Memory.Reclosed), so that a miss of a question
 // closed early comes due minutes after the close rather than after its
 // scheduled one; a rebuild (sourceOf) counts the same close. It changes
-// nothing when the post closed at or after ClosesAt. Its cost is a pass
+// nothing unless the post closed before its ClosesAt. Its cost is a pass
 // over the post's answers.
 func rescheduleClosed(tx *bbolt.Tx, p questions.Post) error {
 	closed := memoryClose(p)
@@ -517,13 +519,15 @@ func (db *DB) Players(guildID questions.GuildID, now time.Time) ([]questions.Use
 	return out, nil
 }
 
-// ReviewQueue returns what the member has to review at now
-// (questions.ReviewOrder): their due questions, misses first, then by due
-// time, and the next due time. It leaves out the questions open in the
-// guild, read in the same transaction, and those for which inBank is false
-// (inBank may be nil; the bot passes "is in a bank the guild uses", so a
-// deleted question is never offered). Safe for concurrent use.
-func (db *DB) ReviewQueue(guildID questions.GuildID, userID questions.UserID, now time.Time, inBank func(questionID string) bool) (questions.ReviewQueue, error) {
+// ReviewQueue returns what the member has to review at now under their
+// exam plan (questions.ReviewOrder; the zero plan without an exam): their
+// due questions, misses first, then by due time, the next due time, and in
+// the days before the exam its final pass. It leaves out the questions
+// open in the guild, read in the same transaction, and those for which
+// inBank is false (inBank may be nil; the bot passes "is in a bank the
+// guild uses", so a deleted question is never offered). Safe for
+// concurrent use.
+func (db *DB) ReviewQueue(guildID questions.GuildID, userID questions.UserID, now time.Time, inBank func(questionID string) bool, exam questions.ExamPlan) (questions.ReviewQueue, error) {
 	var q questions.ReviewQueue
 	err := db.view(func(tx *bbolt.Tx) error {
 		mems, err := memoriesOf(sub(guildRO(tx, guildID), bMemory), userID, nil, nil)
@@ -534,7 +538,7 @@ func (db *DB) ReviewQueue(guildID questions.GuildID, userID questions.UserID, no
 		if err != nil {
 			return err
 		}
-		q = questions.ReviewOrder(mems, func(id string) bool { return open[id] || inBank != nil && !inBank(id) }, now)
+		q = questions.ReviewOrder(mems, func(id string) bool { return open[id] || inBank != nil && !inBank(id) }, now, exam)
 		return nil
 	})
 	if err != nil {

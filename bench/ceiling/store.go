@@ -273,7 +273,7 @@ func (s *store) OpenQuestions(guildID questions.GuildID) (map[string]bool, error
 	return open, err
 }
 
-func (s *store) ReviewQueue(questions.GuildID, questions.UserID, time.Time, func(string) bool) (questions.ReviewQueue, error) {
+func (s *store) ReviewQueue(questions.GuildID, questions.UserID, time.Time, func(string) bool, questions.ExamPlan) (questions.ReviewQueue, error) {
 	return questions.ReviewQueue{}, nil
 }
 
