@@ -197,6 +197,7 @@ func TestBrokenDBFailsEveryRead(t *testing.T) {
 		{"OpenQuestions", func() error { _, err := db.OpenQuestions(guild); return err }},
 		{"ReviewQueue", func() error { _, err := db.ReviewQueue(guild, 1, t0, nil, questions.ExamPlan{}); return err }},
 		{"ExamDate", func() error { _, err := db.ExamDate(guild, 1); return err }},
+		{"Drill", func() error { _, err := db.Drill(guild, 1); return err }},
 		{"Post", func() error { _, err := db.Post(1); return err }},
 	} {
 		if err := tc.read(); !errors.Is(err, ErrDamaged) {
