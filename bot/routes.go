@@ -41,6 +41,7 @@ const (
 func commandGroups() map[string]string {
 	return map[string]string{
 		"quiz":               "Study-group quizzes",
+		"quiz misses":        "The questions you missed",
 		"quizadmin":          "Configure quizhost for this server",
 		"quizadmin daily":    "The daily quiz",
 		"quizadmin question": "Single questions",
@@ -109,6 +110,8 @@ func routes() []route {
 				{kind: kindDrillAnswer, handle: (*Bot).drillAnswer},
 				{kind: kindDrillNext, handle: (*Bot).drillNext},
 			}},
+		{command: "quiz misses export", desc: "Your missed questions as a file to import into Anki (only you see it)",
+			handle: (*Bot).missesExport, ack: ackDeferReply},
 		{command: "quiz exam", desc: "Set your exam date: /quiz stats then shows how ready you are", handle: (*Bot).exam,
 			options: opts(
 				str("date", "The exam date, YYYY-MM-DD (e.g. 2026-06-30)", true),

@@ -51,8 +51,8 @@ func TestRoutesMatchRegistration(t *testing.T) {
 	if !slices.Equal(registered, routed) {
 		t.Errorf("routes %q, registered %q", routed, registered)
 	}
-	if len(routed) != 24 {
-		t.Errorf("%d routes, want the 24 subcommands of /quiz and /quizadmin", len(routed))
+	if len(routed) != 25 {
+		t.Errorf("%d routes, want the 25 subcommands of /quiz and /quizadmin", len(routed))
 	}
 }
 
