@@ -283,10 +283,10 @@ func TestStudyReplies(t *testing.T) {
 	}{
 		{"exam date, every bank, with a forecast",
 			examSetMessage(questions.ExamDate{Date: "2026-12-20"}, berlin, 72),
-			"📅 Your exam date is set: **Sunday 20 December 2026**, on every bank this server draws from. `/quiz stats` now shows how ready you are for it.\nToday's forecast: **72%** of the questions recalled on the exam date."},
+			"📅 Your exam date is set: **Sunday 20 December 2026**, on every bank this server draws from. `/quiz stats` now shows how ready you are for it, and your reviews now end on exam day: none of its questions comes back after it.\nToday's forecast: **72%** of the questions recalled on the exam date."},
 		{"exam date of a bank, no forecast yet",
 			examSetMessage(questions.ExamDate{Date: "2026-12-20", Bank: "Cloud"}, berlin, -1),
-			"📅 Your exam date is set: **Sunday 20 December 2026**, on **Cloud**. `/quiz stats` now shows how ready you are for it."},
+			"📅 Your exam date is set: **Sunday 20 December 2026**, on **Cloud**. `/quiz stats` now shows how ready you are for it, and your reviews now end on exam day: none of its questions comes back after it."},
 		{"review stopped with questions due",
 			reviewStoppedMessage(questions.ReviewQueue{Due: []questions.Memory{{}, {}}}),
 			"⏸️ Review stopped. 2 questions are still due: `/quiz review` picks up where you left off."},

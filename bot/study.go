@@ -64,7 +64,8 @@ func (b *Bot) exam(c *call, opts options) (response, error) {
 // examSetMessage confirms an exam date, with today's forecast of the share
 // recalled on it (a percentage; negative when there is none).
 func examSetMessage(e questions.ExamDate, loc *time.Location, forecast int) message {
-	text := fmt.Sprintf("📅 Your exam date is set: **%s**, on %s. `/quiz stats` now shows how ready you are for it.",
+	text := fmt.Sprintf("📅 Your exam date is set: **%s**, on %s. `/quiz stats` now shows how ready you are for it, "+
+		"and your reviews now end on exam day: none of its questions comes back after it.",
 		e.At(loc).Format("Monday 2 January 2006"), examScope(e.Bank))
 	if forecast >= 0 {
 		text += fmt.Sprintf("\nToday's forecast: **%d%%** of the questions recalled on the exam date.", forecast)
