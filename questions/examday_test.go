@@ -182,4 +182,25 @@ func TestPace(t *testing.T) {
 	if p.Answers != 1+len(days) {
 		t.Errorf("pace counts %d answers, want %d: the first answer and the reviews at %v", p.Answers, 1+len(days), days)
 	}
+	// Three unseen questions count three times what one does (ComputePace
+	// works one out for all).
+	one := ComputePace([]Memory{{QuestionID: "u"}}, now, exam)
+	if three := ComputePace([]Memory{{QuestionID: "u1"}, {QuestionID: "u2"}, dueNow, {QuestionID: "u3"}}, now, exam); three.Unseen != 3 || three.Answers != 3*one.Answers+p.Answers-one.Answers {
+		t.Errorf("pace of three unseen and a miss: %+v, want 3 unseen, %d answers (3 × %d, and the miss's %d)", three, 3*one.Answers+p.Answers-one.Answers, one.Answers, p.Answers-one.Answers)
+	}
+}
+
+// BenchmarkComputePace: the pace of a member over a bank of 5,000
+// questions, half of them answered, 90 days before the exam (what /quiz
+// stats computes with the readiness).
+func BenchmarkComputePace(b *testing.B) {
+	mems := make([]Memory, 5000)
+	for i := range mems {
+		if i%2 == 0 {
+			mems[i] = Replay(1, "q", []Attempt{{At: m0.AddDate(0, 0, -10)}, {At: m0.AddDate(0, 0, -9), Right: true}}, nil)
+		}
+	}
+	for b.Loop() {
+		ComputePace(mems, m0, m0.AddDate(0, 0, 90))
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	fsrs "github.com/open-spaced-repetition/go-fsrs/v3"
 )
 
 // ExamDate is the date a member sits their exam (/quiz exam), per guild.
@@ -91,21 +93,32 @@ type Pace struct {
 // ComputePace computes the pace at now for the exam at exam over the
 // questions with the given memories (mems[i] for the i-th question; the
 // zero Memory for one never answered). It is zero when exam is not after
-// now. Its cost is a few FSRS steps per question: the intervals grow with
-// each right answer, and the last one before the exam ends at it.
+// now. Its cost is a few FSRS steps per question answered (the intervals
+// grow with each right answer, and the last one before the exam ends at
+// it), and those of one question for all the questions never answered.
 func ComputePace(mems []Memory, now, exam time.Time) Pace {
 	if !now.Before(exam) {
 		return Pace{}
 	}
 	var p Pace
+	// A question never answered is scheduled from its first answer now,
+	// which depends on nothing but its card (the same for every such
+	// question): its reviews are counted once per card.
+	firstReviews := map[fsrs.Card]int{}
 	for _, m := range mems {
 		m.History = nil // not needed to schedule; spares the copies
-		if !m.Seen() {
-			p.Unseen++
-			p.Answers++
-			m = Remember(m, Attempt{At: now, Right: true}, time.Time{})
+		if m.Seen() {
+			p.Answers += reviewsBefore(m, now, exam)
+			continue
 		}
-		p.Answers += reviewsBefore(m, now, exam)
+		p.Unseen++
+		p.Answers++
+		n, ok := firstReviews[m.card()]
+		if !ok {
+			n = reviewsBefore(Remember(m, Attempt{At: now, Right: true}, time.Time{}), now, exam)
+			firstReviews[m.card()] = n
+		}
+		p.Answers += n
 	}
 	p.Days = int((exam.Sub(now) + 24*time.Hour - 1) / (24 * time.Hour))
 	p.PerDay = (p.Answers + p.Days - 1) / p.Days
