@@ -19,9 +19,9 @@ import (
 //
 //   - A miss comes due after a learning step of minutes (1 minute on a
 //     question never seen, 5 minutes after a lapse), counted from the
-//     question's close (see Remember; a question closed early, or without a
-//     closing time, counts from its actual close: Reclosed), so a member
-//     who missed can retry it the same day.
+//     question's close (see Remember; a question closed early counts from
+//     its actual close: Reclosed), so a member who missed can retry it the
+//     same day.
 //   - A right answer after a miss, or a right answer in review, schedules
 //     the next review days ahead, and each further right answer pushes it
 //     out further (FSRS's stability grows).
@@ -133,8 +133,8 @@ func remember(m Memory, a Attempt, closesAt time.Time, params fsrs.Parameters) M
 // Reclosed returns m with its schedule moved from one close of the
 // question to another: m's last answer, given at answeredAt to a post that
 // was to close at was (zero: not known), was counted by Remember as closing
-// then; the post closed at closed instead (an admin closed it early, or it
-// had no closing time). The due time moves as Remember would have moved it
+// then; the post closed at closed instead (an admin closed it early). The
+// due time moves as Remember would have moved it
 // with closed, so a miss comes due minutes after the actual close. It
 // reports false, and returns m unchanged, when m's last answer is not that
 // answer (a later one counted after it: its schedule does not depend on
