@@ -88,8 +88,9 @@ func missesMessage(qs []*questions.Question, held, limit int) message {
 		data = questions.AnkiFile(missesDeck, qs[:n])
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "📤 **%s you missed**, for Anki: in Anki, **File › Import** this file. It makes Basic notes in the deck `%s`, "+
-		"tagged with their bank and topics; importing a newer export updates the notes you have.", plural(n, "question", "questions"), missesDeck)
+	fmt.Fprintf(&sb, "📤 **%s you missed**, for Anki: in Anki, **File › Import** this file. It makes Basic notes tagged with their bank "+
+		"and topics, in the deck `%s` if you have one (Anki does not create it: make it first, or pick a deck in the import window); "+
+		"importing a newer export updates the notes you have.", plural(n, "question", "questions"), missesDeck)
 	if n < len(qs) {
 		fmt.Fprintf(&sb, " The first %d of your %d misses fit in one file: the rest did not.", n, len(qs))
 	}

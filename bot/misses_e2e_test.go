@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/csv"
 	"html"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -39,7 +41,7 @@ func TestMissesExport(t *testing.T) {
 		return r.Method == "PATCH" && strings.Contains(r.Route, p.Token()) && len(r.Files) > 0
 	}, wait)
 	msg := p.WaitOriginal(t, wait, func(m discordtest.Message) bool { return len(m.Attachments) == 1 })
-	if !strings.Contains(msg.Content, "**1 question you missed**") || !strings.Contains(msg.Content, "1 question open in the server right now is left out") || !msg.Ephemeral() {
+	if !strings.Contains(msg.Content, "**1 question you missed**") || !strings.Contains(msg.Content, "in the deck `quizhost::Misses` if you have one") || !strings.Contains(msg.Content, "1 question open in the server right now is left out") || !msg.Ephemeral() {
 		t.Errorf("export reply %q (ephemeral %v), want 1 question and s2 left out", msg.Content, msg.Ephemeral())
 	}
 	f := req.Files[0]
@@ -84,8 +86,35 @@ func checkAnkiFile(t *testing.T, data []byte, want []ankiWant) {
 	if lines := strings.SplitN(string(data), "\n", len(headers)+1); len(lines) <= len(headers) || strings.Join(lines[:len(headers)], "\n") != strings.Join(headers, "\n") {
 		t.Errorf("header lines of the file:\n%s\nwant\n%s", data, strings.Join(headers, "\n"))
 	}
+	// The header as Anki's manual documents it (Importing › Text Files ›
+	// File Headers): "#key:value" lines at the top; separator Tab (or the
+	// character); html true; columns named with that separator; the tags
+	// column a column number; the remaining columns named after the fields
+	// of the Basic note type, Front and Back, in order.
+	meta := map[string]string{}
+	for _, l := range strings.Split(string(data), "\n") {
+		k, v, ok := strings.Cut(strings.TrimPrefix(l, "#"), ":")
+		if !strings.HasPrefix(l, "#") || !ok {
+			break
+		}
+		meta[strings.ToLower(strings.TrimSpace(k))] = v
+	}
+	if sep := strings.ToLower(strings.TrimSpace(meta["separator"])); sep != "tab" && meta["separator"] != "\t" {
+		t.Errorf("separator %q, want tab", meta["separator"])
+	}
+	if meta["html"] != "true" || meta["deck"] == "" || meta["notetype"] != "Basic" {
+		t.Errorf("html %q, deck %q, notetype %q: want true, a deck, Basic", meta["html"], meta["deck"], meta["notetype"])
+	}
+	columns := strings.Split(meta["columns"], "\t")
+	tagsCol, err := strconv.Atoi(strings.TrimSpace(meta["tags column"]))
+	if err != nil || tagsCol < 1 || tagsCol > len(columns) || columns[tagsCol-1] != "Tags" {
+		t.Fatalf("tags column %q of columns %q: want the number of the Tags column", meta["tags column"], columns)
+	}
+	if fields := slices.Delete(slices.Clone(columns), tagsCol-1, tagsCol); !slices.Equal(fields, []string{"Front", "Back"}) {
+		t.Errorf("note columns %q, want Basic's fields Front and Back", fields)
+	}
 	r := csv.NewReader(bytes.NewReader(data))
-	r.Comma, r.Comment, r.FieldsPerRecord = '\t', '#', 3
+	r.Comma, r.Comment, r.FieldsPerRecord = '\t', '#', len(columns)
 	notes, err := r.ReadAll()
 	if err != nil || len(notes) != len(want) {
 		t.Fatalf("the file as tab-separated notes: %d, %v; want %d:\n%s", len(notes), err, len(want), data)

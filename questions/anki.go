@@ -12,7 +12,10 @@ import (
 // header lines first (Anki 2.1.54 and later; older versions skip them as
 // comments): "#separator:tab", "#html:true", "#notetype:…", "#deck:…",
 // "#tags column:N" and "#columns:" naming the columns, separated by the
-// separator set before. With html true, fields are HTML: a newline is
+// separator set before. The deck and note type lines preset the import
+// window's choices when the collection has them (Anki creates no deck
+// from "#deck:"); the columns named after the note type's fields fill
+// them. With html true, fields are HTML: a newline is
 // "<br>", and "<", ">" and "&" are written as entities. A field that starts
 // with a double quote would be read as quoted, so quotes are entities too
 // (as is a tab, the separator).
@@ -22,7 +25,8 @@ import (
 var AnkiColumns = []string{"Front", "Back", "Tags"}
 
 // AnkiFile renders questions as an Anki text file that imports into the
-// deck named deck as notes of Anki's Basic type: the Front is the
+// deck named deck (when the collection has it) as notes of Anki's Basic
+// type: the Front is the
 // question (its bank and number, the stem, every option with its letter,
 // and how many to pick when more than one), the Back the correct letters,
 // the explanation and every option's rationale (✓ on the correct ones),
