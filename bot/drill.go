@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -61,8 +62,9 @@ func (b *Bot) drill(c *call, opts options) (response, error) {
 		var recall float64
 		topic, recall, _ = questions.WeakestTopic(qs, known, now)
 		why = fmt.Sprintf("your weakest topic: you would likely get %d%% of its questions right now", recallPercent(recall))
-		if len(mems) == 0 {
-			why = "the topic with the most questions, as you have answered none yet"
+		if !slices.ContainsFunc(qs, func(q questions.Question) bool { return len(q.Tags) > 0 && known[q.ID].Seen() }) {
+			// WeakestTopic's choice when no topic has an answer of theirs.
+			why = "the topic with the most questions, as you have answered none of them yet"
 		}
 	}
 	ids := questions.PlanDrill(qs, known, topic, count, func(id string) bool { return open[id] }, now)
