@@ -25,8 +25,10 @@
 //     banks.go, question.go, settings.go, daily.go, import.go, export.go,
 //     reset.go, paste.go (/quizadmin add, /quiz suggest and their drafts),
 //     suggest.go (the suggestion queue, /quizadmin suggestions), review.go
-//     (/quiz review), study.go (/quiz exam, the readiness and chart of
-//     /quiz stats), report.go (the Report button, /quizadmin reports and
+//     (/quiz review, and the showing and grading of its questions that
+//     /quiz drill shares), drill.go (/quiz drill), misses.go (/quiz misses
+//     export), study.go (/quiz exam, the exam plan of the review schedule,
+//     the readiness and chart of /quiz stats), report.go (the Report button, /quizadmin reports and
 //     regrade).
 //   - confirm.go: the prompts to confirm (reset, and the bank changes of
 //     undo.go) and their one-use buttons; undo.go: bank remove, import
@@ -138,17 +140,19 @@ type Store interface {
 	ResetMember(ctx context.Context, guildID questions.GuildID, userID questions.UserID) error
 
 	// Study: what members remember (the memory model), their private
-	// reviews and exam dates.
+	// reviews and drills, and exam dates.
 	Memories(guildID questions.GuildID, userID questions.UserID) ([]questions.Memory, error)
 	GroupMemories(guildID questions.GuildID, users []questions.UserID, questionIDs []string) ([]questions.Memory, error)
 	Players(guildID questions.GuildID, now time.Time) ([]questions.UserID, error)
 	OpenQuestions(guildID questions.GuildID) (map[string]bool, error)
-	ReviewQueue(guildID questions.GuildID, userID questions.UserID, now time.Time, inBank func(questionID string) bool) (questions.ReviewQueue, error)
+	ReviewQueue(guildID questions.GuildID, userID questions.UserID, now time.Time, inBank func(questionID string) bool, exam questions.ExamPlan) (questions.ReviewQueue, error)
 	StartReview(ctx context.Context, r questions.Review) (questions.Review, error)
 	Review(guildID questions.GuildID, reviewID questions.ReviewID) (questions.Review, error)
 	RecordReview(ctx context.Context, a questions.Answer) (questions.Answer, error)
 	SetExamDate(ctx context.Context, e questions.ExamDate) error
 	ExamDate(guildID questions.GuildID, userID questions.UserID) (questions.ExamDate, error)
+	SaveDrill(ctx context.Context, d questions.Drill) error
+	Drill(guildID questions.GuildID, userID questions.UserID) (questions.Drill, error)
 
 	// Reports: members' reports about questions, and re-grading a
 	// question's stored answers.

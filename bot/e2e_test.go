@@ -451,6 +451,8 @@ func TestCommandsRegistered(t *testing.T) {
 		"quiz banks":                "",
 		"quiz suggest":              "bank:3",
 		"quiz review":               "",
+		"quiz drill":                "topic:3 count:4",
+		"quiz misses export":        "",
 		"quiz exam":                 "date:3 bank:3",
 		"quizadmin reports":         "",
 		"quizadmin regrade":         "id:3",

@@ -10,6 +10,8 @@ package bot
 // and its feature file.
 
 import (
+	"fmt"
+
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/quizhost/quizhost/questions"
@@ -25,6 +27,8 @@ const (
 	kindBoard        idKind = "lb1:<period>:<ranking>:<page>"       // leaderboard paging and ranking
 	kindReviewAnswer idKind = "rv1:<review>"                        // the answer select of a question in /quiz review
 	kindReviewNext   idKind = "rn1:<next|stop>"                     // the buttons after a graded review question
+	kindDrillAnswer  idKind = "dq1:<review>"                        // the answer select of a question in /quiz drill
+	kindDrillNext    idKind = "dn1:<next|stop>"                     // the buttons after a graded drill question
 	kindPasteModal   idKind = "pm1:<draft>"                         // the paste form of a draft (/quizadmin add, /quiz suggest)
 	kindDraftButton  idKind = "pd1:<add|cancel|fix>:<draft>"        // a draft's preview buttons
 	kindSuggestion   idKind = "sg1:<approve|reject|next>:<draft>"   // the review of a queued suggestion
@@ -37,6 +41,7 @@ const (
 func commandGroups() map[string]string {
 	return map[string]string{
 		"quiz":               "Study-group quizzes",
+		"quiz misses":        "The questions you missed",
 		"quizadmin":          "Configure quizhost for this server",
 		"quizadmin daily":    "The daily quiz",
 		"quizadmin question": "Single questions",
@@ -93,6 +98,20 @@ func routes() []route {
 				{kind: kindReviewAnswer, handle: (*Bot).reviewAnswer},
 				{kind: kindReviewNext, handle: (*Bot).reviewNext},
 			}},
+		{command: "quiz drill", desc: "Practise a topic privately: your misses first, then new questions, then a few you know",
+			handle: (*Bot).drill,
+			options: opts(
+				str("topic", "Topic, a tag of the questions (default: your weakest)", false),
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger,
+					Name: "count", Description: fmt.Sprintf("Questions (default %d)", questions.DrillSize),
+					MinValue: &minMinutes, MaxValue: questions.MaxDrillSize}),
+			suggest: map[string]suggester{"topic": suggestTopics},
+			components: []component{
+				{kind: kindDrillAnswer, handle: (*Bot).drillAnswer},
+				{kind: kindDrillNext, handle: (*Bot).drillNext},
+			}},
+		{command: "quiz misses export", desc: "Your missed questions as a file to import into Anki (only you see it)",
+			handle: (*Bot).missesExport, ack: ackDeferReply},
 		{command: "quiz exam", desc: "Set your exam date: /quiz stats then shows how ready you are", handle: (*Bot).exam,
 			options: opts(
 				str("date", "The exam date, YYYY-MM-DD (e.g. 2026-06-30)", true),

@@ -66,6 +66,8 @@
 //	            <user><question ID> → FSRS card (due, stability, difficulty, …), then (at, right, review) per answer
 //	        exams/
 //	            <user> → JSON exam date    {"date": "2006-01-02", "bank": …}
+//	        drills/                        created on a member's first /quiz drill
+//	            <user> → JSON drill        the member's drill: topic, question IDs in order, how many shown, start
 //	        reviews/
 //	            <review> → JSON review     a question shown in /quiz review: member, question, key snapshot, expiry
 //	        shown/

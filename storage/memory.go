@@ -131,7 +131,7 @@ func rememberAnswer(g *bbolt.Bucket, d *deltas, user questions.UserID, questionI
 // posts sequence).
 type answerSource struct {
 	questionID string
-	closesAt   time.Time // the post's ClosesAt; zero for a review
+	closesAt   time.Time // the post's close for the memory model (memoryClose); zero for a review
 	topics     []string  // the post's topic stats keys; none for a review
 	review     bool
 }
@@ -155,10 +155,64 @@ func sourceOf(tx *bbolt.Tx, g *bbolt.Bucket, id questions.PostID, cache map[ques
 		if err != nil {
 			return answerSource{}, err
 		}
-		s = answerSource{questionID: p.QuestionID, closesAt: p.ClosesAt, topics: topicsOf(p)}
+		s = answerSource{questionID: p.QuestionID, closesAt: memoryClose(p), topics: topicsOf(p)}
 	}
 	cache[id] = s
 	return s, nil
+}
+
+// memoryClose is the close a post's answers are scheduled from
+// (questions.Remember's closesAt): its actual close when it closed before
+// its ClosesAt (an admin's /quizadmin close), else its ClosesAt, so a
+// close the scheduler makes a moment late moves nothing. While the post
+// is open it is ClosesAt: what its answers are recorded with. A post
+// without a ClosesAt (a daily question that closes with the next day's)
+// keeps none: its misses come due a minute after the answer, which the
+// review queue holds back until the close.
+func memoryClose(p questions.Post) time.Time {
+	if p.Closed && !p.ClosesAt.IsZero() && p.ClosedAt.Before(p.ClosesAt) {
+		return p.ClosedAt
+	}
+	return p.ClosesAt
+}
+
+// rescheduleClosed moves the memories of the answers to p, a post just
+// closed, from the close they were recorded with (ClosesAt) to
+// memoryClose(p) (questions.Memory.Reclosed), so that a miss of a question
+// closed early comes due minutes after the close rather than after its
+// scheduled one; a rebuild (sourceOf) counts the same close. It changes
+// nothing unless the post closed before its ClosesAt. Its cost is a pass
+// over the post's answers.
+func rescheduleClosed(tx *bbolt.Tx, p questions.Post) error {
+	closed := memoryClose(p)
+	if p.QuestionID == "" || closed.Equal(p.ClosesAt) {
+		return nil
+	}
+	g := guildRO(tx, p.GuildID)
+	answers, mem := sub(g, bAnswers), sub(g, bMemory)
+	if answers == nil || mem == nil {
+		return nil
+	}
+	prefix := u64(p.ID)
+	c := answers.Cursor()
+	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
+		a, _ := decodeAnswer(p.GuildID, k, v)
+		mk := memoryKey(a.UserID, p.QuestionID)
+		mv := mem.Get(mk)
+		if mv == nil {
+			continue
+		}
+		m := questions.Memory{UserID: a.UserID, QuestionID: p.QuestionID}
+		if err := decodeMemoryValue(&m, mv); err != nil {
+			return fmt.Errorf("%w (RebuildMemory recomputes it)", err)
+		}
+		if moved, ok := m.Reclosed(a.At, p.ClosesAt, closed); ok {
+			if err := mem.Put(mk, encodeMemory(moved)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // countStored counts one stored answer into the guild's scores as it was
@@ -465,13 +519,15 @@ func (db *DB) Players(guildID questions.GuildID, now time.Time) ([]questions.Use
 	return out, nil
 }
 
-// ReviewQueue returns what the member has to review at now
-// (questions.ReviewOrder): their due questions, misses first, then by due
-// time, and the next due time. It leaves out the questions open in the
-// guild, read in the same transaction, and those for which inBank is false
-// (inBank may be nil; the bot passes "is in a bank the guild uses", so a
-// deleted question is never offered). Safe for concurrent use.
-func (db *DB) ReviewQueue(guildID questions.GuildID, userID questions.UserID, now time.Time, inBank func(questionID string) bool) (questions.ReviewQueue, error) {
+// ReviewQueue returns what the member has to review at now under their
+// exam plan (questions.ReviewOrder; the zero plan without an exam): their
+// due questions, misses first, then by due time, the next due time, and in
+// the days before the exam its final pass. It leaves out the questions
+// open in the guild, read in the same transaction, and those for which
+// inBank is false (inBank may be nil; the bot passes "is in a bank the
+// guild uses", so a deleted question is never offered). Safe for
+// concurrent use.
+func (db *DB) ReviewQueue(guildID questions.GuildID, userID questions.UserID, now time.Time, inBank func(questionID string) bool, exam questions.ExamPlan) (questions.ReviewQueue, error) {
 	var q questions.ReviewQueue
 	err := db.view(func(tx *bbolt.Tx) error {
 		mems, err := memoriesOf(sub(guildRO(tx, guildID), bMemory), userID, nil, nil)
@@ -482,7 +538,7 @@ func (db *DB) ReviewQueue(guildID questions.GuildID, userID questions.UserID, no
 		if err != nil {
 			return err
 		}
-		q = questions.ReviewOrder(mems, func(id string) bool { return open[id] || inBank != nil && !inBank(id) }, now)
+		q = questions.ReviewOrder(mems, func(id string) bool { return open[id] || inBank != nil && !inBank(id) }, now, exam)
 		return nil
 	})
 	if err != nil {

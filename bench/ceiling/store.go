@@ -252,7 +252,7 @@ func clonePost(p questions.Post) questions.Post {
 }
 
 // The study and report features record nothing either: no memories, no
-// reviews, no exam dates, no reports.
+// reviews, no drills, no exam dates, no reports.
 
 func (s *store) Memories(questions.GuildID, questions.UserID) ([]questions.Memory, error) {
 	return nil, nil
@@ -273,7 +273,7 @@ func (s *store) OpenQuestions(guildID questions.GuildID) (map[string]bool, error
 	return open, err
 }
 
-func (s *store) ReviewQueue(questions.GuildID, questions.UserID, time.Time, func(string) bool) (questions.ReviewQueue, error) {
+func (s *store) ReviewQueue(questions.GuildID, questions.UserID, time.Time, func(string) bool, questions.ExamPlan) (questions.ReviewQueue, error) {
 	return questions.ReviewQueue{}, nil
 }
 
@@ -293,6 +293,12 @@ func (s *store) SetExamDate(context.Context, questions.ExamDate) error { return 
 
 func (s *store) ExamDate(questions.GuildID, questions.UserID) (questions.ExamDate, error) {
 	return questions.ExamDate{}, questions.ErrNotFound
+}
+
+func (s *store) SaveDrill(context.Context, questions.Drill) error { return nil }
+
+func (s *store) Drill(questions.GuildID, questions.UserID) (questions.Drill, error) {
+	return questions.Drill{}, questions.ErrNotFound
 }
 
 func (s *store) AddReport(_ context.Context, r questions.Report) (questions.Report, error) {
