@@ -17,15 +17,19 @@ type MergeCount struct {
 // when the two are equal but for Line), the others are appended in
 // incoming's order (Added); base's other questions stay as they are. The
 // result has base's name, or incoming's when base has none (a new bank);
-// incoming's questions should already carry that name (see Rename).
-// Neither argument is modified. Two questions of incoming with the same ID
+// incoming's questions should already carry that name (see Rename). The
+// exam settings are incoming's when it has some, else base's. Neither
+// argument is modified. Two questions of incoming with the same ID
 // count once each; the later one wins (Validate reports such a file).
 func Merge(base, incoming Bank) (Bank, MergeCount) {
 	// Room for every incoming question at once: a bank of thousands grown
 	// one append at a time would leave up to as much again unused.
 	qs := make([]Question, len(base.Questions), len(base.Questions)+len(incoming.Questions))
 	copy(qs, base.Questions)
-	out := Bank{Name: base.Name, Path: base.Path, Questions: qs}
+	out := Bank{Name: base.Name, Path: base.Path, Questions: qs, Exam: base.Exam}
+	if incoming.Exam != nil {
+		out.Exam = incoming.Exam
+	}
 	if out.Name == "" {
 		out.Name, out.Path = incoming.Name, incoming.Path
 	}

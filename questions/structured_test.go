@@ -383,7 +383,7 @@ func TestYAMLErrorLines(t *testing.T) {
 		{
 			name: "error after the first document",
 			data: lines("[{question: a, options: b}, b c: d]", "x"),
-			want: []string{"b.yaml:1: the bank must be a mapping of fields (bank, source, questions)", "b.yaml:2: YAML after the first document: did not find expected <document start>"},
+			want: []string{"b.yaml:1: the bank must be a mapping of fields (bank, source, questions, exam)", "b.yaml:2: YAML after the first document: did not find expected <document start>"},
 		},
 		{
 			name: "composer error has no line",
