@@ -237,6 +237,25 @@ func (e Exam) Plan(available, questions, minutes int) (n, mins int) {
 	return n, min(max(mins, 1), MaxExamMinutes)
 }
 
+// Override is e with the settings o sets in place of e's: o's Questions,
+// Minutes and Pass when not zero, its Domains when it lists any (an
+// admin's settings over a bank file's). Where e was read stays.
+func (e Exam) Override(o Exam) Exam {
+	if o.Questions > 0 {
+		e.Questions = o.Questions
+	}
+	if o.Minutes > 0 {
+		e.Minutes = o.Minutes
+	}
+	if !o.Pass.IsZero() {
+		e.Pass = o.Pass
+	}
+	if len(o.Domains) > 0 {
+		e.Domains = o.Domains
+	}
+	return e
+}
+
 // PassMark is e's pass mark, or the default.
 func (e Exam) PassMark() PassMark { return e.Pass.orDefault() }
 

@@ -237,6 +237,27 @@ func (db *DB) LatestMock(guildID questions.GuildID, userID questions.UserID) (qu
 	return m, nil
 }
 
+// Mock returns the member's attempt id in the guild; an error wrapping
+// questions.ErrNotFound when the member has no attempt of that number.
+// Safe for concurrent use.
+func (db *DB) Mock(guildID questions.GuildID, userID questions.UserID, id questions.MockID) (questions.Mock, error) {
+	var m questions.Mock
+	err := db.view(func(tx *bbolt.Tx) error {
+		key := mockKey(userID, id)
+		v := getIn(sub(guildRO(tx, guildID), bMocks), key)
+		if v == nil {
+			return fmt.Errorf("mock %d of member %d: %w", id, userID, questions.ErrNotFound)
+		}
+		var err error
+		m, _, err = decodeMock(guildID, key, v)
+		return err
+	})
+	if err != nil {
+		return questions.Mock{}, fmt.Errorf("mock: %w", err)
+	}
+	return m, nil
+}
+
 // Mocks returns the member's ended attempts in the guild, oldest first:
 // the last limit of them (limit > 0). The slice is the caller's. Safe for
 // concurrent use.

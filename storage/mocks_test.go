@@ -130,6 +130,12 @@ func TestMockFlow(t *testing.T) {
 	if hist, err := db.Mocks(guild, 1, 10); err != nil || len(hist) != 1 || hist[0].ID != 1 || hist[0].Result().Right != 2 {
 		t.Errorf("Mocks: got %+v, %v; want the ended attempt 1 with 2 right", hist, err)
 	}
+	if one, err := db.Mock(guild, 2, other.ID); err != nil || !one.TimedOut {
+		t.Errorf("Mock: got %+v, %v; want member 2's timed-out attempt", one, err)
+	}
+	if _, err := db.Mock(guild, 1, other.ID); !errors.Is(err, questions.ErrNotFound) {
+		t.Errorf("Mock of another member's attempt: got %v, want ErrNotFound", err)
+	}
 	if _, err := db.LatestMock(guild, 9); !errors.Is(err, questions.ErrNotFound) {
 		t.Errorf("LatestMock of a member without attempts: got %v, want ErrNotFound", err)
 	}
