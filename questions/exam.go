@@ -213,13 +213,16 @@ func ParsePassMark(s string, scale PassMark) (PassMark, error) {
 // of available questions: the questions asked for (questions > 0: a
 // member's choice), else e.Questions, else DefaultExamQuestions, but never
 // more than available; and the minutes asked for, else e.Minutes scaled to
-// the attempt's share of e's full length (an attempt of the full length
-// gets exactly e.Minutes), else DefaultMinutesPerQuestion a question. At
-// least 1 minute.
+// the attempt's share of e's full length (e.Questions, else the whole bank
+// up to DefaultExamQuestions: an attempt of the full length gets exactly
+// e.Minutes), else DefaultMinutesPerQuestion a question. At least 1
+// minute.
 func (e Exam) Plan(available, questions, minutes int) (n, mins int) {
 	full := e.Questions
 	if full <= 0 {
-		full = DefaultExamQuestions
+		// The default length is the whole bank up to
+		// DefaultExamQuestions: what the settings' minutes are for.
+		full = max(min(DefaultExamQuestions, available), 1)
 	}
 	n = full
 	if questions > 0 {

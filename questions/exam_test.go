@@ -107,6 +107,10 @@ func TestExamPlan(t *testing.T) {
 		{name: "member's count, default time", available: 300, questions: 5, n: 5, mins: 10},
 		{name: "at least a minute", exam: Exam{Questions: 200, Minutes: 10}, available: 300, questions: 3, n: 3, mins: 1},
 		{name: "count capped by the bank", available: 3, questions: 5, n: 3, mins: 6},
+		{name: "minutes set, count by default: the whole small bank gets the minutes", exam: Exam{Minutes: 30}, available: 42, n: 42, mins: 30},
+		{name: "minutes set, count by default: a big bank's 60 get the minutes", exam: Exam{Minutes: 30}, available: 200, n: 60, mins: 30},
+		{name: "minutes set, count by default, member's count", exam: Exam{Minutes: 30}, available: 42, questions: 21, n: 21, mins: 15},
+		{name: "nothing available", exam: Exam{Minutes: 30}, available: 0, n: 0, mins: 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			n, mins := tc.exam.Plan(tc.available, tc.questions, tc.minutes)
