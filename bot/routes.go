@@ -185,9 +185,9 @@ func routes() []route {
 			access: admin, options: opts(
 				str("bank", "Bank name", true),
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger,
-					Name: "questions", Description: "Questions an attempt has (0: the default, the bank up to 60)", MinValue: &zero, MaxValue: questions.MaxExamQuestions},
+					Name: "questions", Description: "Questions an attempt has (0: the bank file's, else the bank up to 60)", MinValue: &zero, MaxValue: questions.MaxExamQuestions},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger,
-					Name: "minutes", Description: "Minutes an attempt has (0: the default, 2 a question)", MinValue: &zero, MaxValue: questions.MaxExamMinutes},
+					Name: "minutes", Description: "Minutes an attempt has (0: the bank file's, else 2 a question)", MinValue: &zero, MaxValue: questions.MaxExamMinutes},
 				str("pass", "Pass mark: 70%, 700 of 100-1000, 700/1000, or 700 on the bank's scale; default: 70%", false)),
 			suggest: map[string]suggester{"bank": suggestBanks(false)}},
 		{command: "quizadmin bank export", desc: "Send an imported bank back as a file", handle: (*Bot).bankExport,
