@@ -319,7 +319,9 @@ func (s *store) Mock(questions.GuildID, questions.UserID, questions.MockID) (que
 	return questions.Mock{}, questions.ErrNotFound
 }
 
-func (s *store) Mocks(questions.GuildID, questions.UserID, int) ([]questions.Mock, error) { return nil, nil }
+func (s *store) Mocks(questions.GuildID, questions.UserID, int) ([]questions.Mock, error) {
+	return nil, nil
+}
 
 func (s *store) UpdateMock(context.Context, questions.GuildID, questions.UserID, questions.MockID, func(*questions.Mock) error) (questions.Mock, error) {
 	return questions.Mock{}, questions.ErrNotFound
@@ -335,4 +337,6 @@ func (s *store) BankExams(questions.GuildID) (map[string]questions.Exam, error) 
 	return map[string]questions.Exam{}, nil
 }
 
-func (s *store) SetBankExam(context.Context, questions.GuildID, string, questions.Exam) error { return nil }
+func (s *store) SetBankExam(context.Context, questions.GuildID, string, questions.Exam) error {
+	return nil
+}
