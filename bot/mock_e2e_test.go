@@ -325,20 +325,6 @@ func (s *lateMocks) MocksDue() ([]questions.MockDue, error) {
 	return s.DB.MocksDue()
 }
 
-// mockQuestionOf is the stored attempt's question i.
-func (e *env) mockQuestionOf(user questions.UserID, i int) *questions.Question {
-	e.t.Helper()
-	m, err := e.db.LatestMock(8001, user)
-	if err != nil || i >= len(m.Items) {
-		e.t.Fatalf("attempt of %d: %+v, %v", user, m, err)
-	}
-	q, ok := e.cat.Question(m.Items[i].QuestionID)
-	if !ok {
-		e.t.Fatalf("question %s is not in the catalogue", m.Items[i].QuestionID)
-	}
-	return q
-}
-
 // TestMockTimesOut: an attempt whose time runs out ends at its deadline.
 // Ended by the scheduler, the member gets the result by direct message
 // and on their next click; reached first by a click or by /quiz mock
