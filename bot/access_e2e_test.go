@@ -97,8 +97,8 @@ func TestAdminRoutesRefuseMembers(t *testing.T) {
 			refused("button "+in.CustomID, e.srv.Component(guildID, channelID, demoted, remove.msgID, in.CustomID), before)
 		}
 	}
-	if commands != 16 || components != 4 || modals != 1 {
-		t.Errorf("walked %d commands, %d buttons and menus, %d forms needing Manage Server; want 16, 4 (suggestions, reports, drafts, prompts) and 1 (the paste)",
+	if commands != 17 || components != 4 || modals != 1 {
+		t.Errorf("walked %d commands, %d buttons and menus, %d forms needing Manage Server; want 17, 4 (suggestions, reports, drafts, prompts) and 1 (the paste)",
 			commands, components, modals)
 	}
 	// Nothing the refused interactions name changed.

@@ -154,6 +154,18 @@ type Store interface {
 	SaveDrill(ctx context.Context, d questions.Drill) error
 	Drill(guildID questions.GuildID, userID questions.UserID) (questions.Drill, error)
 
+	// Mock exams: members' timed attempts, the scheduler's index of them,
+	// and the exam settings a guild's admins set for banks.
+	StartMock(ctx context.Context, m questions.Mock) (questions.Mock, error)
+	LatestMock(guildID questions.GuildID, userID questions.UserID) (questions.Mock, error)
+	Mock(guildID questions.GuildID, userID questions.UserID, id questions.MockID) (questions.Mock, error)
+	Mocks(guildID questions.GuildID, userID questions.UserID, limit int) ([]questions.Mock, error)
+	UpdateMock(ctx context.Context, guildID questions.GuildID, userID questions.UserID, id questions.MockID, fn func(*questions.Mock) error) (questions.Mock, error)
+	MocksDue() ([]questions.MockDue, error)
+	MockNotified(ctx context.Context, guildID questions.GuildID, userID questions.UserID, id questions.MockID) error
+	BankExams(guildID questions.GuildID) (map[string]questions.Exam, error)
+	SetBankExam(ctx context.Context, guildID questions.GuildID, bank string, e questions.Exam) error
+
 	// Reports: members' reports about questions, and re-grading a
 	// question's stored answers.
 	AddReport(ctx context.Context, r questions.Report) (questions.Report, error)
@@ -302,6 +314,10 @@ type Bot struct {
 	// many times it failed.
 	revealAt    map[questions.PostID]time.Time
 	revealTries map[questions.PostID]int
+	// Scheduler goroutine only: when to try again to send a timed-out
+	// mock exam's result, and how many tries failed.
+	mockRetryAt map[mockRef]time.Time
+	mockTries   map[mockRef]int
 }
 
 // New checks cfg and returns a bot ready to Run.
@@ -376,6 +392,7 @@ func New(cfg Config) (*Bot, error) {
 		wake:     make(chan struct{}, 1),
 		refresh:  make(chan questions.PostID, 1024),
 		revealAt: map[questions.PostID]time.Time{}, revealTries: map[questions.PostID]int{},
+		mockRetryAt: map[mockRef]time.Time{}, mockTries: map[mockRef]int{},
 		table:    t,
 		suggests: newLimiter(suggestLimit), reviews: newLimiter(reviewLimit),
 	}, nil

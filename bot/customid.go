@@ -19,7 +19,7 @@ import (
 // idKind is a custom-ID kind, written as its pattern: the prefix on the
 // wire (a kind and a version), then a placeholder per field:
 //
-//	<post> <review> <draft> <report> <confirmation>
+//	<post> <review> <draft> <report> <confirmation> <mock>
 //	            an ID: a decimal above zero with no leading zeros
 //	<period>    day, week, month or all
 //	<ranking>   p (points) or a (accuracy)
@@ -39,6 +39,7 @@ type componentID struct {
 	draft        questions.DraftID
 	report       questions.ReportID
 	confirmation questions.ConfirmationID
+	mock         questions.MockID
 	period       questions.Period
 	ranking      questions.Ranking
 	page         int    // 0-based
@@ -137,7 +138,8 @@ func (k idKind) check() error {
 // 0. Tests use it to make a custom ID of every kind.
 func (k idKind) sample(id uint64) componentID {
 	all := componentID{post: questions.PostID(id), review: questions.ReviewID(id), draft: questions.DraftID(id),
-		report: questions.ReportID(id), confirmation: questions.ConfirmationID(id), period: questions.PeriodDay, ranking: questions.ByPoints}
+		report: questions.ReportID(id), confirmation: questions.ConfirmationID(id), mock: questions.MockID(id),
+		period: questions.PeriodDay, ranking: questions.ByPoints}
 	f := componentID{kind: k}
 	for _, p := range k.placeholders() {
 		if fd, ok := idFields[p]; ok {
@@ -162,6 +164,7 @@ var idFields = map[string]idField{
 	"draft":        idOf(func(c *componentID) *questions.DraftID { return &c.draft }),
 	"report":       idOf(func(c *componentID) *questions.ReportID { return &c.report }),
 	"confirmation": idOf(func(c *componentID) *questions.ConfirmationID { return &c.confirmation }),
+	"mock":         idOf(func(c *componentID) *questions.MockID { return &c.mock }),
 	"period": {
 		format: func(c componentID) string { return string(c.period) },
 		parse: func(s string, c *componentID) bool {

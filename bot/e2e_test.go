@@ -454,6 +454,8 @@ func TestCommandsRegistered(t *testing.T) {
 		"quiz drill":                "topic:3 count:4",
 		"quiz misses export":        "",
 		"quiz exam":                 "date:3 bank:3",
+		"quiz mock":                 "bank:3 questions:4 minutes:4",
+		"quizadmin bank exam":       "bank:3 questions:4 minutes:4 pass:3",
 		"quizadmin reports":         "",
 		"quizadmin regrade":         "id:3",
 		"quizadmin close":           "",

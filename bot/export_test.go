@@ -70,10 +70,10 @@ func AdminInteractions(b *Bot, ids map[string]uint64) []AdminInteraction {
 	return out
 }
 
-// WithMockRoute adds the test-only /quiz mock (mock_test.go) to b's
+// WithDemoRoute adds the test-only /quiz demo (demo_test.go) to b's
 // interaction table. Call it between New and Run.
-func WithMockRoute(b *Bot) error {
-	t, err := newTable(append(routes(), mockRoute()))
+func WithDemoRoute(b *Bot) error {
+	t, err := newTable(append(routes(), demoRoute()))
 	if err != nil {
 		return err
 	}

@@ -34,6 +34,12 @@ const (
 	kindSuggestion   idKind = "sg1:<approve|reject|next>:<draft>"   // the review of a queued suggestion
 	kindReportClose  idKind = "rc1:<report>"                        // the Close button of an open report
 	kindConfirm      idKind = "cf1:<confirm|cancel>:<confirmation>" // the buttons of a prompt to confirm
+	// A mock exam's question: its answer select, and its buttons (page is
+	// the question shown; end and resume are the prompt to finish's);
+	// then its result's pages (page is the page to show).
+	kindMockAnswer idKind = "ma1:<mock>:<page>"
+	kindMockButton idKind = "mb1:<back|next|flag|finish|end|resume>:<mock>:<page>"
+	kindMockResult idKind = "mr1:<back|next|top>:<mock>:<page>"
 )
 
 // commandGroups describes the top-level commands and the subcommand
@@ -112,6 +118,22 @@ func routes() []route {
 			}},
 		{command: "quiz misses export", desc: "Your missed questions as a file to import into Anki (only you see it)",
 			handle: (*Bot).missesExport, ack: ackDeferReply},
+		{command: "quiz mock", desc: "Sit a timed mock exam privately: the exam's length, pass mark and domains", handle: (*Bot).mock,
+			ack: ackDeferReply,
+			options: opts(
+				str("bank", "The bank (default: your exam's, or the server's only one)", false),
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger,
+					Name: "questions", Description: "How many questions (default: the exam's, else up to 60)", MinValue: &minMinutes, MaxValue: questions.MaxExamQuestions},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger,
+					Name: "minutes", Description: "How many minutes (default: the exam's, else 2 a question)", MinValue: &minMinutes, MaxValue: questions.MaxExamMinutes}),
+			suggest: map[string]suggester{"bank": suggestBanks(false)},
+			// Each click is a new interaction, answered through its own
+			// token (an attempt outlasts the 15 minutes of the first's).
+			components: []component{
+				{kind: kindMockAnswer, handle: (*Bot).mockAnswer, ack: ackDeferUpdate},
+				{kind: kindMockButton, handle: (*Bot).mockButton, ack: ackDeferUpdate},
+				{kind: kindMockResult, handle: (*Bot).mockResultPage, ack: ackDeferUpdate},
+			}},
 		{command: "quiz exam", desc: "Set your exam date: /quiz stats then shows how ready you are", handle: (*Bot).exam,
 			options: opts(
 				str("date", "The exam date, YYYY-MM-DD (e.g. 2026-06-30)", true),
@@ -178,6 +200,15 @@ func routes() []route {
 		{command: "quizadmin bank undo", desc: "Restore a bank as it was before its last remove, replace or question remove",
 			handle: (*Bot).bankUndo, access: admin, options: opts(str("name", "Bank name (banks with a kept version)", true)),
 			suggest: map[string]suggester{"name": suggestUndo}},
+		{command: "quizadmin bank exam", desc: "A bank's mock exam: questions, minutes, pass mark (none given: show them)", handle: (*Bot).bankExam,
+			access: admin, options: opts(
+				str("bank", "Bank name", true),
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger,
+					Name: "questions", Description: "Questions an attempt has (0: the bank file's, else the bank up to 60)", MinValue: &zero, MaxValue: questions.MaxExamQuestions},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger,
+					Name: "minutes", Description: "Minutes an attempt has (0: the bank file's, else 2 a question)", MinValue: &zero, MaxValue: questions.MaxExamMinutes},
+				str("pass", "Pass mark: 70%, 700 of 100-1000, 700/1000, or 700 on the bank's scale; default: 70%", false)),
+			suggest: map[string]suggester{"bank": suggestBanks(false)}},
 		{command: "quizadmin bank export", desc: "Send an imported bank back as a file", handle: (*Bot).bankExport,
 			access: admin, options: opts(str("name", "Bank name", true)),
 			suggest: map[string]suggester{"name": suggestBanks(true)}},

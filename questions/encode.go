@@ -13,7 +13,36 @@ import (
 type yamlBank struct {
 	Bank      string         `yaml:"bank"`
 	Source    string         `yaml:"source,omitempty"`
+	Exam      *yamlExam      `yaml:"exam,omitempty"`
 	Questions []yamlQuestion `yaml:"questions"`
+}
+
+type yamlExam struct {
+	Questions int    `yaml:"questions,omitempty"`
+	Minutes   int    `yaml:"minutes,omitempty"`
+	Pass      string `yaml:"pass,omitempty"`
+	// Domains is a mapping (domain: weight) in the settings' order.
+	Domains *yaml.Node `yaml:"domains,omitempty"`
+}
+
+// encodeExam is e as the exam block writes it; nil for nil.
+func encodeExam(e *Exam) *yamlExam {
+	if e == nil {
+		return nil
+	}
+	out := &yamlExam{Questions: e.Questions, Minutes: e.Minutes}
+	if !e.Pass.IsZero() {
+		out.Pass = e.Pass.String()
+	}
+	if len(e.Domains) > 0 {
+		out.Domains = &yaml.Node{Kind: yaml.MappingNode}
+		for _, d := range e.Domains {
+			out.Domains.Content = append(out.Domains.Content,
+				&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: d.Name},
+				&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(d.Weight)})
+		}
+	}
+	return out
 }
 
 type yamlQuestion struct {
@@ -91,7 +120,7 @@ func encodeYAML(out yamlBank) ([]byte, error) {
 	if len(out.Questions) == 0 {
 		return wholeYAML(out) // "questions: []"
 	}
-	empty, err := wholeYAML(yamlBank{Bank: out.Bank, Source: out.Source, Questions: []yamlQuestion{}})
+	empty, err := wholeYAML(yamlBank{Bank: out.Bank, Source: out.Source, Exam: out.Exam, Questions: []yamlQuestion{}})
 	if err != nil {
 		return nil, err
 	}
@@ -262,7 +291,7 @@ func wholeYAML(out yamlBank) ([]byte, error) {
 // (the same bank always gives the same bytes), by a caller that would
 // rather write them again than hold them meanwhile. b is not modified.
 func EncodeYAML(b Bank) ([]byte, error) {
-	out := yamlBank{Bank: b.Name, Questions: make([]yamlQuestion, len(b.Questions))}
+	out := yamlBank{Bank: b.Name, Exam: encodeExam(b.Exam), Questions: make([]yamlQuestion, len(b.Questions))}
 	source := ""
 	if len(b.Questions) > 0 {
 		source = b.Questions[0].Source
@@ -299,11 +328,14 @@ func EncodeYAML(b Bank) ([]byte, error) {
 }
 
 // bankDiff names the first field in which a and b differ, ignoring Path,
-// each question's Line and the difference between nil and empty Tags; ""
-// when there is none.
+// each question's Line, where the exam settings were read and the
+// difference between nil and empty Tags; "" when there is none.
 func bankDiff(a, b Bank) string {
 	if a.Name != b.Name {
 		return fmt.Sprintf("bank name %q would read back as %q", clip(a.Name), clip(b.Name))
+	}
+	if (a.Exam == nil) != (b.Exam == nil) || a.Exam != nil && !a.Exam.Equal(*b.Exam) {
+		return "the exam settings would change"
 	}
 	if len(a.Questions) != len(b.Questions) {
 		return fmt.Sprintf("%d questions would read back as %d", len(a.Questions), len(b.Questions))

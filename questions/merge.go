@@ -17,8 +17,9 @@ type MergeCount struct {
 // when the two are equal but for Line), the others are appended in
 // incoming's order (Added); base's other questions stay as they are. The
 // result has base's name, or incoming's when base has none (a new bank);
-// incoming's questions should already carry that name (see Rename).
-// Neither argument is modified. Two questions of incoming with the same ID
+// incoming's questions should already carry that name (see Rename). The
+// exam settings are incoming's when it has some, else base's. Neither
+// argument is modified. Two questions of incoming with the same ID
 // count once each; the later one wins (Validate reports such a file).
 func Merge(base, incoming Bank) (Bank, MergeCount) {
 	at := make(map[string]int, len(base.Questions))
@@ -37,7 +38,10 @@ func Merge(base, incoming Bank) (Bank, MergeCount) {
 	}
 	qs := make([]Question, len(base.Questions), len(base.Questions)+added)
 	copy(qs, base.Questions)
-	out := Bank{Name: base.Name, Path: base.Path, Questions: qs}
+	out := Bank{Name: base.Name, Path: base.Path, Questions: qs, Exam: base.Exam}
+	if incoming.Exam != nil {
+		out.Exam = incoming.Exam
+	}
 	if out.Name == "" {
 		out.Name, out.Path = incoming.Name, incoming.Path
 	}

@@ -41,6 +41,8 @@
 //	    <guild><channel><post> → ∅          open posts
 //	unrevealed/
 //	    <post> → ∅                          closed posts whose reveal is not recorded yet
+//	mockdue/                               created on the first mock exam
+//	    <guild><user><mock> → deadline     mock exams open, or ended by their deadline with the result not yet sent
 //	guilds/
 //	    <guild>/
 //	        info/
@@ -72,6 +74,10 @@
 //	            <review> → JSON review     a question shown in /quiz review: member, question, key snapshot, expiry
 //	        shown/
 //	            <user><review> → ∅          reviews not answered yet (deleted with them once expired)
+//	        mocks/                         sequence = last mock exam ID; created on the first mock exam
+//	            <user><mock> → JSON attempt    a member's mock exam: bank, pass mark, times, each question's key, answer and flag; seq once ended
+//	        bankexams/                     created on the first /quizadmin bank exam
+//	            <lower-case name> → JSON exam settings   questions, minutes, pass mark an admin set for a bank
 //	        reports/                       sequence = last report ID; created on the first report
 //	            <report> → JSON report     a member's report about a question: question, post, member, text, time
 //	        resets/
@@ -152,7 +158,7 @@
 //
 // Reshard moves servers between the files of two layouts offline. It knows
 // how to find the server of every top-level record (reshardBuckets:
-// guilds/<guild> whole, settings/<guild>, open/<guild>…, posts/ by the
+// guilds/<guild> whole, settings/<guild>, open/<guild>…, mockdue/<guild>…, posts/ by the
 // post's "guild", unrevealed/ through its post) and refuses a file with a
 // top-level bucket or meta key it does not know; a new top-level bucket
 // needs a rule there (TestReshardKnowsEveryBucket fails until it has one).
@@ -197,6 +203,21 @@
 // for the streak and nothing on the boards (countReview). A review that
 // expired unanswered is deleted (StartReview for its member, PruneExpired
 // for all); an answered one stays, as its answer's source.
+//
+// # Mock exams
+//
+// A member's mock exam (mocks.go) is one record holding its questions,
+// the key of each as it was at the start, and the member's answers and
+// flags; each click rewrites it (UpdateMock, one transaction). When it
+// ends, the same transaction counts its answers into the member's memory
+// as review answers (never into scores) and stamps it with the guild's
+// next answer sequence number, so that rebuildMemory replays them in
+// their place among the stored answers, and Regrade grades them again
+// like the others. The top-level mockdue/ lists the attempts the
+// scheduler must act on at a deadline, so that it finds them without
+// reading every guild; the attempts ended by their deadline stay in it
+// until their result is sent (MockNotified). The buckets are created on
+// first use and read as empty when absent: no schema version was needed.
 //
 // # Confirmations and undo
 //
@@ -248,6 +269,7 @@
 //	drafts.go, reports.go          pasted drafts and suggestions; members' reports
 //	undo.go                        confirmations waiting for a click, kept versions of banks, EditBanks
 //	memory.go, review.go, exams.go members' FSRS memory and review queue; /quiz review questions; exam dates
+//	mocks.go, bankexams.go         members' mock exams and the scheduler's index of them; the exam settings admins set
 //	regrade.go                     Regrade: a question's answers graded again under its corrected key
 //	shards.go, reshard.go          the shard layout a file holds; Reshard between layouts, offline
 package storage

@@ -19,6 +19,9 @@ var (
 	bGuilds   = []byte("guilds")
 	// Closed posts whose reveal has not been sent (schema version 3).
 	bUnrevealed = []byte("unrevealed")
+	// Mock exams the scheduler acts on at their deadline (created on the
+	// first mock exam, no schema version).
+	bMockDue = []byte("mockdue")
 
 	// Inside guilds/<guild>/.
 	bInfo    = []byte("info")
@@ -48,6 +51,10 @@ var (
 	// counts of it.
 	bBankData = []byte("bankdata")
 	bBankInfo = []byte("bankinfo")
+	// Created on first use (no schema version): members' mock exams, and
+	// the exam settings admins set for banks.
+	bMocks     = []byte("mocks")
+	bBankExams = []byte("bankexams")
 
 	// Inside guilds/<guild>/periods/<period>/.
 	bRows    = []byte("rows")

@@ -256,7 +256,8 @@ func countReview(g *bbolt.Bucket, d *deltas, user questions.UserID, at time.Time
 }
 
 // rebuildMemory recomputes memories of the guild from every stored answer
-// (to posts and to reviews, whatever the resets), in recording order, with
+// (to posts, to reviews and in ended mock exams, whatever the resets), in
+// recording order, with
 // questions.Remember as the answers did. With only nil it rebuilds every
 // memory (the bucket is emptied first); otherwise it replaces just the
 // memories for which only(user, questionID) is true (deleting those no
@@ -290,6 +291,15 @@ func rebuildMemory(tx *bbolt.Tx, g *bbolt.Bucket, only func(user questions.UserI
 			continue
 		}
 		items = append(items, item{seq, a.UserID, src.questionID, questions.Attempt{At: a.At, Right: a.Right, Review: src.review}, src.closesAt})
+	}
+	// Mock exams' answers, each attempt's at the sequence number it took
+	// when it ended (see mocks.go).
+	if err := eachMockAnswer(g, func(seq uint64, user questions.UserID, qid string, a questions.Attempt) {
+		if only == nil || only(user, qid) {
+			items = append(items, item{seq, user, qid, a, time.Time{}})
+		}
+	}); err != nil {
+		return err
 	}
 	slices.SortFunc(items, func(x, y item) int { return cmp.Compare(x.seq, y.seq) })
 

@@ -13,12 +13,13 @@ import (
 )
 
 // Regrade grades every stored answer to one question of the guild (to its
-// posts and to its reviews, whatever the resets) again against correct,
+// posts, to its reviews and in mock exams, whatever the resets) again
+// against correct,
 // the question's current key, for a question with optionCount options. In
 // one transaction it sets the key of the posts that have answers and of
 // the question's reviews, answered or still waiting for their answer, of
 // optionCount options (Correct, SelectCount, and each post's count of
-// right answers),
+// right answers) and of its questions in mock exams, ended or open,
 // re-grades the stored answers (right, right picks, points; a review
 // answer still earns no points), then recounts the guild's scores,
 // streaks, topic stats and leaderboards from every counted answer (as
@@ -29,7 +30,8 @@ import (
 // It refuses, changing nothing, a key that is not 1 to optionCount
 // distinct letters among the options, a question open in the guild
 // (questions.ErrQuestionOpen: close it first), and a question whose stored posts or
-// reviews have another number of options (questions.ErrOptionsChanged). It returns what
+// reviews, or answered mock questions, have another number of options
+// (questions.ErrOptionsChanged). It returns what
 // changed. Its cost is a pass over the guild's answers plus a rebuild of
 // its scores. Safe for concurrent use.
 func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID string, correct []string, optionCount int) (questions.Regraded, error) {
@@ -176,6 +178,14 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 				}
 			}
 		}
+		// Mock exams' questions: their answers are graded against the
+		// key their attempt holds.
+		n, changed, err := regradeMocks(g, guildID, questionID, key, optionCount)
+		if err != nil {
+			return err
+		}
+		out.Answers += n
+		out.Changed += changed
 		if out.Changed == 0 {
 			return nil // the scores and memories are what they were
 		}

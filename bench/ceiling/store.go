@@ -312,3 +312,37 @@ func (s *store) CloseReport(context.Context, questions.GuildID, questions.Report
 func (s *store) Regrade(context.Context, questions.GuildID, string, []string, int) (questions.Regraded, error) {
 	return questions.Regraded{}, questions.ErrNotFound
 }
+
+func (s *store) StartMock(context.Context, questions.Mock) (questions.Mock, error) {
+	return questions.Mock{}, questions.ErrNotFound
+}
+
+func (s *store) LatestMock(questions.GuildID, questions.UserID) (questions.Mock, error) {
+	return questions.Mock{}, questions.ErrNotFound
+}
+
+func (s *store) Mock(questions.GuildID, questions.UserID, questions.MockID) (questions.Mock, error) {
+	return questions.Mock{}, questions.ErrNotFound
+}
+
+func (s *store) Mocks(questions.GuildID, questions.UserID, int) ([]questions.Mock, error) {
+	return nil, nil
+}
+
+func (s *store) UpdateMock(context.Context, questions.GuildID, questions.UserID, questions.MockID, func(*questions.Mock) error) (questions.Mock, error) {
+	return questions.Mock{}, questions.ErrNotFound
+}
+
+func (s *store) MocksDue() ([]questions.MockDue, error) { return nil, nil }
+
+func (s *store) MockNotified(context.Context, questions.GuildID, questions.UserID, questions.MockID) error {
+	return nil
+}
+
+func (s *store) BankExams(questions.GuildID) (map[string]questions.Exam, error) {
+	return map[string]questions.Exam{}, nil
+}
+
+func (s *store) SetBankExam(context.Context, questions.GuildID, string, questions.Exam) error {
+	return nil
+}

@@ -27,6 +27,10 @@ import (
 // go test ./internal/sandbox/browser -run TestBrowser -screenshot ../../../docs/sandbox.png).
 var screenshot = flag.String("screenshot", "", "write the screenshot of a revealed question to this PNG file")
 
+// mockScreenshot, when set, is where TestBrowser writes its picture of a
+// mock exam's result.
+var mockScreenshot = flag.String("mock-screenshot", "", "write the screenshot of a mock exam's result to this PNG file")
+
 // startBrowser starts one headless Chromium (found by TestMain) for the
 // test and its subtests.
 func startBrowser(t *testing.T) context.Context {
@@ -466,6 +470,105 @@ func TestBrowser(t *testing.T) {
 		if open != 1 {
 			t.Errorf("open questions after the hour: got %d, want 1 (the daily one closes with the next day's)", open)
 		}
+		checkNoViolations(t, ctx, sb)
+	})
+
+	t.Run("a mock exam sat to the end; another runs out of time", func(t *testing.T) {
+		t.Parallel() // a tab and a sandbox each
+		sb := startSandbox(t, "mock-bank.yaml")
+		ctx := tab(t, browser)
+		// mockButton clicks a button of the mock exam's private message.
+		mockButton := func(label string) chromedp.Action {
+			return chromedp.Click(fmt.Sprintf(`//li[contains(@class,"ephemeral")][last()]//button[text()[normalize-space()=%s] and not(@disabled)]`, jsString(label)), chromedp.BySearch)
+		}
+		run(t, ctx, "Bob starts /quiz mock",
+			chromedp.Navigate(sb.URL()),
+			actAs("7002"),
+			slash("/quiz mock", [2]string{"bank", "Mock Bank"}),
+			waitText(`.message.ephemeral .content`, "Your mock exam of Mock Bank: 3 questions in 6 min, pass mark 700 of 100-1000"),
+			waitText(`.message.ephemeral .content`, "question 1 of 3"),
+			waitText(`.message.ephemeral .content`, "0 answered · ⚑ 0 flagged · ○ 3 unanswered"),
+			chromedp.WaitVisible(`.message.ephemeral .content time.ts`),
+		)
+		// The draw's order is random: key and wrong read the question
+		// shown and give its key, or a wrong answer.
+		keys := map[string]string{"Which port does HTTPS": "A", "Which protocol turns names": "B", "Which control proves": "C"}
+		shown := func() (key, wrong string) {
+			t.Helper()
+			var stem string
+			run(t, ctx, "read the question", chromedp.Text(`//li[contains(@class,"ephemeral")][last()]//div[@class="embed-desc"]`, &stem, chromedp.BySearch))
+			for prefix, k := range keys {
+				if strings.HasPrefix(stem, prefix) {
+					return k, map[string]string{"A": "B", "B": "C", "C": "A"}[k]
+				}
+			}
+			t.Fatalf("the question shown: %q, not one of the bank's", stem)
+			return "", ""
+		}
+		key1, wrong1 := shown()
+		run(t, ctx, "answer question 1 wrong, go on",
+			answer(wrong1),
+			waitText(`.message.ephemeral .content`, "Your answer: "+wrong1),
+			mockButton("Next"),
+			waitText(`.message.ephemeral .content`, "question 2 of 3"),
+		)
+		_, wrong2 := shown()
+		run(t, ctx, "answer question 2 wrong and flag it",
+			answer(wrong2),
+			waitText(`.message.ephemeral .content`, "Your answer: "+wrong2),
+			mockButton("Flag for review"),
+			waitText(`.message.ephemeral .content`, "⚑ flagged for review"),
+			waitText(`.message.ephemeral .content`, "2 answered · ⚑ 1 flagged · ○ 1 unanswered"),
+		)
+		run(t, ctx, "back to question 1, change its answer to the right one, on to question 3",
+			mockButton("Back"),
+			waitText(`.message.ephemeral .content`, "question 1 of 3"),
+			answer(key1),
+			waitText(`.message.ephemeral .content`, "Your answer: "+key1),
+			mockButton("Next"),
+			waitText(`.message.ephemeral .content`, "question 2 of 3"),
+			mockButton("Next"),
+			waitText(`.message.ephemeral .content`, "question 3 of 3"),
+		)
+		run(t, ctx, "Finish, confirm: the result",
+			mockButton("Finish"),
+			waitText(`.message.ephemeral .content`, "Finish your mock exam now?"),
+			mockButton("Finish now"),
+			waitText(`.message.ephemeral .content`, "Mock exam result · Mock Bank"),
+			waitText(`.message.ephemeral .embed`, "Time used:"),
+			waitText(`.message.ephemeral .embed`, "Pass mark: 700"),
+			waitText(`.message.ephemeral .embed`, "Domain: Networking"),
+		)
+		var result string
+		run(t, ctx, "read the result", chromedp.Text(`//li[contains(@class,"ephemeral")][last()]`, &result, chromedp.BySearch))
+		if !strings.Contains(result, "Score: 400 on a scale of 100-1000 · 33% (1 of 3 right)") || !strings.Contains(result, "Answered 2 of 3 · 1 unanswered, counted as wrong · ⚑ 1 flagged") ||
+			!strings.Contains(result, "Go over 2 questions") {
+			t.Errorf("the result: got %q", result)
+		}
+		if *mockScreenshot != "" {
+			var png []byte
+			run(t, ctx, "screenshot", chromedp.CaptureScreenshot(&png))
+			if err := os.WriteFile(*mockScreenshot, png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		run(t, ctx, "go over the questions",
+			chromedp.Click(`//li[contains(@class,"ephemeral")][last()]//button[starts-with(normalize-space(),"Go over")]`, chromedp.BySearch),
+			waitText(`.message.ephemeral .content`, "Mock exam review · 1 of 2 · question 2 of 3 · ❌ missed · ⚑ flagged"),
+			waitText(`.message.ephemeral .content`, "You chose "+wrong2+". The answer: "),
+			mockButton("Next"),
+			waitText(`.message.ephemeral .content`, "Mock exam review · 2 of 2 · question 3 of 3 · ○ not answered"),
+		)
+
+		run(t, ctx, "a second attempt; Advance time 10 minutes; the next click shows the result",
+			slash("/quiz mock", [2]string{"bank", "Mock Bank"}),
+			waitText(`.message.ephemeral .content`, "0 answered · ⚑ 0 flagged · ○ 3 unanswered"),
+			chromedp.Click(`button[data-advance="10m"]`),
+			waitText(`#clock .clock-ahead`, "ahead of real time"),
+			mockButton("Next"),
+			waitText(`.message.ephemeral .content`, "Time is up."),
+			waitText(`.message.ephemeral .embed`, "(time ran out)"),
+		)
 		checkNoViolations(t, ctx, sb)
 	})
 
