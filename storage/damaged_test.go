@@ -19,8 +19,9 @@ import (
 // and its page size and pages in use.
 func damagedFixture(t *testing.T) (data []byte, pageSize, inUse int) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "good.db")
-	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }})
+	path := newPath(t)
+	// Without fsync: the bytes are read back from the page cache all the same.
+	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,8 +196,9 @@ func TestBrokenDBFailsEveryRead(t *testing.T) {
 		{"GroupMemories", func() error { _, err := db.GroupMemories(guild, []questions.UserID{1}, nil); return err }},
 		{"Players", func() error { _, err := db.Players(guild, t0); return err }},
 		{"OpenQuestions", func() error { _, err := db.OpenQuestions(guild); return err }},
-		{"ReviewQueue", func() error { _, err := db.ReviewQueue(guild, 1, t0, nil); return err }},
+		{"ReviewQueue", func() error { _, err := db.ReviewQueue(guild, 1, t0, nil, questions.ExamPlan{}); return err }},
 		{"ExamDate", func() error { _, err := db.ExamDate(guild, 1); return err }},
+		{"Drill", func() error { _, err := db.Drill(guild, 1); return err }},
 		{"Post", func() error { _, err := db.Post(1); return err }},
 	} {
 		if err := tc.read(); !errors.Is(err, ErrDamaged) {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strconv"
 	"sync"
 	"time"
 
@@ -53,6 +54,11 @@ type Options struct {
 	// which every call of the DB fails with an error wrapping ErrDamaged,
 	// as after damage met at run time.
 	OnChecked func(error)
+	// NoSync skips fsync (bbolt's NoSync and NoGrowSync): a commit is in
+	// the page cache when the method returns, which the process ending
+	// does not lose but a machine's crash may. For tests, whose files are
+	// thrown away; bbolt still syncs a new file's first pages.
+	NoSync bool
 
 	fullCheckMax int64 // tests: FullCheckMax when 0
 	// duringCheck, for tests, runs inside the background check's read
@@ -142,7 +148,7 @@ func open(ctx context.Context, path string, opts Options, migs []migration) (*DB
 	if err := plausibleFile(path); err != nil {
 		return nil, fmt.Errorf("open %s: %w: %w", path, ErrDamaged, err)
 	}
-	b, err := openLocked(ctx, path, opts.Timeout)
+	b, err := openLocked(ctx, path, opts.Timeout, opts.NoSync)
 	if err != nil {
 		if errors.Is(err, berrors.ErrTimeout) {
 			return nil, fmt.Errorf("open %s: %w", path, ErrInUse)
@@ -233,10 +239,19 @@ func (db *DB) checkInBackground(onChecked func(error), during func()) {
 	}
 }
 
+// initialMmap is how much of the file bbolt maps when it opens it: address
+// space, not memory (only the pages read take memory). A write that grows
+// the file past the map remaps it, and before that bbolt copies every key
+// and value the write has touched to the heap (node.dereference), so that
+// a write of ten 1 MiB banks would hold them twice; and the remap waits
+// for every read in flight. Mapping 1 GiB at once spares files below it
+// both. On a 32-bit system (strconv.IntSize 32) it is 0: bbolt's default.
+const initialMmap = (1 << 30) * (strconv.IntSize / 64)
+
 // openLocked opens the file with bbolt, waiting for its lock at most
 // timeout (then bbolt's ErrTimeout) or until ctx ends: bbolt's own wait
 // cannot be interrupted, so it waits lockPoll at a time.
-func openLocked(ctx context.Context, path string, timeout time.Duration) (*bbolt.DB, error) {
+func openLocked(ctx context.Context, path string, timeout time.Duration, noSync bool) (*bbolt.DB, error) {
 	deadline := time.Now().Add(timeout)
 	for {
 		if err := ctx.Err(); err != nil {
@@ -246,8 +261,11 @@ func openLocked(ctx context.Context, path string, timeout time.Duration) (*bbolt
 		err := protect(func() error {
 			var err error
 			b, err = bbolt.Open(path, 0o600, &bbolt.Options{
-				Timeout:      max(min(lockPoll, time.Until(deadline)), time.Millisecond),
-				FreelistType: bbolt.FreelistMapType,
+				Timeout:         max(min(lockPoll, time.Until(deadline)), time.Millisecond),
+				FreelistType:    bbolt.FreelistMapType,
+				InitialMmapSize: initialMmap,
+				NoSync:          noSync,
+				NoGrowSync:      noSync,
 			})
 			return err
 		})

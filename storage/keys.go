@@ -20,6 +20,9 @@ var (
 	bGuilds   = []byte("guilds")
 	// Closed posts whose reveal has not been sent (schema version 3).
 	bUnrevealed = []byte("unrevealed")
+	// Mock exams the scheduler acts on at their deadline (created on the
+	// first mock exam, no schema version).
+	bMockDue = []byte("mockdue")
 
 	// Inside guilds/<guild>/.
 	bInfo    = []byte("info")
@@ -52,6 +55,11 @@ var (
 	bMembers = []byte("members")
 	bQids    = []byte("qids")   // <question ID> → number (4 bytes); sequence = last number
 	bQnames  = []byte("qnames") // <number> → question ID
+	// Created on first use (no schema version): members' mock exams, the
+	// exam settings admins set for banks, and members' drills.
+	bMocks     = []byte("mocks")
+	bBankExams = []byte("bankexams")
+	bDrills    = []byte("drills")
 
 	// Inside guilds/<guild>/periods/<period>/ (schema version 8), beside
 	// the rankings' groups (see rank.go).
