@@ -31,7 +31,7 @@ func TestDrawMockHonoursWeights(t *testing.T) {
 	t.Parallel()
 	src := rand.New(rand.NewPCG(21, 1))
 	now := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
-	for round := range 3000 {
+	for round := range 1000 {
 		k := 1 + src.IntN(6)
 		tags := make([]string, k)
 		counts := make([]int, k)
