@@ -6,6 +6,7 @@
 //	quizhost validate [--strict] [PATH...]    check bank files as start-up would
 //	quizhost preview [PATH...]                print questions as posted and revealed
 //	quizhost backup [--force] DEST            copy the database of a stopped bot (while it runs, send it SIGUSR1)
+//	quizhost compact [--out FILE] [FILE]      rewrite the database of a stopped bot without its free pages
 //	quizhost sandbox [--addr A] [--db PATH]   try the bot in a browser, without Discord
 //	quizhost reshard --to N [--processes P] --out DIR FILE...
 //	                                          split or merge stopped database files into N shards' files
@@ -114,6 +115,7 @@ func commands() []command {
 		{name: "validate", args: "[--strict] [PATH...]", summary: "check bank files or folders as start-up would (no PATH: what the bot would load)", run: validate},
 		{name: "preview", args: "[PATH...]", summary: "print each question as it will be posted and as revealed (no PATH: what the bot would load)", run: preview},
 		{name: "backup", args: "[--force] DEST", summary: "copy the database of a stopped bot to the file DEST, or into the folder DEST", stops: true, run: backup},
+		{name: "compact", args: "[--out FILE] [FILE]", summary: "rewrite the database of a stopped bot without its free pages (FILE: default QUIZHOST_DB)", stops: true, run: compactCmd},
 		{name: "sandbox", args: "[--addr 127.0.0.1:8080] [--db PATH]", summary: "try the bot in a browser, without Discord", stops: true, run: sandboxCmd},
 		{name: "reshard", args: "--to N [--processes P] --out DIR FILE...", summary: "split or merge stopped database files into the files of N shards (see README.md, \"Sharding\")", stops: true, run: reshardCmd},
 	}

@@ -46,6 +46,7 @@ func TestCommandUsage(t *testing.T) {
 		"validate": {"--strickt"},
 		"preview":  {"-x", "banks"},
 		"backup":   {},
+		"compact":  {"a.db", "b.db"},
 		"sandbox":  {"--bogus"},
 		"reshard":  {"--to", "0", "a.db"},
 	}

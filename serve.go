@@ -42,7 +42,16 @@ func serve(ctx context.Context, _ []string, getenv func(string) string, _, stder
 
 	// Metrics are kept when the admin listener serves them.
 	var m *metrics.Metrics
-	dbOpts := storage.Options{Timeout: 3 * time.Second, Quota: cfg.quota}
+	opened := time.Now()
+	dbOpts := storage.Options{Timeout: 3 * time.Second, Quota: cfg.quota,
+		OnChecked: func(err error) { // a large file's full check runs after start (see storage.Open)
+			if err == nil {
+				log.Info("database checked", "took", time.Since(opened).Round(time.Millisecond))
+				return
+			}
+			log.Error("database damaged: every database call now fails", "err", err, "help",
+				damagedHelp(cfg.dbPath, err)+newestBackupHint(cfg.backupDir, cfg.backupEvery > 0, cfg.dbPath))
+		}}
 	botCfg := bot.Config{Token: cfg.token, GuildID: cfg.guildID, APIBase: cfg.apiBase, Catalogue: cat, Logger: log,
 		Shards: cfg.shards}
 	if cfg.adminAddr != "" {
@@ -63,6 +72,7 @@ func serve(ctx context.Context, _ []string, getenv func(string) string, _, stder
 	if err != nil {
 		return fmt.Errorf("QUIZHOST_DB: %w", err)
 	}
+	log.Info("database opened", "path", cfg.dbPath, "took", time.Since(opened).Round(time.Millisecond))
 	var b *bot.Bot
 	defer func() {
 		if err := db.Close(); err != nil {

@@ -1,10 +1,11 @@
 package storage
 
 import (
+	"cmp"
 	"context"
-	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"go.etcd.io/bbolt"
@@ -102,10 +103,7 @@ func (db *DB) checkAnswer(tx *bbolt.Tx, d *deltas, a questions.Answer) (question
 	if p.GuildID != a.GuildID {
 		return questions.Post{}, questions.Answer{}, fmt.Errorf("post %d: %w", p.ID, questions.ErrWrongGuild)
 	}
-	var kb [16]byte
-	key := answerKey(&kb, p.ID, a.UserID)
-	if v := d.get(sub(guildRO(tx, p.GuildID), bAnswers), key); v != nil {
-		stored, _ := decodeAnswer(p.GuildID, key, v)
+	if stored, ok := storedAnswer(guildRO(tx, p.GuildID), d, p.GuildID, a.UserID, p.QuestionID, p.ID); ok {
 		return questions.Post{}, stored, fmt.Errorf("post %d, member %d: %w", p.ID, a.UserID, questions.ErrAlreadyAnswered)
 	}
 	if p.Closed || !p.ClosesAt.IsZero() && !a.At.Before(p.ClosesAt) {
@@ -118,26 +116,6 @@ func (db *DB) checkAnswer(tx *bbolt.Tx, d *deltas, a questions.Answer) (question
 	a.Choice = choice
 	a.Grade = questions.GradeChoice(p.Correct, choice)
 	return p, a, nil
-}
-
-// putAnswer stores a, the answer to post or review id, under the guild's
-// next answer sequence number (which resets and rebuilds count by).
-func putAnswer(g *bbolt.Bucket, d *deltas, id questions.PostID, a questions.Answer) error {
-	answers := g.Bucket(bAnswers)
-	seq, err := answers.NextSequence()
-	if err != nil {
-		return err
-	}
-	var kb [16]byte
-	return d.put(answers, answerKey(&kb, id, a.UserID), appendAnswer(d.value(answerLen(a)), seq, a))
-}
-
-// answerKey writes the key of user's answer to post (or review) id into
-// kb and returns it: <id><user>.
-func answerKey(kb *[16]byte, id questions.PostID, user questions.UserID) []byte {
-	binary.BigEndian.PutUint64(kb[:8], uint64(id))
-	binary.BigEndian.PutUint64(kb[8:], uint64(user))
-	return kb[:]
 }
 
 // recordAnswer returns the stored answer, a refusal (domain error, nothing
@@ -153,7 +131,7 @@ func (db *DB) recordAnswer(tx *bbolt.Tx, d *deltas, a questions.Answer) (questio
 	if err != nil {
 		return questions.Answer{}, nil, err
 	}
-	if err := putAnswer(g, d, p.ID, a); err != nil {
+	if err := storeAnswer(g, d, p.QuestionID, p.ID, a, false, p.ClosesAt); err != nil {
 		return questions.Answer{}, nil, err
 	}
 	topics, err := db.tally(tx, d, p, a)
@@ -165,9 +143,6 @@ func (db *DB) recordAnswer(tx *bbolt.Tx, d *deltas, a questions.Answer) (questio
 		return questions.Answer{}, nil, err
 	}
 	if err := countAnswer(g, d, a.UserID, a.Grade, a.At, loc, topics); err != nil {
-		return questions.Answer{}, nil, err
-	}
-	if err := rememberAnswer(g, d, a.UserID, p.QuestionID, questions.Attempt{At: a.At, Right: a.Right}, p.ClosesAt); err != nil {
 		return questions.Answer{}, nil, err
 	}
 	return a, nil, nil
@@ -219,12 +194,11 @@ func (db *DB) Answer(postID questions.PostID, userID questions.UserID) (question
 		if err != nil {
 			return err
 		}
-		key := cat(u64(postID), u64(userID))
-		v := getIn(sub(guildRO(tx, p.GuildID), bAnswers), key)
-		if v == nil {
+		stored, ok := storedAnswer(guildRO(tx, p.GuildID), nil, p.GuildID, userID, p.QuestionID, postID)
+		if !ok {
 			return fmt.Errorf("answer of member %d to post %d: %w", userID, postID, questions.ErrNotFound)
 		}
-		a, _ = decodeAnswer(p.GuildID, key, v)
+		a = stored
 		return nil
 	})
 	if err != nil {
@@ -234,7 +208,9 @@ func (db *DB) Answer(postID questions.PostID, userID questions.UserID) (question
 }
 
 // Answers returns every answer to a post, in user ID order. It returns an
-// error wrapping questions.ErrNotFound for an unknown post. Safe for
+// error wrapping questions.ErrNotFound for an unknown post. Its cost is a
+// pass over the guild's answer records (answers are kept by member and
+// question: see doc.go), for tests and tools rather than the bot. Safe for
 // concurrent use.
 func (db *DB) Answers(postID questions.PostID) ([]questions.Answer, error) {
 	var out []questions.Answer
@@ -243,20 +219,34 @@ func (db *DB) Answers(postID questions.PostID) ([]questions.Answer, error) {
 		if err != nil {
 			return err
 		}
-		b := sub(guildRO(tx, p.GuildID), bAnswers)
+		g := guildRO(tx, p.GuildID)
+		b := sub(g, bAnswers)
 		if b == nil {
 			return nil
 		}
-		prefix := u64(postID)
-		c := b.Cursor()
-		for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
-			a, _ := decodeAnswer(p.GuildID, k, v)
-			out = append(out, a)
+		num, ok, err := questionNum(g, nil, p.QuestionID, false)
+		if err != nil || !ok {
+			return err
 		}
-		return nil
+		return b.ForEach(func(k, v []byte) error {
+			if recordNum(k) != num {
+				return nil
+			}
+			rec, err := decodeRecord(k, v, p.QuestionID)
+			if err != nil {
+				return err
+			}
+			for _, ra := range rec.answers {
+				if ra.id == postID && !ra.mock {
+					out = append(out, ra.answer(p.GuildID, rec.user))
+				}
+			}
+			return nil
+		})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("answers: %w", err)
 	}
+	slices.SortFunc(out, func(x, y questions.Answer) int { return cmp.Compare(x.UserID, y.UserID) })
 	return out, nil
 }

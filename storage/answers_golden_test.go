@@ -1,8 +1,10 @@
 package storage
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -13,19 +15,116 @@ import (
 
 // TestAnswersStoredUnchanged records a mixed set of answers the way the
 // group commit shares transactions (groups of 1 to 40 calls), and compares
-// every key and value in the file with a dump written by the code before
-// the answer path was made cheaper (testdata/answers.golden, written by
-// commit f3fe3ab's recordAnswer): the hot path's shortcuts must not change
-// one stored byte. The mix: two guilds (one in Europe/Paris, across the
-// change to summer time, weeks and a month end), posts with and without
-// bank, tags (repeated, empty), several correct letters, a close time, no
-// question ID; reviews among the answers (of a question open in the other
-// guild only); members reaching the accuracy board; refusals in the middle
-// of groups (a second answer in the same group, a bad choice, a closed
-// post, another guild's post, an unknown post); answers delivered late
-// (before the member's last study day).
+// every key and value in the file with a dump (testdata/answers.golden,
+// written by the first build of schema version 8): the hot path's
+// shortcuts must not change one stored byte. The mix (answersScenario):
+// two guilds (one in Europe/Paris, across the change to summer time, weeks
+// and a month end), posts with and without bank, tags (repeated, empty),
+// several correct letters, a close time, no question ID; reviews among the
+// answers (of a question open in the other guild only); members reaching
+// the accuracy board; refusals in the middle of groups (a second answer in
+// the same group, a bad choice, a closed post, another guild's post, an
+// unknown post); answers delivered late (before the member's last study
+// day).
 func TestAnswersStoredUnchanged(t *testing.T) {
 	db, _ := newDB(t)
+	calls, posts := answersScenario(t, db, func(r questions.Review) questions.Review {
+		rv, err := db.StartReview(t.Context(), r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rv
+	})
+	accepted := 0
+	playScenario(t, db, calls, posts[0], func(group []scenarioCall) error {
+		return db.write(t.Context(), func(tx *bbolt.Tx, d *deltas) error {
+			for _, c := range group {
+				write := db.recordAnswer
+				if c.review {
+					write = db.recordReview
+				}
+				_, refused, err := write(tx, d, c.a)
+				if err != nil {
+					return err
+				}
+				if refused == nil {
+					accepted++
+				}
+			}
+			return nil
+		})
+	})
+	if accepted < 60 || accepted == len(calls) {
+		t.Fatalf("got %d of %d answers accepted, want at least 60 and some refused", accepted, len(calls))
+	}
+	checkGolden(t, db, "answers.golden")
+	assertRebuildEqual(t, db, guild)
+}
+
+// TestV7WriterMatchesGolden: the version-7 writer of the migration tests
+// (v7_test.go) writes answersScenario byte for byte as the last build of
+// version 7 did (testdata/answers-v7.golden, the dump that build's
+// TestAnswersStoredUnchanged kept).
+func TestV7WriterMatchesGolden(t *testing.T) {
+	t.Parallel()
+	db := openV7(t, filepath.Join(t.TempDir(), "v7.db"), 7)
+	defer db.Close()
+	calls, posts := answersScenario(t, db, func(r questions.Review) questions.Review { return v7StartReview(t, db, r) })
+	playScenario(t, db, calls, posts[0], func(group []scenarioCall) error {
+		return db.bolt.Update(func(tx *bbolt.Tx) error {
+			for _, c := range group {
+				write := v7RecordAnswer
+				if c.review {
+					write = v7RecordReview
+				}
+				_, err := write(db, tx, c.a)
+				if err != nil && !isRefusal(err) {
+					return err
+				}
+			}
+			return nil
+		})
+	})
+	// CreatePost, this build's, numbers the questions as version 8 does:
+	// version 7 had no such buckets.
+	err := db.bolt.Update(func(tx *bbolt.Tx) error {
+		return tx.Bucket(bGuilds).ForEachBucket(func(g []byte) error {
+			for _, name := range [][]byte{bQids, bQnames} {
+				if err := deleteBucket(tx.Bucket(bGuilds).Bucket(g), name); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, db, "answers-v7.golden")
+}
+
+// isRefusal reports whether err is a domain refusal (nothing written).
+func isRefusal(err error) bool {
+	for _, e := range []error{questions.ErrNotFound, questions.ErrWrongGuild, questions.ErrAlreadyAnswered, questions.ErrClosed,
+		questions.ErrBadChoice, questions.ErrNotYours, questions.ErrQuestionOpen} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// scenarioCall is one answer of answersScenario: to a post, or to a review.
+type scenarioCall struct {
+	review bool
+	a      questions.Answer
+}
+
+// answersScenario creates the posts of TestAnswersStoredUnchanged's mix
+// and starts its reviews (with startReview), and returns the answers to
+// record, and the posts.
+func answersScenario(t *testing.T, db *DB, startReview func(questions.Review) questions.Review) ([]scenarioCall, []questions.Post) {
+	t.Helper()
 	const other questions.GuildID = 2000
 	if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: guild, TimeZone: "Europe/Paris"}); err != nil {
 		t.Fatal(err)
@@ -56,18 +155,14 @@ func TestAnswersStoredUnchanged(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	type call struct {
-		review bool
-		a      questions.Answer
-	}
 	r := rand.New(rand.NewPCG(3, 5))
-	var calls []call
+	var calls []scenarioCall
 	at := t0
 	seq := uint64(0)
 	add := func(review bool, a questions.Answer) {
 		seq++
 		a.InteractionID = seq
-		calls = append(calls, call{review, a})
+		calls = append(calls, scenarioCall{review, a})
 	}
 	const members = 7
 	for i, p := range posts {
@@ -102,47 +197,28 @@ func TestAnswersStoredUnchanged(t *testing.T) {
 			u := questions.UserID(i%members + 1)
 			// Of a question open only in the other guild: a review of a
 			// question open in its own guild is refused (TestRecordReviewWhileOpen).
-			rv, err := db.StartReview(t.Context(), questions.Review{GuildID: guild, UserID: u, QuestionID: otherPost.QuestionID,
+			rv := startReview(questions.Review{GuildID: guild, UserID: u, QuestionID: otherPost.QuestionID,
 				Correct: []string{"B"}, OptionCount: 4, SelectCount: 1, OpenedAt: at})
-			if err != nil {
-				t.Fatal(err)
-			}
 			add(true, questions.Answer{PostID: rv.ID.Post(), GuildID: guild, UserID: u, Choice: []string{questions.Letter(i % 2)}, At: at.Add(time.Minute)})
 		}
 	}
-	accepted := 0
+	return calls, posts
+}
+
+// playScenario records calls in groups of 1 to 40 with record, closing
+// first (the scenario's first post) between the third and the fourth group
+// (the answers after are refused).
+func playScenario(t *testing.T, db *DB, calls []scenarioCall, first questions.Post, record func([]scenarioCall) error) {
+	t.Helper()
 	for start, n := 0, 0; start < len(calls); start, n = start+[]int{1, 3, 16, 40, 7}[n%5], n+1 {
 		group := calls[start:min(start+[]int{1, 3, 16, 40, 7}[n%5], len(calls))]
 		if n == 3 {
-			// The close lands between groups: the answers after it are refused.
-			if _, _, err := db.ClosePost(t.Context(), posts[0].ID, t0); err != nil {
+			if _, _, err := db.ClosePost(t.Context(), first.ID, t0); err != nil {
 				t.Fatal(err)
 			}
 		}
-		err := db.write(t.Context(), func(tx *bbolt.Tx, d *deltas) error {
-			for _, c := range group {
-				write := db.recordAnswer
-				if c.review {
-					write = db.recordReview
-				}
-				_, refused, err := write(tx, d, c.a)
-				if err != nil {
-					return err
-				}
-				if refused == nil {
-					accepted++
-				}
-			}
-			return nil
-		})
-		if err != nil {
+		if err := record(group); err != nil {
 			t.Fatalf("group at %d: %v", start, err)
 		}
 	}
-	if accepted < 60 || accepted == len(calls) {
-		t.Fatalf("got %d of %d answers accepted, want at least 60 and some refused", accepted, len(calls))
-	}
-
-	checkGolden(t, db, "answers.golden")
-	assertRebuildEqual(t, db, guild)
 }

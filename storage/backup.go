@@ -1,7 +1,7 @@
 package storage
 
 // This file writes hot backups (Backup, StreamBackup, BackupFile and
-// BackupFileContext).
+// BackupFileContext). BackupFile's copies are compacted (compact.go).
 
 import (
 	"context"
@@ -21,10 +21,13 @@ func (db *DB) Backup(w io.Writer) (int64, error) {
 	return db.StreamBackup(w, func(int64) {})
 }
 
-// BackupFile writes a hot backup to path durably: it writes a temporary
-// file in the same directory, fsyncs it, opens it read-only and runs the
-// consistency check, and only then renames it over path and fsyncs the
-// directory. On error, path is the previous file (or, if only the final
+// BackupFile writes a hot backup to path durably, compacted (the data of
+// one read transaction copied key by key into a new file with its pages
+// filled and no free pages, as CompactFile writes, so the backup is
+// usually smaller than the database): it writes a temporary file in the
+// same directory, fsyncs it, checks that it holds the same keys and
+// sequences in every bucket, opens it read-only and runs the consistency
+// check, and only then renames it over path and fsyncs the directory. On error, path is the previous file (or, if only the final
 // directory fsync failed, the complete, checked copy) and no temporary file
 // is left. It refuses path when it names the database's own file (the same
 // absolute, cleaned path, or the same file through a link).
@@ -34,35 +37,25 @@ func (db *DB) BackupFile(path string) error {
 
 // BackupFileContext is BackupFile stopping when ctx ends before the copy
 // has its name: the error wraps ctx.Err(), path is the previous file and
-// no temporary file is left. The copy stops within a few kilobytes.
+// no temporary file is left. The copy stops within a few thousand keys.
 func (db *DB) BackupFileContext(ctx context.Context, path string) error {
 	if err := db.notOwnFile(path); err != nil {
 		return fmt.Errorf("backup file: %w", err)
 	}
-	err := replaceChecked(ctx, path, func(w io.Writer) error {
-		_, err := db.Backup(ctxWriter{ctx, w})
-		return err
+	err := replaceWith(ctx, path, func(tmp string) error {
+		return db.view(func(tx *bbolt.Tx) error {
+			_, err := compactTo(ctx, tmp, tx)
+			return err
+		})
 	})
+	db.releaseMap() // the copy read every page
 	if err != nil && ctx.Err() != nil {
-		err = ctx.Err() // bbolt's copy of the meta pages does not wrap its writer's error
+		err = ctx.Err()
 	}
 	if err != nil {
 		return fmt.Errorf("backup file: %w", err)
 	}
 	return nil
-}
-
-// ctxWriter is w until ctx ends; then every Write fails with ctx.Err().
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (c ctxWriter) Write(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.w.Write(p)
 }
 
 // notOwnFile refuses a path that names the database's own file.
@@ -96,31 +89,48 @@ func (db *DB) notOwnFile(path string) error {
 }
 
 // replaceChecked writes a bbolt file with write into a temporary file next
-// to path, fsyncs it, checks it (read-only open, tx.Check), then renames
-// it over path and fsyncs the directory. The temporary file is removed on
-// any error before the rename; once ctx has ended, the rename does not
-// happen (an error wrapping ctx.Err()).
-func replaceChecked(ctx context.Context, path string, write func(io.Writer) error) (err error) {
+// to path, fsyncs it, and replaces path with it as replaceWith does.
+func replaceChecked(ctx context.Context, path string, write func(io.Writer) error) error {
+	return replaceWith(ctx, path, func(tmp string) error {
+		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_TRUNC, 0o600)
+		if err != nil {
+			return err
+		}
+		if err := write(f); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Sync(); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	})
+}
+
+// replaceWith has fill write a bbolt file, durably, at the name of a new
+// empty temporary file next to path; then it checks the file (read-only
+// open, tx.Check), renames it over path and fsyncs the directory. The
+// temporary file is removed on any error before the rename; once ctx has
+// ended, the rename does not happen (an error wrapping ctx.Err()).
+func replaceWith(ctx context.Context, path string, fill func(tmp string) error) (err error) {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
 	}
 	tmp := f.Name()
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
 	renamed := false
 	defer func() {
 		if !renamed {
-			f.Close() // may be closed already
 			os.Remove(tmp)
 		}
 	}()
-	if err := write(f); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := fill(tmp); err != nil {
 		return err
 	}
 	if err := checkFileAt(tmp); err != nil {
@@ -160,6 +170,7 @@ func (db *DB) StreamBackup(w io.Writer, size func(n int64)) (int64, error) {
 		n, err = tx.WriteTo(w)
 		return err
 	})
+	db.releaseMap()
 	if err != nil {
 		return n, fmt.Errorf("backup: %w", err)
 	}

@@ -181,7 +181,7 @@ func BenchmarkStandingTies(b *testing.B) {
 			CurrentStreak: 1, BestStreak: 1, LastStudyDay: "2025-03-14"}
 	}
 	db.bolt.Update(func(tx *bbolt.Tx) error { _, err := guildRW(tx, guild); return err })
-	if err := writePeriod(db, guild, periodAll, rows); err != nil {
+	if err := writeScores(db, guild, map[string]map[questions.UserID]*questions.Score{periodAll: rows}, nil); err != nil {
 		b.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(3, 4))

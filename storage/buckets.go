@@ -4,6 +4,8 @@ package storage
 // it, created on the first write (guildRW) or nil until then (guildRO).
 
 import (
+	"bytes"
+
 	"go.etcd.io/bbolt"
 
 	"github.com/quizhost/quizhost/questions"
@@ -46,4 +48,31 @@ func getIn(b *bbolt.Bucket, k []byte) []byte {
 		return nil
 	}
 	return b.Get(k)
+}
+
+// deleteBucket deletes b's sub-bucket name and everything in it, the
+// buckets inside it first, deepest first: bbolt's DeleteBucket walks a
+// bucket's sub-buckets with a cursor while it deletes them, and on a bucket
+// changed earlier in the same transaction that walk skips every other one,
+// leaving their pages neither in use nor free (tx.Check reports them
+// "unreachable unfreed"). It returns bbolt's ErrBucketNotFound when there
+// is no such bucket.
+func deleteBucket(b *bbolt.Bucket, name []byte) error {
+	child := b.Bucket(name)
+	if child == nil {
+		return b.DeleteBucket(name) // bbolt's error
+	}
+	var subs [][]byte
+	if err := child.ForEachBucket(func(k []byte) error {
+		subs = append(subs, bytes.Clone(k))
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, k := range subs {
+		if err := deleteBucket(child, k); err != nil {
+			return err
+		}
+	}
+	return b.DeleteBucket(name)
 }

@@ -79,6 +79,7 @@ func (db *DB) Check() error {
 	if err := db.view(checkTx); err != nil {
 		return fmt.Errorf("check: %w", err)
 	}
+	db.releaseMap()
 	return nil
 }
 
@@ -88,6 +89,25 @@ func checkTx(tx *bbolt.Tx) error {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// quickCheck reads the pages Open reads itself before it returns, so that
+// damage there is found before anything is written: the root bucket, each
+// top-level bucket, and each guild's bucket (its sub-buckets' headers).
+// bbolt read the meta pages and the free-page list when it opened the
+// file (a damaged one makes it panic: see protect).
+func quickCheck(tx *bbolt.Tx) error {
+	return tx.ForEach(func(name []byte, b *bbolt.Bucket) error {
+		c := b.Cursor()
+		c.First()
+		c.Last()
+		if string(name) != string(bGuilds) {
+			return nil
+		}
+		return b.ForEachBucket(func(k []byte) error {
+			return b.Bucket(k).ForEachBucket(func([]byte) error { return nil })
+		})
+	})
 }
 
 // checkFileAt opens a closed bbolt file read-only and runs tx.Check.

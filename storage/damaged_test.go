@@ -206,3 +206,137 @@ func TestBrokenDBFailsEveryRead(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenChecksLargeFilesInBackground: a file over the size Open checks
+// in full opens after a check of the pages Open reads; the full check
+// runs in the background, and damage it finds is reported (OnChecked) and
+// fails every later call with ErrDamaged, the file left as it was. A
+// sound file opens, is reported sound and stays usable.
+func TestOpenChecksLargeFilesInBackground(t *testing.T) {
+	t.Parallel()
+	good, ps, inUse := damagedFixture(t)
+	open := func(path string, reported chan error) (*DB, error) {
+		return Open(t.Context(), path, Options{Timeout: 100 * time.Millisecond, fullCheckMax: 1,
+			OnChecked: func(err error) { reported <- err }})
+	}
+	path := filepath.Join(t.TempDir(), "sound.db")
+	if err := os.WriteFile(path, good, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	reported := make(chan error, 1)
+	db, err := open(path, reported)
+	if err != nil {
+		t.Fatalf("Open of a sound file: %v", err)
+	}
+	if err := <-reported; err != nil {
+		t.Errorf("background check of a sound file: %v", err)
+	}
+	if _, err := db.Leaderboard(guild, questions.PeriodAll, questions.ByPoints, t0, 0, 3); err != nil {
+		t.Errorf("after the background check of a sound file: %v", err)
+	}
+	db.Close()
+
+	r := rand.New(rand.NewPCG(5, 6))
+	found := 0
+	for k := 2; k < inUse; k += 2 {
+		d := bytes.Clone(good)
+		for i := k * ps; i < (k+1)*ps; i++ {
+			d[i] = byte(r.UintN(256))
+		}
+		path := filepath.Join(t.TempDir(), fmt.Sprintf("page%d.db", k))
+		if err := os.WriteFile(path, d, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		reported := make(chan error, 1)
+		db, err := open(path, reported)
+		if err != nil {
+			if !errors.Is(err, ErrDamaged) {
+				t.Errorf("page %d garbled: Open: %v, want nil or ErrDamaged", k, err)
+			}
+			continue // found by the pages Open reads itself
+		}
+		if err := <-reported; err != nil {
+			found++
+			if !errors.Is(err, ErrDamaged) {
+				t.Errorf("page %d garbled: reported %v, want ErrDamaged", k, err)
+			}
+			if _, err := db.Leaderboard(guild, questions.PeriodAll, questions.ByPoints, t0, 0, 3); !errors.Is(err, ErrDamaged) {
+				t.Errorf("page %d garbled: Leaderboard after the report: %v, want ErrDamaged", k, err)
+			}
+			if err := db.Close(); !errors.Is(err, ErrDamaged) {
+				t.Errorf("page %d garbled: Close: %v, want ErrDamaged", k, err)
+			}
+			if after, _ := os.ReadFile(path); !bytes.Equal(after, d) {
+				t.Errorf("page %d garbled: the file changed", k)
+			}
+		} else {
+			db.Close() // a free page: nothing read it
+		}
+	}
+	if found == 0 {
+		t.Error("the background check found no garbled page")
+	}
+}
+
+// TestBackgroundCheckBesideWrites: a write that comes while the background
+// check runs waits for it, and a sound file is reported sound. Before, a
+// write could commit inside the check (between its transaction's start and
+// bbolt's reading of the free-page list), and the check took the pages the
+// write freed or took for damage ("reachable freed", "unreachable
+// unfreed"), which stopped the DB: the bot on a busy gigabyte's file
+// declared it damaged at start.
+func TestBackgroundCheckBesideWrites(t *testing.T) {
+	t.Parallel()
+	good, _, _ := damagedFixture(t)
+	path := filepath.Join(t.TempDir(), "sound.db")
+	if err := os.WriteFile(path, good, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	first := openPath(t, path)
+	p, err := first.CreatePost(t.Context(), questions.Post{GuildID: guild, ChannelID: 7, QuestionID: "q#beside", Correct: []string{"A"},
+		OptionCount: 4, SelectCount: 1, OpenedAt: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+	var db *DB
+	opened := make(chan struct{})
+	reported := make(chan error, 1)
+	late := make(chan error, 1)
+	answer := func() error {
+		_, err := db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, GuildID: guild, UserID: 4242, InteractionID: 4242,
+			Choice: []string{"A"}, At: t0})
+		return err
+	}
+	during := func() {
+		<-opened
+		select {
+		case db.gate <- struct{}{}:
+			// The write turn is free while the check runs: a member's
+			// answer commits now.
+			<-db.gate
+			if err := answer(); err != nil {
+				t.Errorf("answer during the check: %v", err)
+			}
+			late <- nil
+		default:
+			go func() { late <- answer() }() // waits for the check
+		}
+	}
+	db, err = Open(t.Context(), path, Options{Timeout: 100 * time.Millisecond, fullCheckMax: 1,
+		OnChecked: func(err error) { reported <- err }, duringCheck: during})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	close(opened)
+	if err := <-reported; err != nil {
+		t.Fatalf("background check of a sound file written to meanwhile: %v", err)
+	}
+	if err := <-late; err != nil {
+		t.Fatalf("the answer given during the check: %v", err)
+	}
+	if a, err := db.Answer(p.ID, 4242); err != nil || !a.Right {
+		t.Errorf("the answer given during the check: got %+v, %v", a, err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -46,11 +47,23 @@ type Options struct {
 	// Quota bounds each guild's imported banks (SaveBanks refuses a change
 	// past it); the zero value bounds nothing.
 	Quota questions.Quota
+	// OnChecked, when set, is called once, on its own goroutine, when the
+	// full consistency check that Open leaves to the background (files
+	// larger than FullCheckMax) ends: with nil when the file is sound,
+	// else with the damage found (an error wrapping ErrDamaged), after
+	// which every call of the DB fails with an error wrapping ErrDamaged,
+	// as after damage met at run time.
+	OnChecked func(error)
 	// NoSync skips fsync (bbolt's NoSync and NoGrowSync): a commit is in
 	// the page cache when the method returns, which the process ending
 	// does not lose but a machine's crash may. For tests, whose files are
 	// thrown away; bbolt still syncs a new file's first pages.
 	NoSync bool
+
+	fullCheckMax int64 // tests: FullCheckMax when 0
+	// duringCheck, for tests, runs inside the background check's read
+	// transaction, before bbolt's check starts.
+	duringCheck func()
 }
 
 // DB is a quizhost database: one bbolt file holding settings, posts,
@@ -86,6 +99,9 @@ type DB struct {
 	postCache     decodeCache[questions.PostID, questions.Post]
 	settingsCache decodeCache[questions.GuildID, questions.Settings]
 	quota         questions.Quota
+	// checked is closed when the background consistency check is done
+	// (see Open); nil when Open checked the file itself.
+	checked chan struct{}
 }
 
 // Open opens (creating if needed) the database at path, waits at most
@@ -95,15 +111,28 @@ type DB struct {
 // file of a newer schema is refused with an error wrapping ErrSchemaTooNew.
 //
 // An existing file is checked before bbolt maps it (it must be non-empty,
-// start with a valid meta page and be as long as that page says) and then
-// in full with bbolt's consistency check, before anything is written: a
-// file that fails either is refused with an error wrapping ErrDamaged and
-// left untouched. The full check reads every page once: measured at 80 ms
-// for a 243 MB file (100,000 members, 1,000,000 answers) in the page
-// cache; a cold start pays for reading the file from disk once.
+// start with a valid meta page and be as long as that page says), then by
+// bbolt's consistency check, before anything is written: a file that fails
+// is refused with an error wrapping ErrDamaged and left untouched. The
+// full check reads every page once (about 2 s for a gigabyte in the page
+// cache on a busy machine, and every page mapped in memory), so Open runs
+// it in full only on files of at most FullCheckMax bytes; on a larger file
+// it checks the pages it reads itself (the meta pages, the free-page list,
+// the root and the top-level buckets, each guild's bucket) and leaves the
+// full check to a goroutine, whose damage (see Options.OnChecked) stops the
+// DB as damage met at run time does. Open returns in time proportional to
+// what it reads, and after a full check the file's pages are unmapped from
+// memory again (the kernel keeps them cached), so a large file costs the
+// process the pages it reads, not the whole file.
 func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	return open(ctx, path, opts, migrations())
 }
+
+// allocSize is how far bbolt grows the file past the pages in use when it
+// needs room (its DB.AllocSize; bbolt's default is 16 MiB): a file holds
+// at most this much room it has not used yet, for a truncate and an fsync
+// every 4 MiB of growth.
+const allocSize = 4 << 20
 
 // lockPoll is the longest bbolt waits for the file lock at a time before
 // Open looks at its context again.
@@ -132,14 +161,26 @@ func open(ctx context.Context, path string, opts Options, migs []migration) (*DB
 		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	if err := protect(func() error { return b.View(checkTx) }); err != nil {
+	b.AllocSize = allocSize
+	if opts.fullCheckMax == 0 {
+		opts.fullCheckMax = FullCheckMax
+	}
+	full := true
+	if st, err := os.Stat(path); err == nil && st.Size() > opts.fullCheckMax {
+		full = false
+	}
+	check := checkTx
+	if !full {
+		check = quickCheck
+	}
+	if err := protect(func() error { return b.View(check) }); err != nil {
 		b.Close()
 		if !errors.Is(err, ErrDamaged) {
 			err = fmt.Errorf("%w: %w", ErrDamaged, err)
 		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	if err := protect(func() error { return b.Update(func(tx *bbolt.Tx) error { return migrate(tx, migs) }) }); err != nil {
+	if err := protect(func() error { return migrateIfNeeded(b, migs) }); err != nil {
 		b.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
@@ -148,7 +189,54 @@ func open(ctx context.Context, path string, opts Options, migs []migration) (*DB
 	db.group = groupCommit{db: b, max: 1000, delay: commitDelay, broken: db.broken, gate: db.gate,
 		onCommit: opts.OnCommit, joined: make(chan struct{}, 1)}
 	db.write = db.group.do
+	db.releaseMap() // the pages a check or a migration read
+	if !full {
+		db.checked = make(chan struct{})
+		go db.checkInBackground(opts.OnChecked, opts.duringCheck)
+	}
 	return db, nil
+}
+
+// FullCheckMax is the largest file Open runs bbolt's full consistency
+// check on before it returns (64 MiB: tens of milliseconds); a larger
+// file is checked in full in the background (see Open).
+const FullCheckMax = 64 << 20
+
+// checkInBackground runs the full consistency check; damage stops the DB
+// (its breaker). It unmaps the pages the check read, and reports to
+// onChecked.
+//
+// It holds the write turn (DB.gate) throughout, so writes wait for it
+// (about 2 s a gigabyte) and reads do not: bbolt's check compares the
+// pages its transaction reaches with the free-page list as it is when the
+// check starts, not as the transaction saw it, so a write committed in
+// between (the pages it took from the list, the pages it freed) made a
+// sound file look damaged ("unreachable unfreed", "reachable freed"), and
+// it reads that list without a lock (bbolt: a check in a read transaction
+// is "not safe" beside writers). A check in a write transaction would
+// hold writes as long.
+func (db *DB) checkInBackground(onChecked func(error), during func()) {
+	defer close(db.checked)
+	db.gate <- struct{}{}
+	err := db.view(func(tx *bbolt.Tx) error {
+		if during != nil {
+			during()
+		}
+		return checkTx(tx)
+	})
+	<-db.gate
+	if err != nil && !errors.Is(err, ErrDamaged) {
+		err = fmt.Errorf("%w: %w", ErrDamaged, err)
+	}
+	if err != nil {
+		err = fmt.Errorf("check %s: %w", db.path, err)
+		db.broken.err.CompareAndSwap(nil, &err)
+	} else {
+		db.releaseMap()
+	}
+	if onChecked != nil {
+		onChecked(err)
+	}
 }
 
 // initialMmap is how much of the file bbolt maps when it opens it: address
@@ -211,6 +299,9 @@ func (db *DB) update(ctx context.Context, fn func(*bbolt.Tx) error) error {
 // is not closed, since bbolt may hold its own locks: Close returns that
 // error, and the lock and map go when the process exits.
 func (db *DB) Close() error {
+	if db.checked != nil {
+		<-db.checked // the background check's transaction would hold Close up anyway
+	}
 	if err := db.broken.failed(); err != nil {
 		return fmt.Errorf("close: %w", err)
 	}

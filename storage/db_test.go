@@ -103,15 +103,12 @@ func TestOpenRefusesNonDatabase(t *testing.T) {
 // this build and checks the index was built and the version stamped.
 func TestMigrateV1(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "quiz.db")
-	v1, err := open(t.Context(), path, Options{Now: func() time.Time { return t0 }}, migrations()[:1])
-	if err != nil {
-		t.Fatal(err)
-	}
+	v1 := openV7(t, path, 1)
 	p := mustPost(t, v1, questions.Post{})
-	answer(t, v1, p, 1, t0.AddDate(0, 0, -1), "B")
+	v7Answer(t, v1, p, 1, t0.AddDate(0, 0, -1), "B")
 	p2 := mustPost(t, v1, questions.Post{})
-	answer(t, v1, p2, 1, t0, "A")
-	answer(t, v1, p2, 2, t0, "B")
+	v7Answer(t, v1, p2, 1, t0, "A")
+	v7Answer(t, v1, p2, 2, t0, "B")
 	// Make it a genuine v1 layout: no streaks bucket.
 	v1.bolt.Update(func(tx *bbolt.Tx) error { return guildRO(tx, guild).DeleteBucket(bStreaks) })
 	v1.Close()
@@ -141,18 +138,15 @@ func TestMigrateV1(t *testing.T) {
 // does not, and closing it lists it.
 func TestMigrateV2(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "quiz.db")
-	v2, err := open(t.Context(), path, Options{Now: func() time.Time { return t0 }}, migrations()[:2])
-	if err != nil {
-		t.Fatal(err)
-	}
+	v2 := openV7(t, path, 2)
 	open := mustPost(t, v2, questions.Post{})
-	answer(t, v2, open, 1, t0, "B")
+	v7Answer(t, v2, open, 1, t0, "B")
 	var closed []questions.Post
 	for range 2 {
 		closed = append(closed, mustPost(t, v2, questions.Post{}))
 	}
 	// Close as a version-2 build did: the record and the open index only.
-	err = v2.bolt.Update(func(tx *bbolt.Tx) error {
+	err := v2.bolt.Update(func(tx *bbolt.Tx) error {
 		if tx.Bucket(bUnrevealed) != nil {
 			t.Error("version-2 file has the unrevealed bucket")
 		}
@@ -327,5 +321,25 @@ func TestWholeFile(t *testing.T) {
 		if err := checkFileAt(cut); err == nil {
 			t.Errorf("a copy cut at %d of %d bytes passed the check", n+100, good.Len())
 		}
+	}
+}
+
+// TestOpenWritesNothingToACurrentFile: opening a file of this build's
+// schema only reads it (the bytes are the same after Open and Close).
+func TestOpenWritesNothingToACurrentFile(t *testing.T) {
+	t.Parallel()
+	db, path := newDB(t)
+	answer(t, db, mustPost(t, db, questions.Post{}), 1, t0, "B")
+	db.Close()
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db = openPath(t, path)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
+		t.Error("Open and Close of a current file changed it")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"time"
 
 	"go.etcd.io/bbolt"
@@ -14,12 +15,12 @@ import (
 	"github.com/quizhost/quizhost/questions"
 )
 
-// deltas holds the changes to counters (the rank histograms ph and ah, a
+// deltas holds the changes to counters (the ranking blocks pb and ab, a
 // period's n and na) and to posts' tallies (Tallies, Answers, Right) that
 // the functions of one write transaction make, and flush writes each
 // touched counter and post once, before the commit. The answers of a
-// group commit mostly move the same counters (few point values, few time
-// slices) and answer the same few posts, so the transaction reads and
+// group commit mostly move the same counters (a ranking's keys are counted
+// in blocks of hundreds) and answer the same few posts, so the transaction reads and
 // writes each of them once rather than once per answer (a post is JSON:
 // encoding it is the dear part). A nil *deltas writes through.
 //
@@ -36,7 +37,14 @@ import (
 // the keys of put, the periods of each guild and local date (periodsAt)
 // and the guilds' time zones. What it caches (bucket handles, periods)
 // stays valid for its transaction: the functions that run with a deltas
-// create buckets but never delete one.
+// create buckets but never delete one (a ranking's group left empty is
+// deleted by the flush, see mayBeEmpty).
+//
+// And it chooses how full bbolt fills the pages it splits (FillPercent)
+// for each bucket its transaction put keys into: completely when the keys
+// put went past the last key the bucket held before (the bucket is
+// appended to, as a ranking's group by the members reaching it: see
+// fillState), else half (bbolt's default, best for keys landing anywhere).
 type deltas struct {
 	buckets map[*bbolt.Bucket]*bucketDeltas
 	order   []*bucketDeltas // first touched first: flush writes in a fixed order
@@ -47,11 +55,17 @@ type deltas struct {
 	postCache *decodeCache[questions.PostID, questions.Post]
 
 	cursors map[*bbolt.Bucket]*bbolt.Cursor
-	key     []byte      // scratch for put's keys
-	slab    []byte      // the chunk value hands out from
-	spans   []periodSet // periodsAt's cache
+	fills   map[*bbolt.Bucket]*fillState
+	empty   []emptyGroup // ranking groups that may have lost their last entry
+	key     []byte       // scratch for put's keys
+	slab    []byte       // the chunk value hands out from
+	spans   []periodSet  // periodsAt's cache
 	locs    map[questions.GuildID]*time.Location
 }
+
+// appendFill is the FillPercent of a bucket a transaction only appended
+// to: the pages it leaves behind are full.
+const appendFill = 1.0
 
 // slabSize is the size of the chunks value carves values from: an answer
 // stores about 400 bytes of values.
@@ -67,11 +81,37 @@ type pendingPost struct {
 	topics []string       // topicsOf(p), worked out once
 }
 
+// fillState is what put saw of one bucket: its last key when the
+// transaction first put into it, and how many of the keys put since went
+// past that one (in any order: bbolt splits pages at the commit).
+type fillState struct {
+	last          []byte
+	puts, appends int
+}
+
+// appended reports whether the transaction appended to the bucket: at
+// most one key in eight it put landed before the bucket's last key. Keys
+// that come in time order (a ranking group's reached times) arrive a
+// little out of order from members answering at once; the few that land
+// just before the end split their page where no key will come again,
+// whatever the fill.
+func (f *fillState) appended() bool { return f.puts > 0 && (f.puts-f.appends)*8 <= f.puts }
+
+// emptyGroup is a ranking's group that lost an entry: its period's
+// bucket and its name.
+type emptyGroup struct {
+	groups *bbolt.Bucket
+	name   [1 + groupLen]byte
+}
+
 // bucketDeltas are the pending counter changes of one bucket.
 type bucketDeltas struct {
 	b     *bbolt.Bucket
 	index map[counterKey]int // counter key → its place in list
 	list  []counterDelta
+	// rank, when its groups are set, is the ranking whose blocks b
+	// counts: the flush keeps its blocks within bounds (rankIndex.settle).
+	rank rankIndex
 }
 
 type counterDelta struct {
@@ -81,15 +121,14 @@ type counterDelta struct {
 
 // counterKey holds a counter's key by value, so that buffering a change
 // allocates nothing: the keys are short (n, na, or a histogram's level
-// byte and key prefix).
+// fence).
 type counterKey struct {
 	n uint8
 	b [counterKeyMax]byte
 }
 
-// counterKeyMax is the longest counter key: a histogram's level byte and
-// the longest prefix in rankLevels.
-const counterKeyMax = 1 + 20
+// counterKeyMax is the longest counter key: a block's fence.
+const counterKeyMax = rankLen
 
 func counterKeyOf(key []byte) counterKey {
 	if len(key) > counterKeyMax {
@@ -107,15 +146,16 @@ func newDeltas() *deltas {
 }
 
 // of returns the pending changes of b's counters; nil (write through)
-// when d is nil. Within a write transaction bbolt hands out one *Bucket
+// when d is nil. rank is set when b is a ranking's blocks (see
+// bucketDeltas). Within a write transaction bbolt hands out one *Bucket
 // per bucket, so the pointer names the bucket.
-func (d *deltas) of(b *bbolt.Bucket) *bucketDeltas {
+func (d *deltas) of(b *bbolt.Bucket, rank rankIndex) *bucketDeltas {
 	if d == nil || b == nil {
 		return nil
 	}
 	bd := d.buckets[b]
 	if bd == nil {
-		bd = &bucketDeltas{b: b, index: make(map[counterKey]int)}
+		bd = &bucketDeltas{b: b, index: make(map[counterKey]int), rank: rankIndex{groups: rank.groups, tag: rank.tag, blocks: b}}
 		d.buckets[b] = bd
 		d.order = append(d.order, bd)
 	}
@@ -182,13 +222,45 @@ func (d *deltas) del(b *bbolt.Bucket, key []byte) error {
 
 // put is b.Put(key, value), key copied first (bbolt stores a copy of the
 // key but lets it escape): the caller's key may live on its stack. value
-// is kept by bbolt until the commit, as always.
+// is kept by bbolt until the commit, as always. It notes whether key goes
+// past every key of b (see fillState).
 func (d *deltas) put(b *bbolt.Bucket, key, value []byte) error {
 	if d == nil {
 		return b.Put(bytes.Clone(key), value)
 	}
+	f := d.fills[b]
+	if f == nil {
+		if d.fills == nil {
+			d.fills = make(map[*bbolt.Bucket]*fillState)
+		}
+		last, _ := d.cursor(b).Last()
+		f = &fillState{last: bytes.Clone(last)}
+		d.fills[b] = f
+	}
+	f.puts++
+	if bytes.Compare(key, f.last) > 0 {
+		f.appends++
+	}
 	d.key = append(d.key[:0], key...)
 	return b.Put(d.key, value)
+}
+
+// appendPut is b.Put for a transaction's only put into b (outside a
+// group commit): when key goes past b's last key, b's pages split full,
+// as a deltas does for the buckets its transaction only appended to.
+func appendPut(b *bbolt.Bucket, key, value []byte) error {
+	if last, _ := b.Cursor().Last(); last == nil || bytes.Compare(key, last) > 0 {
+		b.FillPercent = appendFill
+	}
+	return b.Put(key, value)
+}
+
+// mayBeEmpty notes that the group bucket name of a period's bucket lost
+// an entry: the flush deletes it if it is empty then.
+func (d *deltas) mayBeEmpty(groups *bbolt.Bucket, name []byte) {
+	e := emptyGroup{groups: groups}
+	copy(e.name[:], name)
+	d.empty = append(d.empty, e)
 }
 
 // value returns an empty slice of capacity n to encode a value for put
@@ -277,6 +349,7 @@ func (d *deltas) flush() error {
 	d.posts = d.posts[:0]
 	for _, bd := range d.order {
 		c := d.cursor(bd.b) // one search stack for every lookup in the bucket
+		var touched [][]byte
 		for _, cd := range bd.list {
 			if cd.n == 0 {
 				continue
@@ -289,6 +362,10 @@ func (d *deltas) flush() error {
 			}
 			var err error
 			switch {
+			case bd.rank.groups != nil:
+				// A block: its count is written even when 0, then settled.
+				touched = append(touched, bytes.Clone(d.key))
+				err = bd.b.Put(d.key, binary.BigEndian.AppendUint64(d.value(8), uint64(max(n, 0))))
 			case n > 0:
 				err = bd.b.Put(d.key, binary.BigEndian.AppendUint64(d.value(8), uint64(n)))
 			case found:
@@ -298,7 +375,31 @@ func (d *deltas) flush() error {
 				return err
 			}
 		}
+		if len(touched) > 0 {
+			slices.SortFunc(touched, bytes.Compare)
+			for _, f := range touched {
+				if err := bd.rank.settle(f); err != nil {
+					return err
+				}
+			}
+		}
 	}
+	for _, e := range d.empty {
+		if gb := e.groups.Bucket(e.name[:]); gb != nil {
+			if k, _ := gb.Cursor().First(); k == nil {
+				if err := e.groups.DeleteBucket(e.name[:]); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	d.empty = d.empty[:0]
+	for b, f := range d.fills {
+		if f.appended() {
+			b.FillPercent = appendFill
+		}
+	}
+	clear(d.fills)
 	clear(d.buckets)
 	d.order = d.order[:0]
 	clear(d.spans) // their periods point at the counter changes just cleared

@@ -22,6 +22,24 @@
 // one transaction. Scores and indexes are derived data: RebuildScores
 // recounts them from the answers.
 //
+// # Size
+//
+// The layout keeps what an answer adds small (schema version 8): one
+// answer record per member and question holds their answers to it and
+// their memory of it, keyed by the question's number in the guild (qids,
+// qnames) rather than its ID; one member record holds a member's all-time score,
+// streak, topic stats and rows of the latest day, week and month; a
+// period holds one ranking entry per member (their score is in it);
+// records written per answer or per member are compact binary (uvarints,
+// no field names). A transaction that only appended to a bucket (a
+// ranking's group: see rank.go; a new post or review) has bbolt fill the
+// pages it splits completely (deltas' fillState, appendPut); bbolt's
+// half-full split is kept where keys land anywhere (member and answer
+// records). bbolt grows the file 4 MiB at a time (allocSize). Pages freed
+// by a change are reused by later writes but never given back: CompactFile
+// rewrites a file without them, and BackupFile's copies are compacted.
+// Space reports where a file's bytes go (bench/growth prints it).
+//
 // # Schema
 //
 // Integer keys are 8-byte big-endian (so they sort as numbers); composite
@@ -48,8 +66,12 @@
 //	        info/
 //	            reset → u64                answer sequence at the last ResetGuild
 //	        answers/                       sequence = last answer sequence number
-//	            <post><user> → seq, interaction, at, right, right picks, points, letters
-//	            <review><user> → the same          a review answer (review IDs come from the posts sequence)
+//	            <user><question number> → answer record: the member's FSRS card of the question (due, stability,
+//	                                       difficulty, elapsed, scheduled, reps, lapses, state), then each of their
+//	                                       answers to its posts and reviews: post or review ID, seq, interaction,
+//	                                       at, right, review, right picks, points, letters (answerrec.go); and
+//	                                       their answers in ended mock exams: mock ID, the attempt's seq, at, right
+//	            <user> → the same without a card   answers to posts without a question ID
 //	        asked/
 //	            <question ID> → <post>     asked in the current round
 //	        asks/                          created on a member's first /quiz ask
@@ -64,14 +86,20 @@
 //	            <confirmation> → JSON confirmation  an admin's request waiting for Confirm: action, admin, bank, stamp, an import's banks, expiry
 //	        drafts/                        sequence = last draft ID
 //	            <draft> → JSON draft       pasted questions before Add; suggestions waiting for review
-//	        memory/
-//	            <user><question ID> → FSRS card (due, stability, difficulty, …), then (at, right, review) per answer
 //	        exams/
 //	            <user> → JSON exam date    {"date": "2006-01-02", "bank": …}
+//	        qids/                          sequence = last question number
+//	            <question ID> → u32        the number the answer records name the question by (never reused)
+//	        qnames/
+//	            <u32> → question ID
+//	        members/
+//	            <user> → member record     all-time points, answered, correct, reached, current and best streak,
+//	                                       last study day; the day, week and month of the latest answer and the
+//	                                       member's points, answered, correct, reached there; topic stats (members.go)
 //	        drills/                        created on a member's first /quiz drill
 //	            <user> → JSON drill        the member's drill: topic, question IDs in order, how many shown, start
 //	        reviews/
-//	            <review> → JSON review     a question shown in /quiz review: member, question, key snapshot, expiry
+//	            <review> → review record   a question shown in /quiz review: member, times, key snapshot, question, bank, tags
 //	        shown/
 //	            <user><review> → ∅          reviews not answered yet (deleted with them once expired)
 //	        mocks/                         sequence = last mock exam ID; created on the first mock exam
@@ -82,68 +110,69 @@
 //	            <report> → JSON report     a member's report about a question: question, post, member, text, time
 //	        resets/
 //	            <user> → u64               answer sequence at the member's last ResetMember
-//	        topics/
-//	            <user><topic> → answered, correct
 //	        undo/                          sequence = last version ID; created on the first
 //	            <version> → JSON kept version   a bank file as it was before a change, the change, admin, time, digest after, expiry
 //	        streaks/
-//	            <last study day, 10 bytes><^current streak><user> → ∅
+//	            <last study day u32><^current streak u32><user> → ∅
 //	        periods/
 //	            all | d2006-01-02 | w<Monday 2006-01-02> | m2006-01 /
 //	                n → u64                members ranked by points
 //	                na → u64               members ranked by accuracy
-//	                rows/
-//	                    <user> → points, answered, correct, reached, current, best, last study day
-//	                pts/
-//	                    <^points><^acc><reached><user> → ∅
-//	                ph/
-//	                    <level><prefix of a pts key> → u64 count
-//	                acc/                   members with ≥ MinAnswersForAccuracy answers
-//	                    <^acc><^answered><reached><user> → ∅
-//	                ah/
-//	                    <level><prefix of an acc key> → u64 count
+//	                0x01<^points><^acc>/   the points ranking: a group of members equal on both
+//	                    <reached><user> → answered, correct
+//	                pb/
+//	                    <fence: a points key> → u64 count   the points ranking cut in blocks (rank.go)
+//	                0x02<^acc><^answered>/   the accuracy ranking (≥ MinAnswersForAccuracy answers): a group
+//	                    <reached><user> → points, correct
+//	                ab/
+//	                    <fence: an accuracy key> → u64 count
 //
 // # Leaderboards without scanning members
 //
-// Each period of each guild has its own rows and rankings, written by
-// RecordAnswer: an answer updates four periods (all time, and the day, week
-// and month that contain it in the guild's time zone; weeks start on Monday,
-// a day is a local calendar day whatever its length across DST changes).
-// Changing the guild's time zone (SaveSettings, UpdateSettings) recounts
-// them in the new zone in the same transaction, so no index mixes zones.
-// A ranking is a sorted key set (pts, acc) whose forward cursor walks the
-// members best first, so the top N is N cursor steps. For ranks and
-// offsets, a histogram (ph, ah) counts the keys under each prefix at five
-// levels: 8 bytes (points; or accuracy), 16 bytes (points and accuracy; or
-// accuracy and answers), then those plus the top 2, 3 and 4 bytes of
-// reached (time slices of 2^48 ns ≈ 3.3 days, 2^40 ns ≈ 18 min, 2^32 ns ≈
-// 4.3 s; at most 256 entries under one parent). A member's rank is one plus,
-// at each level, the counts of the smaller prefixes under the member's own
-// prefix of the level above (distinct point values, then distinct
-// accuracies within one point value, then at most 3 × 256 time slices),
-// plus a scan of the keys in the member's own 20-byte group: members tied
-// on points and accuracy who reached them within the same 4.3 s. Leaderboard
-// pages at an offset descend the same counters. An answer moves a member's
-// key and adjusts only the counters whose prefix changed: at most ten
-// counter changes per ranking and period. The answers of one group commit
-// sum their changes to ph, ah, n and na in memory (deltas) and write each
-// touched counter once before the commit, skipping those whose changes
-// cancel out; their rows and keys are written answer by answer. So do the
-// tallies of their posts: each post answered is encoded and written once
-// per group commit, and an answer read in the same transaction sees the
-// tallies of the answers before it.
+// Each period of each guild has its own rankings, written by RecordAnswer:
+// an answer updates four periods (all time, and the day, week and month
+// that contain it in the guild's time zone; weeks start on Monday, a day is
+// a local calendar day whatever its length across DST changes). Changing
+// the guild's time zone (SaveSettings, UpdateSettings) recounts them in
+// the new zone in the same transaction, so no index mixes zones. A
+// ranking holds each member's key, ^points|^acc|reached|user (by points)
+// or ^acc|^answered|reached|user (by accuracy), 32 bytes, and the rest of
+// their score as its value; a forward walk yields the members best first,
+// so the top N is N steps. The keys live in groups, one sub-bucket of the
+// period's bucket per first 16 bytes (its name prefixed by the ranking's
+// tag byte): members equal on points and accuracy, ordered by when they
+// reached them; a member reaching a group has the latest time in it
+// (mostly), so groups grow at their end and their pages are filled (see
+// deltas). For ranks and offsets, the ranking is cut into blocks of
+// consecutive keys (pb, ab: each block's first possible key, its fence,
+// and how many keys it holds; 128 to 1,024): a member's rank is one plus
+// the counts of the blocks before theirs plus the keys before theirs in
+// their block, whatever the ties; a page at an offset walks the counts the
+// same way. An answer moves a member's key in each ranking and changes the
+// counts of at most two blocks; the answers of one group commit sum their
+// changes to the blocks, n and na in memory (deltas) and write each
+// touched count once before the commit, then split blocks grown past 1,024
+// keys and merge those fallen under 128 into the block before (their
+// rankings' keys are written answer by answer). So do the tallies of their
+// posts: each post answered is encoded and written once per group commit,
+// and an answer read in the same transaction sees the tallies of the
+// answers before it.
 //
-// Streaks live in the all-time row only (the streak fields of day, week
-// and month rows stay zero; files written before kept a copy there, which
-// nothing reads and RebuildScores clears); readers show the all-time row's
-// streaks, with the current streak shown as 0 once the last study day is
-// before yesterday.
+// A member's score in a period is their key there; their member record
+// finds it: it holds their all-time score and their scores in the day,
+// week and month of their latest answer. A score in an earlier period (an
+// answer delivered after one in a later period, a standing asked for a
+// past period) is found by walking that period's ranking. The streaks
+// live with the all-time score only; readers show them with every score,
+// the current streak shown as 0 once the last study day is before
+// yesterday.
 //
 // # Resets
 //
 // ResetGuild and ResetMember clear derived data and record the answer
 // sequence number at the reset (info/reset, resets/<user>); answers stay as
 // history and RebuildScores counts only those recorded after the reset.
+// ResetMember walks every period's points ranking for the member's keys.
 //
 // # Shards
 //
@@ -176,7 +205,8 @@
 //
 // Open reads meta/schema, refuses a newer version (ErrSchemaTooNew), runs
 // the missing migrations in order and stamps the new version, all in one
-// Update. Version 1 created the top-level buckets; version 2 added the
+// Update (which holds, for a large file, all its rewritten pages in memory
+// until the commit: version 8 rewrites most of a file). Version 1 created the top-level buckets; version 2 added the
 // streaks index; version 3 added unrevealed/ and marked every post closed
 // before it as revealed (earlier builds revealed at the close and kept no
 // record of a failure). From then on a closed post is in unrevealed/
@@ -190,30 +220,41 @@
 // guilds/<g>/bankdata as it is, and counted each bank's questions (parsed
 // as this build parses them) and bytes in guilds/<g>/bankinfo, which the
 // quota reads (see Options.Quota); kept versions and confirmations keep
-// their files in their own records, as before.
+// their files in their own records, as before. Version 8 (compactLayout)
+// turned the layout of version 7 (legacy.go: answers keyed by post and
+// member, memories apart, per-period score rows, flat rankings with
+// histograms of their key prefixes, topic stats apart, JSON reviews) into
+// this one: every reader returns what it returned before (TestMigrateV7
+// compares a migrated file with the same history written by this build).
+// Migrations 2 to 7 read and write the layout of version 7. A file at the
+// latest version is only read: Open writes nothing to it.
 //
 // # Memory and reviews
 //
 // A member's memory of a question (FSRS, see questions.Remember) is
-// written in the transaction of each graded answer, live or review, and is
-// derived data like the scores: RebuildMemory recounts it from every
-// stored answer, whatever the resets (memory is knowledge, not
+// written, in their answer record of the question, in the transaction of
+// each graded answer, live or review, and is derived data like the scores:
+// RebuildMemory recounts it from the answers the record holds, whatever
+// the resets (memory is knowledge, not
 // competition: ResetGuild and ResetMember keep it). A review answer is
 // stored with the answers, under the review's ID; it counts a study day
 // for the streak and nothing on the boards (countReview). A review that
 // expired unanswered is deleted (StartReview for its member, PruneExpired
-// for all); an answered one stays, as its answer's source.
+// for all); an answered one stays, as history: a redelivery of its
+// answer is recognised through it, and a regrade updates its key.
 //
 // # Mock exams
 //
 // A member's mock exam (mocks.go) is one record holding its questions,
 // the key of each as it was at the start, and the member's answers and
 // flags; each click rewrites it (UpdateMock, one transaction). When it
-// ends, the same transaction counts its answers into the member's memory
-// as review answers (never into scores) and stamps it with the guild's
-// next answer sequence number, so that rebuildMemory replays them in
-// their place among the stored answers, and Regrade grades them again
-// like the others. The top-level mockdue/ lists the attempts the
+// ends, the same transaction stamps it with the guild's next answer
+// sequence number and adds each answered question to the member's answer
+// record of it as a mock answer (the attempt's ID, that number, the end,
+// right or wrong), counted into the card as a review answer (never into
+// scores): the card's History holds it, rebuildMemory replays it in its
+// place among the record's answers, and Regrade grades the attempts
+// again and sets their mock answers' right from them. The top-level mockdue/ lists the attempts the
 // scheduler must act on at a deadline, so that it finds them without
 // reading every guild; the attempts ended by their deadline stay in it
 // until their result is sent (MockNotified). The buckets are created on
@@ -253,14 +294,17 @@
 // of its records:
 //
 //	db.go, migrate.go, keys.go     Open and Close, the migrations, every bucket name and key encoding
-//	buckets.go                     a guild's buckets (guilds/<guild> and those inside it)
-//	damage.go, backup.go, ops.go   ErrDamaged and Check; hot backups; the admin listener's probe and gauge
+//	legacy.go                      the layout of schema version 7, which only the migrations read
+//	buckets.go                     a guild's buckets (guilds/<guild> and those inside it); deleting a bucket tree
+//	damage.go, release_*.go        ErrDamaged, Check and the checks at Open; unmapping pages read once
+//	backup.go, compact.go, ops.go  hot backups (compacted); CompactFile; the admin listener's probe and gauge
+//	space.go                       Space: where a file's bytes go, bucket by bucket
 //	posts.go                       posts: created, open, closed, revealed; the questions open in a guild
 //	asks.go, asked.go              a member's last /quiz ask (its limits); the questions asked in the current round
-//	answers.go                     RecordAnswer and the answers stored
-//	groupcommit.go, deltas.go      the answer path's shared transactions and their buffered counter changes
+//	answers.go, answerrec.go       RecordAnswer and the answers stored; the answer record (answers and memory)
+//	groupcommit.go, deltas.go      the answer path's shared transactions, their buffered counter changes and fill
 //	decodecache.go                 the decode cache of posts and settings (not memory.go's FSRS memory)
-//	scores.go, rank.go             periods, their rows and streaks; the rank index (pts, acc and their histograms)
+//	scores.go, rank.go, members.go periods and streaks; a period's rankings (groups and blocks); the member record
 //	leaderboard.go                 leaderboards, standings, member stats, active streaks
 //	resets.go, rebuild.go          ResetGuild and ResetMember; RebuildScores, which recounts from the answers
 //	prune.go                       PruneScores (old periods) and PruneExpired (reviews, drafts, confirmations, versions)

@@ -17,10 +17,6 @@ import (
 // are shown and answered as reviews (StartReview, RecordReview); the
 // record is only the plan and how far the member got.
 
-// bDrills is declared here rather than with the other names in keys.go,
-// which another change is reworking; it joins them there.
-var bDrills = []byte("drills")
-
 // drillRec is how a drill is stored (JSON).
 type drillRec struct {
 	Topic     string    `json:"topic,omitempty"`

@@ -2,7 +2,9 @@ package storage
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -63,13 +65,11 @@ func buildFixture(tb testing.TB, db *DB, fx fixture) {
 		tb.Fatal(err)
 	}
 
-	type answerRec struct {
-		key, val []byte
-	}
-	answers := make([]answerRec, 0, fx.answers)
+	recs := map[string]*record{}
+	nums := map[string]uint32{} // question ID → number
 	periods := map[string]map[questions.UserID]*questions.Score{}
 	allRows := make(map[questions.UserID]*questions.Score, fx.members)
-	topics := map[string][2]int{} // user|topic → answered, correct
+	topics := map[questions.UserID][]topicStat{}
 	step := fx.span / time.Duration(max(fx.answers, 1))
 	start := fx.end.Add(-fx.span)
 	for i := range fx.answers {
@@ -88,7 +88,20 @@ func buildFixture(tb testing.TB, db *DB, fx fixture) {
 		}
 		a := questions.Answer{PostID: p.ID, GuildID: fx.guild, UserID: user, InteractionID: uint64(i + 1), Choice: choice, At: at.UTC()}
 		a.Grade = questions.GradeChoice(p.Correct, choice)
-		answers = append(answers, answerRec{cat(u64(p.ID), u64(user)), encodeAnswer(uint64(i+1), a)})
+		num := nums[p.QuestionID]
+		if num == 0 {
+			num = uint32(len(nums) + 1)
+			nums[p.QuestionID] = num
+		}
+		rk := string(recordKey(nil, user, num))
+		rec := recs[rk]
+		if rec == nil {
+			rec = &record{user: user, num: num, qid: p.QuestionID, mem: questions.Memory{UserID: user, QuestionID: p.QuestionID}}
+			recs[rk] = rec
+		}
+		rec.answers = append(rec.answers, recAnswer{id: p.ID, seq: uint64(i + 1), interaction: a.InteractionID, at: a.At,
+			right: a.Right, picks: a.RightPicks, points: a.Points, choice: a.Choice})
+		rec.mem = questions.Remember(rec.mem, questions.Attempt{At: a.At, Right: a.Right}, p.ClosesAt)
 		for _, l := range choice {
 			p.Tallies[questions.LetterIndex(l)]++
 		}
@@ -118,33 +131,41 @@ func buildFixture(tb testing.TB, db *DB, fx fixture) {
 			}
 			addGrade(ps, a.Grade, a.At)
 		}
+		mr := memberRec{topics: topics[user]}
 		for _, topic := range topicsOf(*p) {
-			k := string(u64(user)) + topic
-			c := topics[k]
-			c[0]++
-			if a.Right {
-				c[1]++
-			}
-			topics[k] = c
+			mr.addTopic(topic, a.Right)
 		}
+		topics[user] = mr.topics
 	}
 	periods[periodAll] = allRows
 
 	// Write in key order, in transactions of bounded size.
-	slices.SortFunc(answers, func(x, y answerRec) int { return bytes.Compare(x.key, y.key) })
+	keys := slices.Sorted(maps.Keys(recs))
 	const chunk = 200_000
-	for lo := 0; lo < len(answers) || lo == 0; lo += chunk {
-		hi := min(lo+chunk, len(answers))
+	for lo := 0; lo < len(keys) || lo == 0; lo += chunk {
+		hi := min(lo+chunk, len(keys))
 		err := db.bolt.Update(func(tx *bbolt.Tx) error {
 			b := guildRO(tx, fx.guild).Bucket(bAnswers)
 			b.FillPercent = 1
-			for _, a := range answers[lo:hi] {
-				if err := b.Put(a.key, a.val); err != nil {
+			for _, k := range keys[lo:hi] {
+				if err := b.Put([]byte(k), encodeRecord(*recs[k])); err != nil {
 					return err
 				}
 			}
-			if hi == len(answers) {
-				if err := b.SetSequence(uint64(len(answers))); err != nil {
+			if hi == len(keys) {
+				if err := b.SetSequence(uint64(fx.answers)); err != nil {
+					return err
+				}
+				g := guildRO(tx, fx.guild)
+				for qid, num := range nums {
+					if err := g.Bucket(bQids).Put([]byte(qid), binary.BigEndian.AppendUint32(nil, num)); err != nil {
+						return err
+					}
+					if err := g.Bucket(bQnames).Put(binary.BigEndian.AppendUint32(nil, num), []byte(qid)); err != nil {
+						return err
+					}
+				}
+				if err := g.Bucket(bQids).SetSequence(uint64(len(nums))); err != nil {
 					return err
 				}
 				for _, p := range posts {
@@ -158,103 +179,84 @@ func buildFixture(tb testing.TB, db *DB, fx fixture) {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		if hi == len(answers) {
+		if hi == len(keys) {
 			break
 		}
 	}
-
-	for name, rows := range periods {
-		if err := writePeriod(db, fx.guild, name, rows); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	err = db.bolt.Update(func(tx *bbolt.Tx) error {
-		g := guildRO(tx, fx.guild)
-		st := g.Bucket(bStreaks)
-		for _, s := range allRows {
-			if err := st.Put(streakKey(*s), nil); err != nil {
-				return err
-			}
-		}
-		tb := g.Bucket(bTopics)
-		keys := make([]string, 0, len(topics))
-		for k := range topics {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		tb.FillPercent = 1
-		for _, k := range keys {
-			c := topics[k]
-			if err := tb.Put([]byte(k), cat(u64(uint64(c[0])), u64(uint64(c[1])))); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	if err := writeScores(db, fx.guild, periods, topics); err != nil {
 		tb.Fatal(err)
 	}
 }
 
-// writePeriod writes one period's rows, rankings, histograms and counters
-// from final scores, in key order.
-func writePeriod(db *DB, guildID questions.GuildID, name string, rows map[questions.UserID]*questions.Score) error {
-	var users []questions.UserID
-	for u := range rows {
-		users = append(users, u)
-	}
-	slices.Sort(users)
-	var pts, acc [][]byte
-	for _, u := range users {
-		pts = append(pts, pointsKey(*rows[u]))
-		if onAccuracyBoard(*rows[u]) {
-			acc = append(acc, accKey(*rows[u]))
+// writeScores writes the guild's periods (name → each member's score
+// there), member records (the all-time score, the latest row of each kind,
+// topics) and streak index from final scores, in key order.
+func writeScores(db *DB, guildID questions.GuildID, periods map[string]map[questions.UserID]*questions.Score, topics map[questions.UserID][]topicStat) error {
+	members := map[questions.UserID]*memberRec{}
+	for name, rows := range periods {
+		kind, num, _ := periodNum(name)
+		list := make([]questions.Score, 0, len(rows))
+		acc := 0
+		for u, s := range rows {
+			list = append(list, *s)
+			if onAccuracyBoard(*s) {
+				acc++
+			}
+			m := members[u]
+			if m == nil {
+				m = &memberRec{all: questions.Score{UserID: u}, topics: topics[u]}
+				members[u] = m
+			}
+			if kind < 0 {
+				m.all = *s
+			} else if r := &m.cur[kind]; !r.ok || r.num < num {
+				*r = periodRow{ok: true, num: num, score: *s}
+			}
 		}
-	}
-	return db.bolt.Update(func(tx *bbolt.Tx) error {
-		p, err := periodRW(guildRO(tx, guildID), []byte(name), nil)
+		err := db.bolt.Update(func(tx *bbolt.Tx) error {
+			p, err := periodRW(guildRO(tx, guildID), []byte(name), nil)
+			if err != nil {
+				return err
+			}
+			if err := writeRankings(p.b, list); err != nil {
+				return err
+			}
+			if err := p.b.Put(kMembers, u64(uint64(len(list)))); err != nil {
+				return err
+			}
+			if acc == 0 {
+				return nil // live writes create the counter with the first member
+			}
+			return p.b.Put(kAccMembers, u64(uint64(acc)))
+		})
 		if err != nil {
 			return err
 		}
-		p.rows.FillPercent = 1
-		for _, u := range users {
-			if err := p.rows.Put(u64(u), encodeScore(*rows[u])); err != nil {
+	}
+	return db.bolt.Update(func(tx *bbolt.Tx) error {
+		g := guildRO(tx, guildID)
+		mb, err := membersRW(g)
+		if err != nil {
+			return err
+		}
+		mb.FillPercent = 1
+		var streaks [][]byte
+		for _, u := range slices.Sorted(maps.Keys(members)) {
+			if err := mb.Put(u64(u), appendMember(nil, *members[u])); err != nil {
+				return err
+			}
+			if k := streakKey(members[u].all); k != nil {
+				streaks = append(streaks, k)
+			}
+		}
+		slices.SortFunc(streaks, bytes.Compare)
+		st := g.Bucket(bStreaks)
+		for _, k := range streaks {
+			if err := st.Put(k, nil); err != nil {
 				return err
 			}
 		}
-		for _, ix := range []struct {
-			ri   rankIndex
-			keys [][]byte
-		}{{p.pts, pts}, {p.acc, acc}} {
-			slices.SortFunc(ix.keys, bytes.Compare)
-			ix.ri.keys.FillPercent = 1
-			hist := map[string]uint64{}
-			for _, k := range ix.keys {
-				if err := ix.ri.keys.Put(k, nil); err != nil {
-					return err
-				}
-				for level := range rankLevels {
-					hist[string(histKey(level, k))]++
-				}
-			}
-			var hk []string
-			for k := range hist {
-				hk = append(hk, k)
-			}
-			slices.Sort(hk)
-			for _, k := range hk {
-				if err := ix.ri.hist.Put([]byte(k), u64(hist[k])); err != nil {
-					return err
-				}
-			}
-		}
-		if err := p.b.Put(kMembers, u64(uint64(len(pts)))); err != nil {
-			return err
-		}
-		if len(acc) == 0 {
-			return nil // live writes create the counter with the first member
-		}
-		return p.b.Put(kAccMembers, u64(uint64(len(acc))))
+		return nil
 	})
 }
 

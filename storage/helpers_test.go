@@ -141,7 +141,10 @@ func answer(t testing.TB, db *DB, post questions.Post, user questions.UserID, at
 }
 
 // dumpDerived returns every key and value of the guild's derived data
-// (periods, topics, streaks), for comparing live writes with a rebuild.
+// (periods, member records, streaks), for comparing live writes with a
+// rebuild. How a ranking's keys are cut into blocks depends on when its
+// counts were settled (each group commit, or once for a rebuild): the
+// blocks are checked (checkBlocks) and left out.
 func dumpDerived(t testing.TB, db *DB, guildID questions.GuildID) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -150,11 +153,12 @@ func dumpDerived(t testing.TB, db *DB, guildID questions.GuildID) map[string]str
 		if g == nil {
 			return nil
 		}
-		for _, name := range [][]byte{bPeriods, bTopics, bStreaks} {
+		for _, name := range [][]byte{bPeriods, bMembers, bStreaks} {
 			if err := walk(g.Bucket(name), string(name)+"/", out); err != nil {
 				return err
 			}
 		}
+		checkBlocks(t, g)
 		return nil
 	})
 	if err != nil {
@@ -166,7 +170,13 @@ func dumpDerived(t testing.TB, db *DB, guildID questions.GuildID) map[string]str
 // walk records every key of b and of its sub-buckets, the sub-buckets
 // themselves too (so an empty bucket left behind shows).
 func walk(b *bbolt.Bucket, path string, out map[string]string) error {
+	if b == nil {
+		return nil
+	}
 	return b.ForEach(func(k, v []byte) error {
+		if v == nil && (bytes.Equal(k, bPtsBlocks) || bytes.Equal(k, bAccBlocks)) {
+			return nil // see dumpDerived
+		}
 		if v == nil {
 			sub := path + hex.EncodeToString(k) + "/"
 			out[sub] = "bucket"
@@ -175,6 +185,73 @@ func walk(b *bbolt.Bucket, path string, out map[string]string) error {
 		out[path+hex.EncodeToString(k)] = hex.EncodeToString(v)
 		return nil
 	})
+}
+
+// checkBlocks checks every ranking of guild bucket g: its blocks count its
+// keys exactly, the first block's fence is the first fence, and no block
+// is empty or past blockMax.
+func checkBlocks(t testing.TB, g *bbolt.Bucket) {
+	t.Helper()
+	periods := g.Bucket(bPeriods)
+	if periods == nil {
+		return
+	}
+	periods.ForEachBucket(func(name []byte) error {
+		p := periodRO(g, string(name))
+		for _, ri := range []rankIndex{p.pts, p.acc} {
+			checkRanking(t, string(name), ri)
+		}
+		return nil
+	})
+}
+
+// checkRanking checks one ranking's blocks against its keys.
+func checkRanking(t testing.TB, name string, ri rankIndex) {
+	t.Helper()
+	type block struct {
+		fence []byte
+		n     uint64
+	}
+	var blocks []block
+	ri.blocks.ForEach(func(k, v []byte) error {
+		blocks = append(blocks, block{bytes.Clone(k), getU64(v)})
+		return nil
+	})
+	var keys [][]byte
+	rc := ri.cursor()
+	for k, _ := rc.seek(firstFence); k != nil; k, _ = rc.next() {
+		keys = append(keys, bytes.Clone(k))
+	}
+	ri.groups.ForEachBucket(func(k []byte) error {
+		if len(k) != 1+groupLen || k[0] != ri.tag {
+			return nil
+		}
+		if first, _ := ri.groups.Bucket(k).Cursor().First(); first == nil {
+			t.Errorf("period %s: empty group %x left", name, k)
+		}
+		return nil
+	})
+	if len(keys) == 0 {
+		if len(blocks) != 0 {
+			t.Errorf("period %s: %d blocks over no keys", name, len(blocks))
+		}
+		return
+	}
+	if len(blocks) == 0 || !bytes.Equal(blocks[0].fence, firstFence) {
+		t.Errorf("period %s: blocks %v do not start at the first fence", name, blocks)
+		return
+	}
+	i := 0
+	for j, b := range blocks {
+		n := uint64(0)
+		for i < len(keys) && (j+1 == len(blocks) || bytes.Compare(keys[i], blocks[j+1].fence) < 0) {
+			n++
+			i++
+		}
+		if n != b.n || n == 0 || n > blockMax {
+			t.Errorf("period %s: block %d (fence %x) counts %d, holds %d keys (want 1 to %d)", name, j, b.fence, b.n, n, blockMax)
+		}
+	}
 }
 
 // diffMaps describes the first few differences between two dumps.

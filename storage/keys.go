@@ -10,7 +10,8 @@ import (
 )
 
 // Bucket names and fixed keys. doc.go draws the tree they form; change both
-// together.
+// together. legacy.go names the buckets of earlier schema versions that
+// only migrations read.
 var (
 	bMeta     = []byte("meta")
 	bSettings = []byte("settings")
@@ -25,16 +26,14 @@ var (
 
 	// Inside guilds/<guild>/.
 	bInfo    = []byte("info")
-	bAnswers = []byte("answers")
+	bAnswers = []byte("answers") // schema version 8: <user><question number>, the member's answers and memory
 	bAsked   = []byte("asked")
 	bBanks   = []byte("banks")
 	bResets  = []byte("resets")
-	bTopics  = []byte("topics")
 	bStreaks = []byte("streaks")
 	bPeriods = []byte("periods")
 	bDrafts  = []byte("drafts") // schema version 4
-	// Schema version 5: the memory model and reviews.
-	bMemory  = []byte("memory")
+	// Schema version 5: exams and reviews.
 	bExams   = []byte("exams")
 	bReviews = []byte("reviews")
 	// Schema version 6: the review questions shown and not answered.
@@ -51,17 +50,21 @@ var (
 	// counts of it.
 	bBankData = []byte("bankdata")
 	bBankInfo = []byte("bankinfo")
-	// Created on first use (no schema version): members' mock exams, and
-	// the exam settings admins set for banks.
+	// Schema version 8: one record per member (scores, streak, topics),
+	// and the numbers the guild's answer records name questions by.
+	bMembers = []byte("members")
+	bQids    = []byte("qids")   // <question ID> → number (4 bytes); sequence = last number
+	bQnames  = []byte("qnames") // <number> → question ID
+	// Created on first use (no schema version): members' mock exams, the
+	// exam settings admins set for banks, and members' drills.
 	bMocks     = []byte("mocks")
 	bBankExams = []byte("bankexams")
+	bDrills    = []byte("drills")
 
-	// Inside guilds/<guild>/periods/<period>/.
-	bRows    = []byte("rows")
-	bPts     = []byte("pts")
-	bPtsHist = []byte("ph")
-	bAcc     = []byte("acc")
-	bAccHist = []byte("ah")
+	// Inside guilds/<guild>/periods/<period>/ (schema version 8), beside
+	// the rankings' groups (see rank.go).
+	bPtsBlocks = []byte("pb")
+	bAccBlocks = []byte("ab")
 
 	kSchema     = []byte("schema")  // meta: schema version
 	kReset      = []byte("reset")   // info: answer sequence at the last ResetGuild
@@ -71,8 +74,8 @@ var (
 )
 
 // guildSubBuckets are created with every guild bucket.
-var guildSubBuckets = [][]byte{bInfo, bAnswers, bAsked, bBanks, bResets, bTopics, bStreaks, bPeriods, bDrafts,
-	bMemory, bExams, bReviews, bShown, bBankData, bBankInfo}
+var guildSubBuckets = [][]byte{bInfo, bAnswers, bAsked, bBanks, bResets, bStreaks, bPeriods, bDrafts,
+	bExams, bReviews, bShown, bBankData, bBankInfo, bMembers, bQids, bQnames}
 
 const (
 	dateLayout  = "2006-01-02"
@@ -165,12 +168,33 @@ func putAccKey(k []byte, s questions.Score) []byte {
 // rankKeyUser is the user ID at the end of a ranking key.
 func rankKeyUser(k []byte) questions.UserID { return getID[questions.UserID](k[24:32]) }
 
-// streakKey is a member's key in guilds/<g>/streaks:
-// lastStudyDay (10 bytes) | ^currentStreak | user, so the members who last
-// studied on one day come out longest streak first.
+// pointsEntryScore is the score a points ranking's key k (32 bytes) and
+// value v (answered, correct) hold.
+func pointsEntryScore(k, v []byte) questions.Score {
+	s := questions.Score{UserID: rankKeyUser(k), Points: int(^getU64(k[0:])), ReachedAt: keyTime(getU64(k[16:]))}
+	a, n := binary.Uvarint(v)
+	c, _ := binary.Uvarint(v[max(n, 0):])
+	s.Answered, s.Correct = int(a), int(c)
+	return s
+}
+
+// accEntryScore is the score an accuracy ranking's key k and value v
+// (points, correct) hold.
+func accEntryScore(k, v []byte) questions.Score {
+	s := questions.Score{UserID: rankKeyUser(k), Answered: int(^getU64(k[8:])), ReachedAt: keyTime(getU64(k[16:]))}
+	p, n := binary.Uvarint(v)
+	c, _ := binary.Uvarint(v[max(n, 0):])
+	s.Points, s.Correct = int(p), int(c)
+	return s
+}
+
+// streakKey is a member's key in guilds/<g>/streaks: last study day (the
+// day number, 4 bytes, sign bit flipped) | ^current streak (4 bytes) |
+// user, so the members who last studied on one day come out longest streak
+// first; nil when s has no last study day.
 func streakKey(s questions.Score) []byte { return appendStreakKey(make([]byte, 0, streakKeyLen), s) }
 
-const streakKeyLen = len(dateLayout) + 16
+const streakKeyLen = 16
 
 // appendStreakKey appends streakKey(s) to dst and returns it; nil (dst
 // unchanged) when s has no last study day.
@@ -178,97 +202,97 @@ func appendStreakKey(dst []byte, s questions.Score) []byte {
 	if len(s.LastStudyDay) != len(dateLayout) {
 		return nil
 	}
-	k := append(dst, s.LastStudyDay...)
-	k = binary.BigEndian.AppendUint64(k, ^uint64(s.CurrentStreak))
+	k := append(dst, streakDay(dayNumber(s.LastStudyDay))...)
+	k = binary.BigEndian.AppendUint32(k, ^uint32(min(s.CurrentStreak, math.MaxUint32)))
 	return binary.BigEndian.AppendUint64(k, uint64(s.UserID))
 }
 
-// Score rows: points, answered, correct, reachedAt, current streak, best
-// streak (8 bytes each), then the last study day ("" or 10 bytes).
-const scoreFixed = 48
-
-func encodeScore(s questions.Score) []byte {
-	return appendScore(make([]byte, 0, scoreLen(s)), s)
+// streakDay is the 4-byte prefix of the streak keys of a day number.
+func streakDay(day int64) []byte {
+	return binary.BigEndian.AppendUint32(nil, uint32(int32(day))^(1<<31))
 }
 
-func scoreLen(s questions.Score) int { return scoreFixed + len(s.LastStudyDay) }
-
-// appendScore appends encodeScore(s) to b.
-func appendScore(b []byte, s questions.Score) []byte {
-	at := len(b)
-	b = append(b, make([]byte, scoreFixed)...)
-	binary.BigEndian.PutUint64(b[at+0:], uint64(s.Points))
-	binary.BigEndian.PutUint64(b[at+8:], uint64(s.Answered))
-	binary.BigEndian.PutUint64(b[at+16:], uint64(s.Correct))
-	binary.BigEndian.PutUint64(b[at+24:], timeKey(s.ReachedAt))
-	binary.BigEndian.PutUint64(b[at+32:], uint64(s.CurrentStreak))
-	binary.BigEndian.PutUint64(b[at+40:], uint64(s.BestStreak))
-	return append(b, s.LastStudyDay...)
-}
-
-// decodeScore copies a score row out of b (which may be bbolt memory).
-func decodeScore(user questions.UserID, b []byte) questions.Score {
-	if len(b) < scoreFixed {
-		return questions.Score{UserID: user}
-	}
-	return questions.Score{
-		UserID:        user,
-		Points:        int(getU64(b[0:])),
-		Answered:      int(getU64(b[8:])),
-		Correct:       int(getU64(b[16:])),
-		ReachedAt:     keyTime(getU64(b[24:])),
-		CurrentStreak: int(getU64(b[32:])),
-		BestStreak:    int(getU64(b[40:])),
-		LastStudyDay:  string(b[scoreFixed:]),
-	}
-}
-
-// Answer values: sequence, interaction, at (8 bytes each), right (1),
-// right picks (1), points (2), number of letters (1), the letters. The
-// guild, post and member are in the bucket and key.
-func encodeAnswer(seq uint64, a questions.Answer) []byte {
-	return appendAnswer(make([]byte, 0, answerLen(a)), seq, a)
-}
-
-func answerLen(a questions.Answer) int { return 29 + len(a.Choice) }
-
-// appendAnswer appends encodeAnswer(seq, a) to b.
-func appendAnswer(b []byte, seq uint64, a questions.Answer) []byte {
-	b = binary.BigEndian.AppendUint64(b, seq)
-	b = binary.BigEndian.AppendUint64(b, a.InteractionID)
-	b = binary.BigEndian.AppendUint64(b, timeKey(a.At))
-	var right byte
-	if a.Right {
-		right = 1
-	}
-	b = append(b, right, byte(a.RightPicks))
-	b = binary.BigEndian.AppendUint16(b, uint16(a.Points))
-	b = append(b, byte(len(a.Choice)))
-	for _, l := range a.Choice {
-		b = append(b, l[0])
+// appendUvarints appends each of vs as an unsigned varint.
+func appendUvarints(b []byte, vs ...uint64) []byte {
+	for _, v := range vs {
+		b = binary.AppendUvarint(b, v)
 	}
 	return b
 }
 
-// decodeAnswer copies an answer out of v; it returns the answer's sequence
-// number too.
-func decodeAnswer(guildID questions.GuildID, key, v []byte) (questions.Answer, uint64) {
-	a := questions.Answer{GuildID: guildID, PostID: getID[questions.PostID](key[0:8]), UserID: getID[questions.UserID](key[8:16])}
-	if len(v) < 29 {
-		return a, 0
-	}
-	seq := getU64(v[0:])
-	a.InteractionID = getU64(v[8:])
-	a.At = keyTime(getU64(v[16:]))
-	a.Right = v[24] == 1
-	a.RightPicks = int(v[25])
-	a.Points = int(binary.BigEndian.Uint16(v[26:]))
-	n := int(v[28])
-	for i := 0; i < n && 29+i < len(v); i++ {
-		a.Choice = append(a.Choice, string(v[29+i]))
-	}
-	return a, seq
+// reader decodes a record written with binary.AppendUvarint and fixed
+// 8-byte fields; past the end (a damaged record) it yields zeros and
+// remembers it.
+type reader struct {
+	b   []byte
+	bad bool
 }
+
+func (r *reader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.bad = true
+		r.b = nil
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) int() int { return int(r.uvarint()) }
+
+func (r *reader) u64() uint64 {
+	if len(r.b) < 8 {
+		r.bad = true
+		r.b = nil
+		return 0
+	}
+	v := binary.BigEndian.Uint64(r.b)
+	r.b = r.b[8:]
+	return v
+}
+
+func (r *reader) byte() byte {
+	if len(r.b) < 1 {
+		r.bad = true
+		return 0
+	}
+	v := r.b[0]
+	r.b = r.b[1:]
+	return v
+}
+
+// bytes returns the next n bytes (of r's buffer: copy to keep).
+func (r *reader) bytes(n int) []byte {
+	if n < 0 || len(r.b) < n {
+		r.bad = true
+		r.b = nil
+		return nil
+	}
+	v := r.b[:n]
+	r.b = r.b[n:]
+	return v
+}
+
+// str reads a string written as its length (uvarint) then its bytes.
+func (r *reader) str() string { return string(r.bytes(r.int())) }
+
+func appendStr(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+// dayNumber is the number of days from 1970-01-01 to the date day
+// ("2006-01-02"): calendar days, whatever their length in any time zone.
+func dayNumber(day string) int64 {
+	t, err := time.Parse(dateLayout, day)
+	if err != nil {
+		return 0
+	}
+	return t.Unix() / 86400
+}
+
+// dayOf is the date ("2006-01-02") of a day number.
+func dayOf(n int64) string { return time.Unix(n*86400, 0).UTC().Format(dateLayout) }
 
 // hasPrefix reports whether k is non-nil and starts with prefix.
 func hasPrefix(k, prefix []byte) bool { return k != nil && bytes.HasPrefix(k, prefix) }

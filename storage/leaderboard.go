@@ -13,14 +13,15 @@ import (
 
 // board is the ranking r of one period, read in tx.
 type board struct {
-	p      period
-	idx    rankIndex
-	total  int
-	start  time.Time
-	today  string
-	all    period // all-time rows: the live streaks
-	ranked func(questions.Score) bool
-	key    func(questions.Score) []byte
+	p       period
+	idx     rankIndex
+	total   int
+	start   time.Time
+	today   string
+	members *bbolt.Bucket // the member records: all-time scores and live streaks
+	ranked  func(questions.Score) bool
+	key     func(questions.Score) []byte
+	entry   func(k, v []byte) questions.Score
 }
 
 func (db *DB) board(tx *bbolt.Tx, guildID questions.GuildID, p questions.Period, r questions.Ranking, at time.Time) (board, error) {
@@ -33,26 +34,36 @@ func (db *DB) board(tx *bbolt.Tx, guildID questions.GuildID, p questions.Period,
 		return board{}, fmt.Errorf("unknown period %q", p)
 	}
 	g := guildRO(tx, guildID)
-	b := board{p: periodRO(g, string(name)), start: start, today: at.In(loc).Format(dateLayout), all: periodRO(g, periodAll)}
+	b := board{p: periodRO(g, string(name)), start: start, today: at.In(loc).Format(dateLayout), members: sub(g, bMembers)}
 	switch r {
 	case questions.ByPoints:
-		b.idx, b.total, b.key = b.p.pts, b.p.count(kMembers), pointsKey
+		b.idx, b.total, b.key, b.entry = b.p.pts, b.p.count(kMembers), pointsKey, pointsEntryScore
 		b.ranked = func(questions.Score) bool { return true }
 	case questions.ByAccuracy:
-		b.idx, b.total, b.key, b.ranked = b.p.acc, b.p.count(kAccMembers), accKey, onAccuracyBoard
+		b.idx, b.total, b.key, b.ranked, b.entry = b.p.acc, b.p.count(kAccMembers), accKey, onAccuracyBoard, accEntryScore
 	default:
 		return board{}, fmt.Errorf("unknown ranking %q", r)
 	}
 	return b, nil
 }
 
-// show returns the member's row as a reader sees it: streaks from the
-// all-time row, the current streak 0 once broken.
+// member returns the member's record; ok is false when they have none.
+func (b board) member(user questions.UserID) (memberRec, bool) {
+	if b.members == nil {
+		return memberRec{all: questions.Score{UserID: user}}, false
+	}
+	m, ok, err := getMember(b.members, nil, user)
+	if err != nil {
+		return memberRec{all: questions.Score{UserID: user}}, false
+	}
+	return m, ok
+}
+
+// show returns the member's score as a reader sees it: streaks from the
+// all-time score, the current streak 0 once broken.
 func (b board) show(s questions.Score) questions.Score {
-	if b.all.rows != nil {
-		if all, ok := b.all.row(s.UserID); ok {
-			s.CurrentStreak, s.BestStreak, s.LastStudyDay = all.CurrentStreak, all.BestStreak, all.LastStudyDay
-		}
+	if m, ok := b.member(s.UserID); ok {
+		s.CurrentStreak, s.BestStreak, s.LastStudyDay = m.all.CurrentStreak, m.all.BestStreak, m.all.LastStudyDay
 	}
 	showStreak(&s, b.today)
 	return s
@@ -64,8 +75,8 @@ func (b board) show(s questions.Score) questions.Score {
 // then accuracy, then who reached their points first, then user ID. By
 // accuracy: members with at least questions.MinAnswersForAccuracy answers in
 // the period, by accuracy, then answers, then who reached their points
-// first. Cost: a few hundred histogram counters plus the page, whatever
-// the number of members. It refuses unknown periods and rankings. Safe for
+// first. Cost: a few hundred block counters plus the page, whatever the
+// number of members. It refuses unknown periods and rankings. Safe for
 // concurrent use.
 func (db *DB) Leaderboard(guildID questions.GuildID, p questions.Period, r questions.Ranking, at time.Time, offset, limit int) (questions.Leaderboard, error) {
 	lb := questions.Leaderboard{Period: p, Ranking: r}
@@ -75,14 +86,13 @@ func (db *DB) Leaderboard(guildID questions.GuildID, p questions.Period, r quest
 			return err
 		}
 		lb.Start, lb.Total, lb.Entries = b.start, b.total, nil
-		if b.idx.keys == nil || limit <= 0 {
+		if b.idx.groups == nil || limit <= 0 {
 			return nil
 		}
 		offset = max(offset, 0)
-		c, k := b.idx.nth(offset)
-		for ; k != nil && len(lb.Entries) < limit; k, _ = c.Next() {
-			s, _ := b.p.row(rankKeyUser(k))
-			lb.Entries = append(lb.Entries, questions.Standing{Rank: offset + len(lb.Entries) + 1, Score: b.show(s)})
+		rc, k, v := b.idx.nth(offset)
+		for ; k != nil && len(lb.Entries) < limit; k, v = rc.next() {
+			lb.Entries = append(lb.Entries, questions.Standing{Rank: offset + len(lb.Entries) + 1, Score: b.show(b.entry(k, v))})
 		}
 		return nil
 	})
@@ -103,8 +113,9 @@ func (db *DB) Standing(guildID questions.GuildID, userID questions.UserID, p que
 		if err != nil {
 			return err
 		}
-		s, ok := b.p.row(userID)
-		if !ok || !b.ranked(s) {
+		m, ok := b.member(userID)
+		s, had := scoreIn(b.p, m, ok)
+		if !had || !b.ranked(s) || b.idx.groups == nil {
 			return fmt.Errorf("member %d in %s by %s: %w", userID, p, r, questions.ErrNotFound)
 		}
 		st = questions.Standing{Rank: b.idx.rank(b.key(s)), Score: b.show(s)}
@@ -127,21 +138,13 @@ func (db *DB) MemberStats(guildID questions.GuildID, userID questions.UserID, at
 		if err != nil {
 			return err
 		}
-		s, ok := b.p.row(userID)
-		ms = questions.MemberStats{All: b.show(s)}
-		if ok {
-			ms.Rank = b.idx.rank(pointsKey(s))
+		m, ok := b.member(userID)
+		ms = questions.MemberStats{All: b.show(m.all)}
+		if ok && b.idx.groups != nil {
+			ms.Rank = b.idx.rank(pointsKey(m.all))
 		}
-		tb := sub(guildRO(tx, guildID), bTopics)
-		if tb == nil {
-			return nil
-		}
-		prefix := u64(userID)
-		c := tb.Cursor()
-		for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
-			ms.Topics = append(ms.Topics, questions.TopicStats{
-				Topic: string(k[8:]), Answered: int(getU64(v)), Correct: int(getU64(v[8:])),
-			})
+		for _, t := range m.topics {
+			ms.Topics = append(ms.Topics, questions.TopicStats{Topic: t.topic, Answered: t.answered, Correct: t.correct})
 		}
 		return nil
 	})
@@ -167,20 +170,19 @@ func (db *DB) ActiveStreaks(guildID questions.GuildID, at time.Time, limit int) 
 		if st == nil {
 			return nil
 		}
-		t, _ := time.Parse(dateLayout, b.today)
-		yesterday := t.AddDate(0, 0, -1).Format(dateLayout)
-		today := collect(st, []byte(b.today), limit)
-		yday := collect(st, []byte(yesterday), limit)
+		day := dayNumber(b.today)
+		today := collect(st, streakDay(day), limit)
+		yday := collect(st, streakDay(day-1), limit)
 		// Merge two lists sorted by ^streak|user (the key's tail).
 		for len(today)+len(yday) > 0 && (limit <= 0 || len(out) < limit) {
 			var k []byte
-			if len(yday) == 0 || len(today) > 0 && bytes.Compare(today[0][10:], yday[0][10:]) <= 0 {
+			if len(yday) == 0 || len(today) > 0 && bytes.Compare(today[0][4:], yday[0][4:]) <= 0 {
 				k, today = today[0], today[1:]
 			} else {
 				k, yday = yday[0], yday[1:]
 			}
-			s, _ := b.all.row(getID[questions.UserID](k[18:]))
-			out = append(out, b.show(s))
+			m, _ := b.member(getID[questions.UserID](k[8:]))
+			out = append(out, b.show(m.all))
 		}
 		return nil
 	})

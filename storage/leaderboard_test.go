@@ -13,61 +13,93 @@ import (
 )
 
 // TestRankIndex checks rank and nth against a sorted list, through random
-// inserts, moves and removals with many ties at every level.
+// inserts, moves and removals with many ties, written at once and through
+// a transaction's deltas (blocks settled at the flush), across block
+// splits and merges.
 func TestRankIndex(t *testing.T) {
-	db, _ := newDB(t)
-	r := rand.New(rand.NewPCG(1, 2))
-	randKey := func(user questions.UserID) []byte {
-		s := questions.Score{UserID: user, Points: r.IntN(5), Answered: 1 + r.IntN(4),
-			ReachedAt: t0.Add(time.Duration(r.IntN(3)) * 24 * time.Hour * 4).Add(time.Duration(r.IntN(3)) * time.Second)}
-		s.Correct = r.IntN(s.Answered + 1)
-		return pointsKey(s)
-	}
-	keys := map[questions.UserID][]byte{}
-	err := db.bolt.Update(func(tx *bbolt.Tx) error {
-		b, _ := tx.CreateBucket([]byte("test"))
-		kb, _ := b.CreateBucket([]byte("k"))
-		hb, _ := b.CreateBucket([]byte("h"))
-		ri := rankIndex{keys: kb, hist: hb}
-		for step := range 3000 {
-			user := questions.UserID(r.IntN(400))
-			old := keys[user]
-			var nk []byte
-			if r.IntN(10) > 0 {
-				nk = randKey(user)
+	t.Parallel()
+	for _, mode := range []string{"at once", "deltas"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			db, _ := newDB(t)
+			r := rand.New(rand.NewPCG(1, 2))
+			randKey := func(user questions.UserID) []byte {
+				s := questions.Score{UserID: user, Points: r.IntN(5), Answered: 1 + r.IntN(4),
+					ReachedAt: t0.Add(time.Duration(r.IntN(3)) * 24 * time.Hour * 4).Add(time.Duration(r.IntN(3)) * time.Second)}
+				s.Correct = r.IntN(s.Answered + 1)
+				return pointsKey(s)
 			}
-			if err := ri.move(old, nk); err != nil {
-				return err
-			}
-			if nk == nil {
-				delete(keys, user)
-			} else {
-				keys[user] = nk
-			}
-			if step%300 != 299 {
-				continue
-			}
-			var sorted [][]byte
-			for _, k := range keys {
-				sorted = append(sorted, k)
-			}
-			slices.SortFunc(sorted, bytes.Compare)
-			for i, k := range sorted {
-				if got := ri.rank(k); got != i+1 {
-					t.Fatalf("step %d: rank of position %d: got %d, want %d", step, i, got, i+1)
+			keys := map[questions.UserID][]byte{}
+			check := func(ri rankIndex, step int) {
+				var sorted [][]byte
+				for _, k := range keys {
+					sorted = append(sorted, k)
 				}
-				if _, got := ri.nth(i); !bytes.Equal(got, k) {
-					t.Fatalf("step %d: nth(%d): got %x, want %x", step, i, got, k)
+				slices.SortFunc(sorted, bytes.Compare)
+				for i, k := range sorted {
+					if i%13 != 0 && i != len(sorted)-1 {
+						continue
+					}
+					if got := ri.rank(k); got != i+1 {
+						t.Fatalf("step %d: rank of position %d: got %d, want %d", step, i, got, i+1)
+					}
+					if _, got, _ := ri.nth(i); !bytes.Equal(got, k) {
+						t.Fatalf("step %d: nth(%d): got %x, want %x", step, i, got, k)
+					}
+				}
+				if _, got, _ := ri.nth(len(sorted)); got != nil {
+					t.Fatalf("nth past the end: got %x, want nil", got)
+				}
+				checkRanking(t, mode, ri)
+			}
+			for round := range 8 {
+				err := db.bolt.Update(func(tx *bbolt.Tx) error {
+					b, err := tx.CreateBucketIfNotExists([]byte("test"))
+					if err != nil {
+						return err
+					}
+					bb, _ := b.CreateBucketIfNotExists(bPtsBlocks)
+					ri := rankIndex{groups: b, tag: tagPts, blocks: bb}
+					var d *deltas
+					if mode == "deltas" {
+						d = newDeltas()
+						ri.d, ri.pend = d, d.of(bb, ri)
+					}
+					// Grow to 3,000 members, then shrink to a few.
+					users := 3000
+					if round >= 5 {
+						users = 3000 >> (2 * (round - 4))
+					}
+					for step := range 1500 {
+						user := questions.UserID(r.IntN(3000))
+						old := keys[user]
+						var nk []byte
+						if int(user) < users && r.IntN(10) > 0 {
+							nk = randKey(user)
+						}
+						if err := ri.move(old, nk, []byte{1, 0}); err != nil {
+							return err
+						}
+						if nk == nil {
+							delete(keys, user)
+						} else {
+							keys[user] = nk
+						}
+						if d == nil && step%500 == 499 {
+							check(ri, step)
+						}
+					}
+					if err := d.flush(); err != nil {
+						return err
+					}
+					check(ri, round)
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
 				}
 			}
-			if _, got := ri.nth(len(sorted)); got != nil {
-				t.Fatalf("nth past the end: got %x, want nil", got)
-			}
-		}
-		return tx.DeleteBucket([]byte("test"))
-	})
-	if err != nil {
-		t.Fatal(err)
+		})
 	}
 }
 
@@ -374,24 +406,22 @@ func TestMemberStats(t *testing.T) {
 	}
 }
 
-// TestStreaksOnlyInAllTimeRow: day, week and month rows keep no streaks,
-// yet their boards show the all-time row's.
+// TestStreaksOnlyInAllTimeRow: the member record keeps the streaks with
+// the all-time score only, yet every board shows them.
 func TestStreaksOnlyInAllTimeRow(t *testing.T) {
 	db, _ := newDB(t)
 	play(t, db, 1, times(t0.AddDate(0, 0, -2), 3, 24*time.Hour), bools(3, 3))
 	err := db.bolt.View(func(tx *bbolt.Tx) error {
-		g := guildRO(tx, guild)
-		return g.Bucket(bPeriods).ForEachBucket(func(name []byte) error {
-			s, ok := periodRO(g, string(name)).row(1)
-			if !ok {
-				t.Errorf("period %s: no row", name)
+		m, ok, err := getMember(guildRO(tx, guild).Bucket(bMembers), nil, 1)
+		if err != nil || !ok || m.all.CurrentStreak != 3 {
+			t.Errorf("member record: got %+v, %v, %v; want a streak of 3", m, ok, err)
+		}
+		for kind, r := range m.cur {
+			if !r.ok || r.score.CurrentStreak != 0 || r.score.BestStreak != 0 || r.score.LastStudyDay != "" {
+				t.Errorf("row of kind %d: got %+v, want one without streaks", kind, r)
 			}
-			streaky := s.CurrentStreak != 0 || s.BestStreak != 0 || s.LastStudyDay != ""
-			if all := string(name) == periodAll; streaky != all {
-				t.Errorf("period %s: got streaks %d/%d/%q, want them only in the all-time row", name, s.CurrentStreak, s.BestStreak, s.LastStudyDay)
-			}
-			return nil
-		})
+		}
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,9 @@
 package storage
 
 import (
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -47,13 +49,24 @@ func memoryOf(t *testing.T, db *DB, guildID questions.GuildID, user questions.Us
 	return questions.Memory{}, false
 }
 
-// dumpMemory returns the guild's memory bucket, for comparing live writes
-// with a rebuild.
+// dumpMemory returns the guild's answer records (the answers and the
+// memories) by member and question ID (question numbers depend on the
+// order questions were first seen), for comparing live writes with a
+// rebuild or a migration.
 func dumpMemory(t *testing.T, db *DB, guildID questions.GuildID) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	err := db.bolt.View(func(tx *bbolt.Tx) error {
-		return walk(sub(guildRO(tx, guildID), bMemory), "memory/", out)
+		g := guildRO(tx, guildID)
+		names := namesOf(g)
+		return sub(g, bAnswers).ForEach(func(k, v []byte) error {
+			qid, err := names.of(recordNum(k))
+			if err != nil {
+				return err
+			}
+			out[fmt.Sprintf("answers/%d/%q", getU64(k), qid)] = hex.EncodeToString(v)
+			return nil
+		})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -70,17 +83,56 @@ func sameMemory(a, b questions.Memory) bool {
 		})
 }
 
-func TestMemoryRecordRoundTrip(t *testing.T) {
-	m := questions.Replay(42, "Net#x/é", []questions.Attempt{{At: t0}, {At: t0.Add(3 * time.Minute), Right: true, Review: true}},
-		[]time.Time{t0.Add(time.Minute)})
-	got, err := decodeMemory(memoryKey(42, "Net#x/é"), encodeMemory(m))
-	if err != nil || !sameMemory(got, m) {
-		t.Fatalf("round trip: got %+v, %v; want %+v", got, err, m)
+// TestAnswerRecordRoundTrip: an answer record decodes to what was
+// encoded, its card's last review time stored only when it is not the
+// last answer's; a damaged record is an error.
+func TestAnswerRecordRoundTrip(t *testing.T) {
+	t.Parallel()
+	answers := []recAnswer{
+		{id: 7, seq: 1, interaction: 1 << 60, at: t0, choice: []string{"A"}},
+		{id: 1<<40 + 3, seq: 300, interaction: 5, at: t0.Add(3 * time.Minute), right: true, review: true, picks: 2, points: 0, choice: []string{"B", "D"}},
 	}
-	bad := [][]byte{nil, {2}, encodeMemory(m)[:memoryFixed+3], append([]byte{9}, encodeMemory(m)[1:]...)}
-	for _, v := range bad {
-		if _, err := decodeMemory(memoryKey(1, "q"), v); err == nil {
-			t.Errorf("decode of %d damaged bytes: got nil error", len(v))
+	attempts := []questions.Attempt{{At: t0}, {At: t0.Add(3 * time.Minute), Right: true, Review: true}}
+	late := []questions.Attempt{{At: t0.Add(3 * time.Minute), Right: true}, {At: t0}} // the last answer delivered late
+	for _, tc := range []struct {
+		name     string
+		qid      string
+		attempts []questions.Attempt
+	}{
+		{"in order", "Net#x/é", attempts},
+		{"last review not the last answer's", "q", late},
+		{"no question ID", "", attempts},
+	} {
+		var num uint32
+		if tc.qid != "" {
+			num = 7
+		}
+		rec := record{user: 42, num: num, qid: tc.qid, answers: slices.Clone(answers)}
+		for i, a := range tc.attempts {
+			rec.answers[i].at, rec.answers[i].right, rec.answers[i].review = a.At, a.Right, a.Review
+		}
+		if tc.qid != "" {
+			rec.mem = questions.Replay(42, tc.qid, tc.attempts, []time.Time{t0.Add(time.Minute)})
+		}
+		v := encodeRecord(rec)
+		got, err := decodeRecord(recordKey(nil, 42, num), v, tc.qid)
+		if err != nil || !sameMemory(got.mem, rec.mem) || len(got.answers) != len(rec.answers) {
+			t.Fatalf("%s: round trip: got %+v, %v; want %+v", tc.name, got, err, rec)
+		}
+		for i := range got.answers {
+			g, w := got.answers[i], rec.answers[i]
+			if g.id != w.id || g.seq != w.seq || g.interaction != w.interaction || !g.at.Equal(w.at) || g.right != w.right ||
+				g.review != w.review || g.picks != w.picks || g.points != w.points || !slices.Equal(g.choice, w.choice) {
+				t.Errorf("%s: answer %d: got %+v, want %+v", tc.name, i, g, w)
+			}
+		}
+		for _, cut := range []int{0, 1, 5, len(v) - 1} {
+			if _, err := decodeRecord(recordKey(nil, 42, num), v[:cut], tc.qid); err == nil {
+				t.Errorf("%s: decode of the first %d of %d bytes: got nil error", tc.name, cut, len(v))
+			}
+		}
+		if _, err := decodeRecord(recordKey(nil, 42, num), append([]byte{9}, v[1:]...), tc.qid); err == nil {
+			t.Errorf("%s: decode of another format: got nil error", tc.name)
 		}
 	}
 }
@@ -201,22 +253,19 @@ func TestDeletePostForgetsItsAnswers(t *testing.T) {
 // member's memory was built from the answers in order.
 func TestMigrateV4(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "quiz.db")
-	v4, err := open(t.Context(), path, Options{Now: func() time.Time { return t0 }}, migrations()[:4])
-	if err != nil {
-		t.Fatal(err)
-	}
+	v4 := openV7(t, path, 4)
 	closes := t0.Add(30 * time.Minute)
 	p1 := mustPost(t, v4, questions.Post{QuestionID: "net#1", ClosesAt: closes})
 	p2 := mustPost(t, v4, questions.Post{QuestionID: "net#1", ClosesAt: t0.AddDate(0, 0, 2).Add(time.Hour)}) // asked again
 	p3 := mustPost(t, v4, questions.Post{QuestionID: "net#2", GuildID: 2000})
-	answer(t, v4, p1, 1, t0, "A")
-	answer(t, v4, p1, 2, t0.Add(time.Minute), "B")
-	answer(t, v4, p2, 1, t0.AddDate(0, 0, 2), "B")
-	answer(t, v4, p3, 1, t0, "B")
+	v7Answer(t, v4, p1, 1, t0, "A")
+	v7Answer(t, v4, p1, 2, t0.Add(time.Minute), "B")
+	v7Answer(t, v4, p2, 1, t0.AddDate(0, 0, 2), "B")
+	v7Answer(t, v4, p3, 1, t0, "B")
 	// Make it a genuine version-4 layout: no memory, exams or reviews.
-	err = v4.bolt.Update(func(tx *bbolt.Tx) error {
+	err := v4.bolt.Update(func(tx *bbolt.Tx) error {
 		for _, g := range []questions.GuildID{guild, 2000} {
-			for _, b := range [][]byte{bMemory, bExams, bReviews} {
+			for _, b := range [][]byte{bMemoryV7, bExams, bReviews} {
 				if err := guildRO(tx, g).DeleteBucket(b); err != nil {
 					return err
 				}
@@ -441,10 +490,13 @@ func TestCountStoredMatchesLive(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		sources := map[questions.PostID]answerSource{}
-		for _, ref := range countedAnswers(g, nil) {
-			a, _ := decodeAnswer(guild, ref.key[:], g.Bucket(bAnswers).Get(ref.key[:]))
-			if err := countStored(tx, g, loc, a, sources); err != nil {
+		sources := map[questions.PostID]postSource{}
+		refs, err := countedAnswers(g, nil)
+		if err != nil {
+			return err
+		}
+		for _, ref := range refs {
+			if err := countStored(tx, g, nil, loc, ref.user, ref.ra, sources); err != nil {
 				return err
 			}
 		}

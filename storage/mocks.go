@@ -29,8 +29,11 @@ import (
 // An attempt's answers count for the member's memory of its questions
 // when it ends, in that transaction, as review answers rated at its end:
 // the attempt then takes the next number of the guild's answers sequence
-// (stored as its "seq"), so that a rebuild (rebuildMemory) replays them
-// in their place among the answers. They never count for scores.
+// (stored as its "seq"), and each answered question becomes a mock answer
+// in the member's answer record of it (answerrec.go: the attempt's ID,
+// that number, the end, right or wrong), counted into the record's card,
+// so that the card's History holds it and a rebuild (rebuildMemory)
+// replays it in its place among the answers. They never count for scores.
 
 // mockRec is how an attempt is stored (JSON).
 type mockRec struct {
@@ -343,8 +346,8 @@ func (db *DB) UpdateMock(ctx context.Context, guildID questions.GuildID, userID 
 				if !it.Answered() {
 					continue
 				}
-				a := questions.Attempt{At: m.FinishedAt, Right: it.Right(), Review: true}
-				if err := rememberAnswer(g, nil, userID, it.QuestionID, a, time.Time{}); err != nil {
+				ra := recAnswer{id: questions.PostID(m.ID), seq: seq, at: m.FinishedAt, right: it.Right(), mock: true}
+				if err := addToRecord(g, nil, userID, it.QuestionID, ra, time.Time{}); err != nil {
 					return err
 				}
 			}
@@ -456,11 +459,34 @@ func (db *DB) MockNotified(ctx context.Context, guildID questions.GuildID, userI
 	return nil
 }
 
+// mockRight reports whether the member's answer to question questionID in
+// their attempt id (guild bucket g) is right, as the attempt grades it; an
+// error when the attempt or the question in it is not there (a mock answer
+// of an answer record without its attempt).
+func mockRight(g *bbolt.Bucket, user questions.UserID, id questions.MockID, questionID string) (bool, error) {
+	key := mockKey(user, id)
+	v := getIn(sub(g, bMocks), key)
+	if v == nil {
+		return false, fmt.Errorf("mock answer of member %d to question %q: mock %d: %w", user, questionID, id, questions.ErrNotFound)
+	}
+	m, _, err := decodeMock(0, key, v)
+	if err != nil {
+		return false, err
+	}
+	for _, it := range m.Items {
+		if it.QuestionID == questionID {
+			return it.Right(), nil
+		}
+	}
+	return false, fmt.Errorf("mock answer of member %d to question %q: not in mock %d: %w", user, questionID, id, questions.ErrNotFound)
+}
+
 // eachMockAnswer calls f for each answer of each ended attempt in the
 // guild bucket g, with the answers sequence number its attempt took, its
 // member, its question and the attempt (rated at the end, as UpdateMock
-// counted it). rebuildMemory replays them among the answers.
-func eachMockAnswer(g *bbolt.Bucket, f func(seq uint64, user questions.UserID, questionID string, a questions.Attempt)) error {
+// counted it). The schema 8 migration turns them into the records' mock
+// answers (convertAnswers).
+func eachMockAnswer(g *bbolt.Bucket, f func(id questions.MockID, seq uint64, user questions.UserID, questionID string, a questions.Attempt)) error {
 	mocks := sub(g, bMocks)
 	if mocks == nil {
 		return nil
@@ -475,7 +501,7 @@ func eachMockAnswer(g *bbolt.Bucket, f func(seq uint64, user questions.UserID, q
 		}
 		for _, it := range m.Items {
 			if it.Answered() {
-				f(seq, m.UserID, it.QuestionID, questions.Attempt{At: m.FinishedAt, Right: it.Right(), Review: true})
+				f(m.ID, seq, m.UserID, it.QuestionID, questions.Attempt{At: m.FinishedAt, Right: it.Right(), Review: true})
 			}
 		}
 		return nil

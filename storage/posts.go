@@ -1,11 +1,10 @@
 package storage
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
 	"time"
 
 	"go.etcd.io/bbolt"
@@ -151,6 +150,9 @@ func (db *DB) createPost(ctx context.Context, op string, p questions.Post, lim *
 		if p.QuestionID == "" {
 			return nil
 		}
+		if _, _, err := questionNum(g, nil, p.QuestionID, true); err != nil {
+			return err
+		}
 		return g.Bucket(bAsked).Put([]byte(p.QuestionID), u64(p.ID))
 	})
 	if err != nil {
@@ -215,18 +217,10 @@ func (db *DB) DeletePost(ctx context.Context, postID questions.PostID) error {
 			return err
 		}
 		// The members whose answer counted must be recounted; scores are
-		// per member, so the others' rows, and the sums in the counters
-		// and histograms, stay right.
-		answers, counts := g.Bucket(bAnswers), countsFilter(g)
-		users := map[questions.UserID]bool{}
-		prefix := u64(postID)
-		c := answers.Cursor()
-		for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
-			if counts(k, v) {
-				users[getID[questions.UserID](k[8:16])] = true
-			}
-		}
-		if _, err := deletePrefix(answers, prefix); err != nil {
+		// per member, so the others' keys, and the counts of the rankings,
+		// stay right.
+		users, err := deleteAnswersTo(g, p)
+		if err != nil {
 			return err
 		}
 		// Memories of the question are recomputed from the answers left.
@@ -236,12 +230,14 @@ func (db *DB) DeletePost(ctx context.Context, postID questions.PostID) error {
 		if len(users) == 0 {
 			return nil
 		}
-		for _, u := range slices.Sorted(maps.Keys(users)) {
-			if err := removeMember(g, u); err != nil {
-				return err
-			}
+		if err := removeMembers(g, users); err != nil {
+			return err
 		}
-		return db.recount(tx, g, p.GuildID, countedAnswers(g, users))
+		refs, err := countedAnswers(g, users)
+		if err != nil {
+			return err
+		}
+		return db.recount(tx, g, p.GuildID, refs)
 	})
 	if err != nil {
 		return fmt.Errorf("delete post: %w", err)
@@ -249,19 +245,66 @@ func (db *DB) DeletePost(ctx context.Context, postID questions.PostID) error {
 	return nil
 }
 
-// deletePrefix deletes every key of b that starts with prefix.
-func deletePrefix(b *bbolt.Bucket, prefix []byte) (int, error) {
-	var keys [][]byte
-	c := b.Cursor()
-	for k, _ := c.Seek(prefix); hasPrefix(k, prefix); k, _ = c.Next() {
-		keys = append(keys, append([]byte(nil), k...))
+// deleteAnswersTo deletes every answer to post p from the guild's answer
+// records and returns the members whose deleted answer counted. A post
+// without answers costs nothing; else a pass over the guild's answer
+// records.
+func deleteAnswersTo(g *bbolt.Bucket, p questions.Post) (map[questions.UserID]bool, error) {
+	users := map[questions.UserID]bool{}
+	b := g.Bucket(bAnswers)
+	if b == nil || p.Answers == 0 {
+		return users, nil
 	}
-	for _, k := range keys {
-		if err := b.Delete(k); err != nil {
-			return 0, err
+	num, ok, err := questionNum(g, nil, p.QuestionID, false)
+	if err != nil || !ok {
+		return users, err
+	}
+	counts := countsFilter(g)
+	type change struct{ k, v []byte }
+	var changes []change
+	err = b.ForEach(func(k, v []byte) error {
+		if recordNum(k) != num {
+			return nil
+		}
+		rec, err := decodeRecord(k, v, p.QuestionID)
+		if err != nil {
+			return err
+		}
+		kept := rec.answers[:0]
+		for _, ra := range rec.answers {
+			if ra.id != p.ID || ra.mock {
+				kept = append(kept, ra)
+				continue
+			}
+			if counts(rec.user, ra.seq) {
+				users[rec.user] = true
+			}
+		}
+		if len(kept) == len(rec.answers) {
+			return nil
+		}
+		rec.answers = kept
+		var nv []byte
+		if len(kept) > 0 {
+			nv = encodeRecord(rec) // its card is recomputed after
+		}
+		changes = append(changes, change{bytes.Clone(k), nv})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range changes {
+		if c.v == nil {
+			err = b.Delete(c.k)
+		} else {
+			err = b.Put(c.k, c.v)
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
-	return len(keys), nil
+	return users, nil
 }
 
 // Post returns a post. It returns an error wrapping questions.ErrNotFound

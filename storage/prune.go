@@ -96,7 +96,7 @@ func (db *DB) pruneGuild(tx *bbolt.Tx, guildID questions.GuildID, now time.Time,
 		return 0, err
 	}
 	for _, k := range old {
-		if err := periods.DeleteBucket(k); err != nil {
+		if err := deleteBucket(periods, k); err != nil {
 			return 0, err
 		}
 	}
@@ -245,9 +245,12 @@ func hasExpired(g *bbolt.Bucket, now time.Time) bool {
 		return false
 	}
 	return shown.ForEach(func(k, _ []byte) error {
-		var r reviewRec
-		if v := getIn(reviews, k[8:]); v == nil || json.Unmarshal(v, &r) != nil || !now.Before(r.ExpiresAt) {
-			return found // an expired review, or a key to drop
+		v := getIn(reviews, k[8:])
+		if v == nil {
+			return found // a key to drop
+		}
+		if r, err := decodeReview(0, getID[questions.ReviewID](k[8:]), v); err != nil || !now.Before(r.ExpiresAt) {
+			return found // an expired review, or one to look at
 		}
 		return nil
 	}) != nil

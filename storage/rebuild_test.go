@@ -23,7 +23,12 @@ func TestRebuildRepairs(t *testing.T) {
 		if err := g.Bucket(bPeriods).DeleteBucket(kAllTime); err != nil {
 			return err
 		}
-		return g.Bucket(bTopics).Put(cat(u64(uint64(1)), []byte("tag:a")), cat(u64(uint64(99)), u64(uint64(99))))
+		m, _, err := getMember(g.Bucket(bMembers), nil, 1)
+		if err != nil {
+			return err
+		}
+		m.topics = []topicStat{{topic: "tag:a", answered: 99, correct: 99}}
+		return putMember(g.Bucket(bMembers), nil, m)
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -53,83 +52,109 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 		if open {
 			return fmt.Errorf("question %q: %w", questionID, questions.ErrQuestionOpen)
 		}
-		// The posts and reviews of the question that have answers.
-		sources := map[questions.PostID]answerSource{}
+		// The answers to the question: its posts' and its reviews'.
 		answers := g.Bucket(bAnswers)
-		type stored struct {
-			key [16]byte
-			a   questions.Answer
-			seq uint64
+		num, numbered, err := questionNum(g, nil, questionID, false)
+		if err != nil {
+			return err
 		}
-		var mine []stored
-		c := answers.Cursor()
-		for k, v := c.First(); k != nil; k, v = c.Next() {
-			if len(k) != 16 {
-				continue
+		var recs []record
+		err = answers.ForEach(func(k, v []byte) error {
+			if !numbered || recordNum(k) != num {
+				return nil
 			}
-			id := getID[questions.PostID](k)
-			src, err := sourceOf(tx, g, id, sources)
-			if errors.Is(err, questions.ErrNotFound) {
-				continue
-			}
+			rec, err := decodeRecord(k, v, questionID)
 			if err != nil {
 				return err
 			}
-			if src.questionID != questionID {
-				continue
-			}
-			a, seq := decodeAnswer(guildID, k, v)
-			mine = append(mine, stored{[16]byte(k), a, seq})
+			recs = append(recs, rec)
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		posts := map[questions.PostID]*questions.Post{}
 		reviews := map[questions.PostID]*questions.Review{}
-		for _, s := range mine {
-			id := s.a.PostID
-			if sources[id].review {
-				if reviews[id] == nil {
-					r, err := getReview(tx, guildID, questions.ReviewID(id))
+		for _, rec := range recs {
+			for _, ra := range rec.answers {
+				id := ra.id
+				if ra.mock {
+					continue
+				}
+				if ra.review {
+					if reviews[id] == nil {
+						r, err := getReview(tx, guildID, questions.ReviewID(id))
+						if err != nil {
+							return err
+						}
+						if r.OptionCount != optionCount {
+							return fmt.Errorf("question %q: review %d had %d options, the question has %d: %w", questionID, id, r.OptionCount, optionCount, questions.ErrOptionsChanged)
+						}
+						reviews[id] = &r
+					}
+					continue
+				}
+				if posts[id] == nil {
+					p, err := getPost(tx, id)
+					if errors.Is(err, questions.ErrNotFound) {
+						continue
+					}
 					if err != nil {
 						return err
 					}
-					if r.OptionCount != optionCount {
-						return fmt.Errorf("question %q: review %d had %d options, the question has %d: %w", questionID, id, r.OptionCount, optionCount, questions.ErrOptionsChanged)
+					if p.OptionCount != optionCount {
+						return fmt.Errorf("question %q: post %d had %d options, the question has %d: %w", questionID, id, p.OptionCount, optionCount, questions.ErrOptionsChanged)
 					}
-					reviews[id] = &r
+					if !slices.Equal(p.Correct, key) {
+						out.Posts++
+					}
+					p.Right = 0
+					posts[id] = &p
 				}
-				continue
-			}
-			if posts[id] == nil {
-				p, err := getPost(tx, id)
-				if err != nil {
-					return err
-				}
-				if p.OptionCount != optionCount {
-					return fmt.Errorf("question %q: post %d had %d options, the question has %d: %w", questionID, id, p.OptionCount, optionCount, questions.ErrOptionsChanged)
-				}
-				if !slices.Equal(p.Correct, key) {
-					out.Posts++
-				}
-				p.Right = 0
-				posts[id] = &p
 			}
 		}
+		// Mock exams' questions: their answers are graded against the
+		// key their attempt holds; the mock answers in the records follow
+		// them (below); after the posts' and reviews' checks.
+		mockAnswers, mockChanged, err := regradeMocks(g, guildID, questionID, key, optionCount)
+		if err != nil {
+			return err
+		}
 		// Grade again.
-		for _, s := range mine {
-			a := s.a
-			gr := questions.GradeChoice(key, a.Choice)
-			if p := posts[a.PostID]; p != nil {
-				if gr.Right {
-					p.Right++
+		for _, rec := range recs {
+			changed := false
+			for i := range rec.answers {
+				ra := &rec.answers[i]
+				if ra.mock {
+					right, err := mockRight(g, rec.user, questions.MockID(ra.id), questionID)
+					if err != nil {
+						return err
+					}
+					if right != ra.right {
+						ra.right, changed = right, true
+					}
+					continue // counted with its attempt
 				}
-			} else {
-				gr.Points = 0 // reviews never score
+				gr := questions.GradeChoice(key, ra.choice)
+				if p := posts[ra.id]; p != nil {
+					if gr.Right {
+						p.Right++
+					}
+				} else if ra.review {
+					gr.Points = 0 // reviews never score
+				} else {
+					continue // its post is gone
+				}
+				out.Answers++
+				if gr != (questions.Grade{Right: ra.right, RightPicks: ra.picks, Points: ra.points}) {
+					out.Changed++
+					ra.right, ra.picks, ra.points = gr.Right, gr.RightPicks, gr.Points
+					changed = true
+				}
 			}
-			out.Answers++
-			if gr != a.Grade {
-				out.Changed++
-				a.Grade = gr
-				if err := answers.Put(s.key[:], encodeAnswer(s.seq, a)); err != nil {
-					return err
+			if changed {
+				if err := answers.Put(recordKey(nil, rec.user, rec.num), encodeRecord(rec)); err != nil {
+					return err // the cards are recomputed below
 				}
 			}
 		}
@@ -163,29 +188,14 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 		if len(reviews) > 0 {
 			b := g.Bucket(bReviews)
 			for _, r := range reviews {
-				v := b.Get(u64(r.ID))
-				var rec reviewRec
-				if err := json.Unmarshal(v, &rec); err != nil {
-					return fmt.Errorf("review %d: %w", r.ID, err)
-				}
-				rec.Correct, rec.SelectCount = key, len(key)
-				nv, err := json.Marshal(rec)
-				if err != nil {
-					return err
-				}
-				if err := b.Put(u64(r.ID), nv); err != nil {
+				r.Correct, r.SelectCount = key, len(key)
+				if err := b.Put(u64(r.ID), encodeReview(*r)); err != nil {
 					return err
 				}
 			}
 		}
-		// Mock exams' questions: their answers are graded against the
-		// key their attempt holds.
-		n, changed, err := regradeMocks(g, guildID, questionID, key, optionCount)
-		if err != nil {
-			return err
-		}
-		out.Answers += n
-		out.Changed += changed
+		out.Answers += mockAnswers
+		out.Changed += mockChanged
 		if out.Changed == 0 {
 			return nil // the scores and memories are what they were
 		}

@@ -11,10 +11,11 @@ import (
 	"github.com/quizhost/quizhost/questions"
 )
 
-// clearScores empties the guild's derived data: periods, topics, streaks.
+// clearScores empties the guild's derived data: periods, member records,
+// streaks.
 func clearScores(g *bbolt.Bucket) error {
-	for _, name := range [][]byte{bPeriods, bTopics, bStreaks} {
-		if err := g.DeleteBucket(name); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
+	for _, name := range [][]byte{bPeriods, bMembers, bStreaks} {
+		if err := deleteBucket(g, name); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
 			return err
 		}
 		if _, err := g.CreateBucket(name); err != nil {
@@ -44,7 +45,7 @@ func (db *DB) ResetGuild(ctx context.Context, guildID questions.GuildID) error {
 			return err
 		}
 		for _, name := range [][]byte{bAsked, bResets} {
-			if err := g.DeleteBucket(name); err != nil {
+			if err := deleteBucket(g, name); err != nil {
 				return err
 			}
 			if _, err := g.CreateBucket(name); err != nil {
@@ -71,7 +72,7 @@ func (db *DB) ResetMember(ctx context.Context, guildID questions.GuildID, userID
 		if err := g.Bucket(bResets).Put(u64(userID), u64(g.Bucket(bAnswers).Sequence())); err != nil {
 			return err
 		}
-		return removeMember(g, userID)
+		return removeMembers(g, map[questions.UserID]bool{userID: true})
 	})
 	if err != nil {
 		return fmt.Errorf("reset member: %w", err)
@@ -79,15 +80,30 @@ func (db *DB) ResetMember(ctx context.Context, guildID questions.GuildID, userID
 	return nil
 }
 
-// removeMember deletes a member's rows and ranking keys in every period
-// (and the periods left without members, as a rebuild would not create
-// them), their streak index entry and their topic stats.
-func removeMember(g *bbolt.Bucket, userID questions.UserID) error {
-	if all, ok := periodRO(g, periodAll).row(userID); ok {
-		if k := streakKey(all); k != nil {
+// removeMembers deletes the members' records (scores, streaks, topic
+// stats), their streak index entries and their keys in every period (and
+// the periods left without members, as a rebuild would not create them).
+// Its cost is a pass over every period's points ranking.
+func removeMembers(g *bbolt.Bucket, users map[questions.UserID]bool) error {
+	mb, err := membersRW(g)
+	if err != nil {
+		return err
+	}
+	for u := range users {
+		m, ok, err := getMember(mb, nil, u)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		if k := streakKey(m.all); k != nil {
 			if err := g.Bucket(bStreaks).Delete(k); err != nil {
 				return err
 			}
+		}
+		if err := mb.Delete(u64(u)); err != nil {
+			return err
 		}
 	}
 	periods := g.Bucket(bPeriods)
@@ -99,16 +115,26 @@ func removeMember(g *bbolt.Bucket, userID questions.UserID) error {
 		return err
 	}
 	for _, name := range names {
-		p := periodOf(periods.Bucket(name))
-		if err := p.remove(userID); err != nil {
-			return err
+		p := periodOf(name, periods.Bucket(name))
+		var gone []questions.Score
+		if p.pts.groups != nil {
+			rc := p.pts.cursor()
+			for k, v := rc.seek(firstFence); k != nil; k, v = rc.next() {
+				if users[rankKeyUser(k)] {
+					gone = append(gone, pointsEntryScore(k, v))
+				}
+			}
+		}
+		for _, s := range gone {
+			if err := p.remove(s); err != nil {
+				return err
+			}
 		}
 		if p.count(kMembers) == 0 {
-			if err := periods.DeleteBucket(name); err != nil {
+			if err := deleteBucket(periods, name); err != nil {
 				return err
 			}
 		}
 	}
-	_, err := deletePrefix(g.Bucket(bTopics), u64(userID))
-	return err
+	return nil
 }

@@ -478,7 +478,7 @@ func planReshard(inputs []*reshardInput, layouts []sharding.Layout) (*reshardPla
 				}
 				if bytes.Equal(name, bGuilds) {
 					if a := b.Bucket(k).Bucket(bAnswers); a != nil {
-						in.Answers += a.Stats().KeyN
+						in.Answers += answerCount(a)
 					}
 				}
 				return nil
@@ -702,7 +702,7 @@ func digestGuild(g *bbolt.Bucket, s *serverState) error {
 		default:
 			s.parts["guilds/<guild>/"+string(k)] = digestBucket(sb)
 			if bytes.Equal(k, bAnswers) {
-				s.answers = sb.Stats().KeyN
+				s.answers = answerCount(sb)
 			}
 		}
 		return nil

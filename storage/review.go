@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,10 +15,11 @@ import (
 
 // Reviews (schema version 5): guilds/<g>/reviews/<review> holds each
 // question shown to a member in a private review session; the member's
-// answer is stored with the answers to posts, under <review><user> in
-// guilds/<g>/answers, with the same encoding and the same sequence (so
-// resets, rebuilds and regrades see every answer in recording order).
-// Review IDs come from the posts sequence, so they never equal a post ID.
+// answer is stored with their answers to the question's posts, in their
+// answer record of the question (answerrec.go), under the review's ID and
+// the same sequence (so resets, rebuilds and regrades see every answer in
+// recording order). Review IDs come from the posts sequence, so they never
+// equal a post ID.
 //
 // guilds/<g>/shown/<user><review> indexes the reviews not answered yet
 // (schema version 6): StartReview puts the key, the answer's transaction
@@ -28,7 +30,8 @@ import (
 // review stays: it is what its answer answers (sourceOf), history like a
 // post.
 
-// reviewRec is how a review is stored (JSON).
+// reviewRec is how a review was stored up to schema version 7 (JSON);
+// decodeReview still reads it.
 type reviewRec struct {
 	UserID      questions.UserID `json:"user"`
 	QuestionID  string           `json:"question"`
@@ -41,14 +44,70 @@ type reviewRec struct {
 	ExpiresAt   time.Time        `json:"expiresAt"`
 }
 
-func decodeReview(guildID questions.GuildID, id questions.ReviewID, v []byte) (questions.Review, error) {
-	var r reviewRec
-	if err := json.Unmarshal(v, &r); err != nil {
-		return questions.Review{}, fmt.Errorf("review %d: %w", id, err)
+// Review records (schema version 8): a format byte (reviewFormat; a JSON
+// record of version 7 starts with '{'), the member (8 bytes), opened at
+// and expires at (8 bytes each, timeKey), the number of options and of
+// letters to select (1 byte each), the correct letters (their number, then
+// the letters), then the question ID and the bank (each its length and its
+// bytes) and the tags (their number, then each).
+const reviewFormat = 1
+
+func encodeReview(r questions.Review) []byte {
+	b := make([]byte, 0, 40+len(r.Correct)+len(r.QuestionID)+len(r.Bank)+8*len(r.Tags))
+	b = append(b, reviewFormat)
+	b = binary.BigEndian.AppendUint64(b, uint64(r.UserID))
+	b = binary.BigEndian.AppendUint64(b, timeKey(r.OpenedAt))
+	b = binary.BigEndian.AppendUint64(b, timeKey(r.ExpiresAt))
+	b = append(b, byte(r.OptionCount), byte(r.SelectCount))
+	b = binary.AppendUvarint(b, uint64(len(r.Correct)))
+	for _, l := range r.Correct {
+		b = append(b, l[0])
 	}
-	return questions.Review{ID: id, GuildID: guildID, UserID: r.UserID, QuestionID: r.QuestionID, Bank: r.Bank,
-		Tags: r.Tags, Correct: r.Correct, OptionCount: r.OptionCount, SelectCount: r.SelectCount,
-		OpenedAt: r.OpenedAt, ExpiresAt: r.ExpiresAt}, nil
+	b = appendStr(appendStr(b, r.QuestionID), r.Bank)
+	b = binary.AppendUvarint(b, uint64(len(r.Tags)))
+	for _, t := range r.Tags {
+		b = appendStr(b, t)
+	}
+	return b
+}
+
+func decodeReview(guildID questions.GuildID, id questions.ReviewID, v []byte) (questions.Review, error) {
+	if len(v) > 0 && v[0] == '{' {
+		var r reviewRec
+		if err := json.Unmarshal(v, &r); err != nil {
+			return questions.Review{}, fmt.Errorf("review %d: %w", id, err)
+		}
+		return questions.Review{ID: id, GuildID: guildID, UserID: r.UserID, QuestionID: r.QuestionID, Bank: r.Bank,
+			Tags: r.Tags, Correct: r.Correct, OptionCount: r.OptionCount, SelectCount: r.SelectCount,
+			OpenedAt: r.OpenedAt, ExpiresAt: r.ExpiresAt}, nil
+	}
+	rd := reader{b: v}
+	rv := questions.Review{ID: id, GuildID: guildID}
+	if rd.byte() != reviewFormat {
+		return questions.Review{}, fmt.Errorf("review %d: damaged record (%d bytes)", id, len(v))
+	}
+	rv.UserID = questions.UserID(rd.u64())
+	rv.OpenedAt, rv.ExpiresAt = keyTime(rd.u64()), keyTime(rd.u64())
+	rv.OptionCount, rv.SelectCount = int(rd.byte()), int(rd.byte())
+	if n := rd.int(); n <= len(rd.b) {
+		for _, l := range rd.bytes(n) {
+			rv.Correct = append(rv.Correct, string(l))
+		}
+	} else {
+		rd.bad = true
+	}
+	rv.QuestionID, rv.Bank = rd.str(), rd.str()
+	if n := rd.int(); n <= len(rd.b) {
+		for range n {
+			rv.Tags = append(rv.Tags, rd.str())
+		}
+	} else {
+		rd.bad = true
+	}
+	if rd.bad {
+		return questions.Review{}, fmt.Errorf("review %d: damaged record (%d bytes)", id, len(v))
+	}
+	return rv, nil
 }
 
 // getReview reads a review of the guild; the error wraps
@@ -92,12 +151,7 @@ func (db *DB) StartReview(ctx context.Context, r questions.Review) (questions.Re
 		r.ExpiresAt = r.OpenedAt.Add(questions.ReviewExpiry)
 	}
 	r.ExpiresAt = r.ExpiresAt.UTC()
-	v, err := json.Marshal(reviewRec{UserID: r.UserID, QuestionID: r.QuestionID, Bank: r.Bank, Tags: r.Tags,
-		Correct: r.Correct, OptionCount: r.OptionCount, SelectCount: r.SelectCount, OpenedAt: r.OpenedAt, ExpiresAt: r.ExpiresAt})
-	if err != nil {
-		return questions.Review{}, fmt.Errorf("start review: %w", err)
-	}
-	err = db.update(ctx, func(tx *bbolt.Tx) error {
+	err := db.update(ctx, func(tx *bbolt.Tx) error {
 		id, err := tx.Bucket(bPosts).NextSequence()
 		if err != nil {
 			return err
@@ -117,11 +171,14 @@ func (db *DB) StartReview(ctx context.Context, r questions.Review) (questions.Re
 		if _, err := deleteShown(g, r.UserID, r.OpenedAt, questions.MaxOpenReviews-1); err != nil {
 			return err
 		}
+		if _, _, err := questionNum(g, nil, r.QuestionID, true); err != nil {
+			return err
+		}
 		r.ID = questions.ReviewID(id)
 		if err := shown.Put(cat(u64(r.UserID), u64(id)), nil); err != nil {
 			return err
 		}
-		return b.Put(u64(id), v)
+		return appendPut(b, u64(id), encodeReview(r))
 	})
 	if err != nil {
 		return questions.Review{}, fmt.Errorf("start review: %w", err)
@@ -184,9 +241,7 @@ func (db *DB) checkReview(tx *bbolt.Tx, a questions.Answer) (questions.Review, q
 	if r.UserID != a.UserID {
 		return questions.Review{}, questions.Answer{}, fmt.Errorf("review %d, member %d: %w", r.ID, a.UserID, questions.ErrNotYours)
 	}
-	key := cat(u64(r.ID), u64(a.UserID))
-	if v := getIn(sub(guildRO(tx, a.GuildID), bAnswers), key); v != nil {
-		stored, _ := decodeAnswer(a.GuildID, key, v)
+	if stored, ok := storedAnswer(guildRO(tx, a.GuildID), nil, a.GuildID, a.UserID, r.QuestionID, r.ID.Post()); ok {
 		return questions.Review{}, stored, fmt.Errorf("review %d, member %d: %w", r.ID, a.UserID, questions.ErrAlreadyAnswered)
 	}
 	if !a.At.Before(r.ExpiresAt) {
@@ -220,7 +275,7 @@ func (db *DB) recordReview(tx *bbolt.Tx, d *deltas, a questions.Answer) (questio
 	if err != nil {
 		return questions.Answer{}, nil, err
 	}
-	if err := putAnswer(g, d, r.ID.Post(), a); err != nil {
+	if err := storeAnswer(g, d, r.QuestionID, r.ID.Post(), a, true, time.Time{}); err != nil {
 		return questions.Answer{}, nil, err
 	}
 	if shown := g.Bucket(bShown); shown != nil {
@@ -235,9 +290,6 @@ func (db *DB) recordReview(tx *bbolt.Tx, d *deltas, a questions.Answer) (questio
 	if err := countReview(g, d, a.UserID, a.At, loc); err != nil {
 		return questions.Answer{}, nil, err
 	}
-	if err := rememberAnswer(g, d, a.UserID, r.QuestionID, questions.Attempt{At: a.At, Right: a.Right, Review: true}, time.Time{}); err != nil {
-		return questions.Answer{}, nil, err
-	}
 	return a, nil, nil
 }
 
@@ -246,7 +298,7 @@ func (db *DB) recordReview(tx *bbolt.Tx, d *deltas, a questions.Answer) (questio
 // beyond keep, record and key, and returns how many reviews it deleted. A key whose review has an answer after all, or no record, is
 // dropped from the index and the record left alone.
 func deleteShown(g *bbolt.Bucket, user questions.UserID, now time.Time, keep int) (int, error) {
-	shown, reviews, answers := g.Bucket(bShown), g.Bucket(bReviews), g.Bucket(bAnswers)
+	shown, reviews := g.Bucket(bShown), g.Bucket(bReviews)
 	if shown == nil {
 		return 0, nil
 	}
@@ -257,13 +309,17 @@ func deleteShown(g *bbolt.Bucket, user questions.UserID, now time.Time, keep int
 	for k, _ := c.Seek(prefix); hasPrefix(k, prefix); k, _ = c.Next() {
 		e := entry{append([]byte(nil), k...), append([]byte(nil), k[8:]...)}
 		v := getIn(reviews, e.id)
-		if v == nil || getIn(answers, cat(e.id, prefix)) != nil {
+		if v == nil {
 			stale = append(stale, entry{key: e.key}) // not a review waiting for its answer
 			continue
 		}
-		var r reviewRec
-		if err := json.Unmarshal(v, &r); err != nil {
-			return 0, fmt.Errorf("review %d: %w", getU64(e.id), err)
+		r, err := decodeReview(0, getID[questions.ReviewID](e.id), v)
+		if err != nil {
+			return 0, err
+		}
+		if _, answered := storedAnswer(g, nil, 0, user, r.QuestionID, r.ID.Post()); answered {
+			stale = append(stale, entry{key: e.key})
+			continue
 		}
 		if !now.Before(r.ExpiresAt) {
 			stale = append(stale, e)

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"bytes"
-	"encoding/binary"
 	"slices"
 	"time"
 
@@ -11,69 +10,90 @@ import (
 	"github.com/quizhost/quizhost/questions"
 )
 
-// period is one period's buckets: guilds/<g>/periods/<key>/.
+// period is one period's buckets: guilds/<g>/periods/<name>/.
 type period struct {
 	b    *bbolt.Bucket
-	rows *bbolt.Bucket
+	kind int   // kindDay, kindWeek, kindMonth; -1 for all time
+	num  int64 // the period's number within its kind (periodNum)
 	pts  rankIndex
 	acc  rankIndex
 	pend *bucketDeltas // n and na changes waiting for the flush; nil: written at once
 	d    *deltas       // the transaction's lookups (see deltas); nil: bbolt's own
 }
 
-// periodRW returns the period bucket named key, creating it. With d its
-// counters (n, na, ph, ah) change in d until d is flushed, and its rows
-// and keys are read and written through d; with nil at once.
-func periodRW(g *bbolt.Bucket, key []byte, d *deltas) (period, error) {
+// periodRW returns the period bucket named name, creating it. With d its
+// counters (n, na, the blocks) change in d until d is flushed, and its
+// keys are read and written through d; with nil at once.
+func periodRW(g *bbolt.Bucket, name []byte, d *deltas) (period, error) {
 	periods := g.Bucket(bPeriods)
-	b := periods.Bucket(key)
+	b := periods.Bucket(name)
 	if b == nil {
 		var err error
-		if b, err = periods.CreateBucket(key); err != nil {
+		if b, err = periods.CreateBucket(name); err != nil {
 			return period{}, err
 		}
-		for _, name := range [][]byte{bRows, bPts, bPtsHist, bAcc, bAccHist} {
-			if _, err := b.CreateBucket(name); err != nil {
+		for _, sub := range [][]byte{bPtsBlocks, bAccBlocks} {
+			if _, err := b.CreateBucket(sub); err != nil {
 				return period{}, err
 			}
 		}
 	}
-	p := periodOf(b)
-	p.pend = d.of(p.b)
-	p.pts.pend = d.of(p.pts.hist)
-	p.acc.pend = d.of(p.acc.hist)
+	p := periodOf(name, b)
+	p.pend = d.of(p.b, rankIndex{})
+	p.pts.pend = d.of(p.pts.blocks, p.pts)
+	p.acc.pend = d.of(p.acc.blocks, p.acc)
 	p.d, p.pts.d, p.acc.d = d, d, d
 	return p, nil
 }
 
-// periodRO returns the period bucket named key; its fields are nil when the
-// period has no scores.
-func periodRO(g *bbolt.Bucket, key string) period {
-	return periodOf(sub(sub(g, bPeriods), []byte(key)))
+// periodRO returns the period bucket named name; its buckets are nil when
+// the period has no scores.
+func periodRO(g *bbolt.Bucket, name string) period {
+	return periodOf([]byte(name), sub(sub(g, bPeriods), []byte(name)))
 }
 
-func periodOf(b *bbolt.Bucket) period {
+func periodOf(name []byte, b *bbolt.Bucket) period {
+	kind, num, _ := periodNum(string(name))
+	p := period{kind: kind, num: num}
 	if b == nil {
-		return period{}
+		return p
 	}
-	return period{
-		b:    b,
-		rows: b.Bucket(bRows),
-		pts:  rankIndex{keys: b.Bucket(bPts), hist: b.Bucket(bPtsHist)},
-		acc:  rankIndex{keys: b.Bucket(bAcc), hist: b.Bucket(bAccHist)},
-	}
+	p.b = b
+	p.pts = rankIndex{groups: b, tag: tagPts, blocks: b.Bucket(bPtsBlocks)}
+	p.acc = rankIndex{groups: b, tag: tagAcc, blocks: b.Bucket(bAccBlocks)}
+	return p
 }
 
-// row returns a member's score in the period and whether there is one.
-func (p period) row(user questions.UserID) (questions.Score, bool) {
-	if p.rows == nil {
-		return questions.Score{UserID: user}, false
+// periodNum returns the kind of the period bucket named name and its
+// number: the day number of a day or of a week's Monday, year*12+month-1
+// of a month; kind -1 for the all-time period. ok is false for any other
+// name.
+func periodNum(name string) (kind int, num int64, ok bool) {
+	if name == periodAll {
+		return -1, 0, true
 	}
-	v := p.d.get(p.rows, u64(user))
-	if v == nil {
-		return questions.Score{UserID: user}, false
+	if len(name) < 2 {
+		return -1, 0, false
 	}
-	return decodeScore(user, v), true
+	switch name[0] {
+	case 'd', 'w':
+		t, err := time.Parse(dateLayout, name[1:])
+		if err != nil {
+			return -1, 0, false
+		}
+		kind = kindDay
+		if name[0] == 'w' {
+			kind = kindWeek
+		}
+		return kind, t.Unix() / 86400, true
+	case 'm':
+		t, err := time.Parse(monthLayout, name[1:])
+		if err != nil {
+			return -1, 0, false
+		}
+		return kindMonth, int64(t.Year())*12 + int64(t.Month()) - 1, true
+	}
+	return -1, 0, false
 }
 
 // count returns a counter (n, na) as the transaction will leave it: the
@@ -102,14 +122,22 @@ func (p period) addCount(key []byte, delta int) error {
 
 func onAccuracyBoard(s questions.Score) bool { return s.Answered >= questions.MinAnswersForAccuracy }
 
-// set stores s as the member's row, replacing old (had: there was one),
-// and moves the member's keys in both rankings.
-func (p period) set(old questions.Score, had bool, s questions.Score) error {
-	if err := p.d.put(p.rows, u64(s.UserID), appendScore(p.d.value(scoreLen(s)), s)); err != nil {
-		return err
+// has reports whether the points ranking holds the member's key for s.
+func (p period) has(s questions.Score) bool {
+	if p.pts.groups == nil {
+		return false
 	}
+	var k [rankLen]byte
+	putPointsKey(k[:], s)
+	gb, _ := p.pts.group(k[:], false)
+	return gb != nil && p.d.has(gb, k[groupLen:])
+}
+
+// set stores s as the member's score in the period, replacing old (had:
+// there was one): it moves the member's keys in both rankings.
+func (p period) set(old questions.Score, had bool, s questions.Score) error {
 	var oldPts, oldAcc, newAcc []byte
-	var kp, ka, kn [32]byte // the keys on this stack: move keeps none
+	var kp, ka, kn [rankLen]byte // the keys on this stack: move keeps none
 	if had {
 		oldPts = putPointsKey(kp[:], old)
 		if onAccuracyBoard(old) {
@@ -118,7 +146,8 @@ func (p period) set(old questions.Score, had bool, s questions.Score) error {
 	} else if err := p.addCount(kMembers, 1); err != nil {
 		return err
 	}
-	if err := p.pts.move(oldPts, putPointsKey(kn[:], s)); err != nil {
+	pv := appendUvarints(p.d.value(20), uint64(s.Answered), uint64(s.Correct))
+	if err := p.pts.move(oldPts, putPointsKey(kn[:], s), pv); err != nil {
 		return err
 	}
 	if onAccuracyBoard(s) {
@@ -133,31 +162,69 @@ func (p period) set(old questions.Score, had bool, s questions.Score) error {
 			return err
 		}
 	}
-	return p.acc.move(oldAcc, newAcc)
+	var av []byte
+	if newAcc != nil {
+		av = appendUvarints(p.d.value(20), uint64(s.Points), uint64(s.Correct))
+	}
+	return p.acc.move(oldAcc, newAcc, av)
 }
 
-// remove deletes a member's row and keys from the period.
-func (p period) remove(user questions.UserID) error {
-	old, had := p.row(user)
-	if !had {
-		return nil
-	}
-	if err := p.rows.Delete(u64(user)); err != nil {
-		return err
-	}
-	if err := p.pts.move(pointsKey(old), nil); err != nil {
+// remove deletes the member's keys for their score old from the period.
+func (p period) remove(old questions.Score) error {
+	if err := p.pts.move(pointsKey(old), nil, nil); err != nil {
 		return err
 	}
 	if err := p.addCount(kMembers, -1); err != nil {
 		return err
 	}
 	if onAccuracyBoard(old) {
-		if err := p.acc.move(accKey(old), nil); err != nil {
+		if err := p.acc.move(accKey(old), nil, nil); err != nil {
 			return err
 		}
 		return p.addCount(kAccMembers, -1)
 	}
 	return nil
+}
+
+// find looks for user's score in the period by walking its points
+// ranking: for the rare score a member record does not name (an answer
+// delivered after one in a later period, a member reset); its cost grows
+// with the members of the period.
+func (p period) find(user questions.UserID) (questions.Score, bool) {
+	if p.pts.groups == nil {
+		return questions.Score{UserID: user}, false
+	}
+	rc := p.pts.cursor()
+	for k, v := rc.seek(firstFence); k != nil; k, v = rc.next() {
+		if rankKeyUser(k) == user {
+			return pointsEntryScore(k, v), true
+		}
+	}
+	return questions.Score{UserID: user}, false
+}
+
+// scoreIn returns the member's score in period p, whose member record is
+// m (ok: there is one): the record's row of p's kind when it names p, else
+// found in p. had is false when the member has no score in p.
+func scoreIn(p period, m memberRec, ok bool) (s questions.Score, had bool) {
+	user := m.all.UserID
+	if p.kind < 0 {
+		return m.all, ok
+	}
+	if !ok {
+		return questions.Score{UserID: user}, false
+	}
+	r := m.cur[p.kind]
+	switch {
+	case r.ok && r.num == p.num:
+		if p.has(r.score) {
+			return r.score, true
+		}
+		return questions.Score{UserID: user}, false
+	case r.ok && r.num > p.num:
+		return p.find(user)
+	}
+	return questions.Score{UserID: user}, false
 }
 
 // addGrade counts one graded answer at `at` into s. ReachedAt moves when
@@ -186,16 +253,6 @@ func study(s *questions.Score, day string) {
 		s.LastStudyDay = day
 	}
 	s.BestStreak = max(s.BestStreak, s.CurrentStreak)
-}
-
-// dayNumber is the number of days from 1970-01-01 to the date day
-// ("2006-01-02"): calendar days, whatever their length in any time zone.
-func dayNumber(day string) int64 {
-	t, err := time.Parse(dateLayout, day)
-	if err != nil {
-		return 0
-	}
-	return t.Unix() / 86400
 }
 
 // showStreak sets what a reader sees: the current streak is 0 once the last
@@ -290,59 +347,53 @@ func periodOfAt(p questions.Period, at time.Time, loc *time.Location) ([]byte, t
 }
 
 // countAnswer adds one graded answer of user to every score the guild keeps:
-// the four period rows and rankings, the streaks and their index, and the
-// topic stats. RecordAnswer and RebuildScores both come through here, so a
-// rebuild reproduces what live recording wrote. The ranking counters
-// change in d (nil: written at once).
+// the four periods' rankings, the member record (all-time score, streak,
+// the rows of the latest periods, topic stats) and the streak index.
+// RecordAnswer and RebuildScores both come through here, so a rebuild
+// reproduces what live recording wrote. The ranking counters change in d
+// (nil: written at once).
 func countAnswer(g *bbolt.Bucket, d *deltas, user questions.UserID, gr questions.Grade, at time.Time, loc *time.Location, topics []string) error {
 	ps, day, err := periodsAt(g, d, at, loc)
 	if err != nil {
 		return err
 	}
-	all := ps[0]
-	old, had := all.row(user)
-	s := old
-	addGrade(&s, gr, at)
-	study(&s, day)
-	if err := all.set(old, had, s); err != nil {
+	mb, err := membersRW(g)
+	if err != nil {
 		return err
 	}
-	if err := moveStreak(g.Bucket(bStreaks), d, old, had, s); err != nil {
+	m, ok, err := getMember(mb, d, user)
+	if err != nil {
+		return err
+	}
+	s := m.all
+	addGrade(&s, gr, at)
+	study(&s, day)
+	if err := ps[0].set(m.all, ok, s); err != nil {
+		return err
+	}
+	if err := moveStreak(g.Bucket(bStreaks), d, m.all, ok, s); err != nil {
 		return err
 	}
 	for _, p := range ps[1:] {
-		old, had := p.row(user)
-		ps := old
-		addGrade(&ps, gr, at)
-		// Streaks live in the all-time row only (files written before
-		// this build kept a copy here: drop it).
-		ps.CurrentStreak, ps.BestStreak, ps.LastStudyDay = 0, 0, ""
-		if err := p.set(old, had, ps); err != nil {
+		old, had := scoreIn(p, m, ok)
+		ns := old
+		addGrade(&ns, gr, at)
+		if err := p.set(old, had, ns); err != nil {
 			return err
 		}
+		if r := &m.cur[p.kind]; !r.ok || r.num <= p.num {
+			*r = periodRow{ok: true, num: p.num, score: ns}
+		}
 	}
-	tb := g.Bucket(bTopics)
-	var kb [64]byte
+	m.all = s
 	for _, topic := range topics {
-		k := append(binary.BigEndian.AppendUint64(kb[:0], uint64(user)), topic...)
-		v := d.get(tb, k)
-		answered, correct := getU64(v)+1, uint64(0)
-		if len(v) == 16 {
-			correct = getU64(v[8:])
-		}
-		if gr.Right {
-			correct++
-		}
-		nv := binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(d.value(16), answered), correct)
-		if err := d.put(tb, k, nv); err != nil {
-			return err
-		}
+		m.addTopic(topic, gr.Right)
 	}
-	return nil
+	return putMember(mb, d, m)
 }
 
 // moveStreak moves the member's key in the streaks bucket b from old's
-// (had: there was an old row) to s's.
+// (had: there was an old score) to s's.
 func moveStreak(b *bbolt.Bucket, d *deltas, old questions.Score, had bool, s questions.Score) error {
 	var ko, kn [streakKeyLen]byte
 	nk := appendStreakKey(kn[:0], s)

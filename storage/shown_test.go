@@ -138,14 +138,11 @@ func TestPruneExpiredDrafts(t *testing.T) {
 // live one counts toward the cap, the answered one stays.
 func TestMigrateV5(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "quiz.db")
-	v5, err := open(t.Context(), path, Options{Now: func() time.Time { return t0 }}, migrations()[:5])
-	if err != nil {
-		t.Fatal(err)
-	}
+	v5 := openV7(t, path, 5)
 	// Write the reviews as a version-5 build did: the record only.
 	var recs []questions.Review
-	err = v5.bolt.Update(func(tx *bbolt.Tx) error {
-		g, err := guildRW(tx, guild)
+	err := v5.bolt.Update(func(tx *bbolt.Tx) error {
+		g, err := v7Guild(tx, guild)
 		if err != nil {
 			return err
 		}
@@ -167,8 +164,8 @@ func TestMigrateV5(t *testing.T) {
 			if i == 0 { // answered, as RecordReview stores it
 				a := questions.Answer{PostID: questions.PostID(id), GuildID: guild, UserID: 1, Choice: []string{"B"}, At: at.Add(time.Minute),
 					Grade: questions.GradeChoice([]string{"B"}, []string{"B"})}
-				seq, _ := g.Bucket(bAnswers).NextSequence()
-				if err := g.Bucket(bAnswers).Put(cat(u64(id), u64(uint64(1))), encodeAnswer(seq, a)); err != nil {
+				seq, _ := g.Bucket(bAnswersV7).NextSequence()
+				if err := g.Bucket(bAnswersV7).Put(cat(u64(id), u64(uint64(1))), encodeAnswerV7(seq, a)); err != nil {
 					return err
 				}
 			}

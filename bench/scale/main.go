@@ -9,14 +9,21 @@
 //   - resident memory (VmRSS, and the peak VmHWM) of a bot in 1,000 guilds
 //     that each have an open question (/quiz ask) and a daily schedule
 //     (/quizadmin daily set), read after start-up, after the set-up and
-//     after the daily quiz has posted in every guild.
+//     after the daily quiz has posted in every guild;
 //
-//     go run ./bench/scale [-calls 300] [-guilds 1000] [-only board|memory]
+//   - a bot on a database of about a gigabyte (420,000 members, 4,200,000
+//     answers): how long it takes to open the file (the damage check
+//     included) and to be ready, and its resident memory after start-up,
+//     after a /quiz leaderboard and after the file's full check (which runs
+//     in the background on a file this large).
 //
-// The large guild's database is built once through storage's API (posts,
+//     go run ./bench/scale [-calls 300] [-guilds 1000] [-only board|memory|open]
+//
+// The large guilds' databases are built once through storage's API (posts,
 // then every answer with RecordAnswer, durable) and cached in the OS temp
-// directory, keyed by a fixture version and the schema version; each run
-// works on a copy.
+// directory, keyed by a fixture version and the schema version (the
+// gigabyte one takes a quarter of an hour on two cores); each run works on
+// a copy.
 package main
 
 import (
@@ -41,14 +48,9 @@ import (
 	"github.com/quizhost/quizhost/internal/fakediscord"
 )
 
-// fixtureVersion names the cached database: change it when BuildGuild's
-// parameters or what it writes change.
-const fixtureVersion = 1
-
 const (
-	members = 100_000
-	answers = 1_000_000
-	posts   = 1_000
+	members = harness.LargeMembers
+	answers = harness.LargeAnswers
 )
 
 func main() { harness.Main("scale", run) }
@@ -57,13 +59,13 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("scale", flag.ContinueOnError)
 	calls := fs.Int("calls", 300, "calls of /quiz leaderboard and of /quiz stats")
 	guilds := fs.Int("guilds", 1000, "guilds with a daily schedule, for the memory figure")
-	only := fs.String("only", "", `run one part: "board" (leaderboard and stats) or "memory"`)
+	only := fs.String("only", "", `run one part: "board" (leaderboard and stats), "memory" or "open" (a gigabyte's file)`)
 	keep := fs.Bool("keep", false, "keep the temporary directory (binary, databases, logs)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *calls < 1 || *guilds < 1 || (*only != "" && *only != "board" && *only != "memory") {
-		return errors.New(`-calls and -guilds must be at least 1; -only is "board" or "memory"`)
+	if *calls < 1 || *guilds < 1 || (*only != "" && *only != "board" && *only != "memory" && *only != "open") {
+		return errors.New(`-calls and -guilds must be at least 1; -only is "board", "memory" or "open"`)
 	}
 	tmp, bank, remove, err := harness.Workdir("quizhost-scale-", *keep, out)
 	if err != nil {
@@ -74,48 +76,22 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *only != "memory" {
+	if *only == "" || *only == "board" {
 		if err := boards(ctx, out, tmp, bin, bank, *calls); err != nil {
 			return fmt.Errorf("leaderboard and stats: %w", err)
 		}
 	}
-	if *only != "board" {
+	if *only == "" || *only == "memory" {
 		if err := memory(ctx, out, tmp, bin, bank, *guilds); err != nil {
 			return fmt.Errorf("memory: %w", err)
 		}
 	}
+	if *only == "" || *only == "open" {
+		if err := openLarge(ctx, out, tmp, bin, bank); err != nil {
+			return fmt.Errorf("open: %w", err)
+		}
+	}
 	return nil
-}
-
-// cachedGuild returns the path of the large guild's database, building it
-// first when it is not cached yet.
-func cachedGuild(out io.Writer) (string, error) {
-	dir := filepath.Join(os.TempDir(), "quizhost-bench-cache")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", err
-	}
-	path := filepath.Join(dir, fmt.Sprintf("guild-100k-v%d-schema%d.db", fixtureVersion, harness.SchemaVersion()))
-	if _, err := os.Stat(path); err == nil {
-		return path, nil
-	}
-	fmt.Fprintf(out, "building %s (once: %d members, %d answers through RecordAnswer)…\n", path, members, answers)
-	tmp := path + ".building"
-	os.Remove(tmp)
-	start := time.Now()
-	err := harness.BuildGuild(tmp, harness.Guild{ID: 8001, Channel: 6001, Members: members, Answers: answers, Posts: posts,
-		FirstUser: harness.FirstMember, End: time.Now(), Span: 30 * 24 * time.Hour, Writers: 1000,
-		Progress: func(done, all int) {
-			fmt.Fprintf(os.Stderr, "  %d of %d answers, %v\n", done, all, time.Since(start).Round(time.Second))
-		}})
-	if err != nil {
-		os.Remove(tmp)
-		return "", err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return "", err
-	}
-	fmt.Fprintf(out, "built in %v\n", time.Since(start).Round(time.Second))
-	return path, nil
 }
 
 func copyFile(dst, src string) error {
@@ -136,7 +112,7 @@ func copyFile(dst, src string) error {
 }
 
 func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int) error {
-	cached, err := cachedGuild(out)
+	cached, err := harness.CachedGuild(out)
 	if err != nil {
 		return err
 	}
@@ -337,4 +313,128 @@ func memory(ctx context.Context, out io.Writer, tmp, bin, bank string, n int) er
 			r.when, mib(r.mem.RSS), mib(r.mem.HWM), mib(r.mem.Anon), mib(r.mem.File))
 	}
 	return nil
+}
+
+// The gigabyte's guild of openLarge.
+const (
+	gigaMembers = 420_000
+	gigaAnswers = 4_200_000
+	gigaPosts   = 4_200
+)
+
+// openLarge starts the bot on a copy of a database of about a gigabyte and
+// reports how long the database took to open and the bot to be ready, and
+// the bot's resident memory after start-up, after a /quiz leaderboard, and
+// after the full check the database runs in the background.
+func openLarge(ctx context.Context, out io.Writer, tmp, bin, bank string) error {
+	cached, err := harness.CachedGuildOf(out, "guild-420k", gigaMembers, gigaAnswers, gigaPosts)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Join(tmp, "open")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	db := filepath.Join(dir, "quizhost.db")
+	if err := copyFile(db, cached); err != nil {
+		return err
+	}
+	st, err := os.Stat(db)
+	if err != nil {
+		return err
+	}
+	// The copy was just written: read it once so that the start is warm,
+	// as a server's file is in its page cache.
+	if err := readAll(db); err != nil {
+		return err
+	}
+	g := fakediscord.DefaultGuild()
+	g.Members = []fakediscord.Member{harness.Admin}
+	srv, err := fakediscord.Listen("127.0.0.1:0", fakediscord.Options{Token: harness.Token, Guilds: []fakediscord.Guild{g}})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	startCtx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	began := time.Now()
+	child, err := harness.Launch(startCtx, srv, harness.Bot{Name: "quizhost", Bin: bin, Env: harness.QuizhostEnv(srv, db, bank)}, dir)
+	if err != nil {
+		return err
+	}
+	defer child.Stop(10 * time.Second)
+	ready := time.Since(began)
+	log, _, err := child.LogFrom(0)
+	if err != nil {
+		return err
+	}
+	opened := logged(log, "database opened")
+	afterStart, err := child.Memory()
+	if err != nil {
+		return err
+	}
+	user := fakediscord.Member{ID: fmt.Sprint(harness.FirstMember + 7)}
+	p := srv.SlashCommand(g.ID, "6001", user, "quiz", fakediscord.Option{Name: "leaderboard", Type: discordgo.ApplicationCommandOptionSubCommand})
+	if _, _, _, err := harness.Reply(startCtx, srv, p); err != nil {
+		return fmt.Errorf("/quiz leaderboard: %w", err)
+	}
+	afterBoard, err := child.Memory()
+	if err != nil {
+		return err
+	}
+	var checked string
+	err = harness.Wait(startCtx, srv, "the database's full check", func() bool {
+		log, _, _ := child.LogFrom(0)
+		checked = logged(log, "database checked")
+		return checked != "" || strings.Contains(string(log), "database damaged")
+	})
+	if err != nil {
+		return err
+	}
+	if checked == "" {
+		return fmt.Errorf("the full check found damage:\n%s", child.LogTail(2000))
+	}
+	afterCheck, err := child.Memory()
+	if err != nil {
+		return err
+	}
+	if err := child.Stop(10 * time.Second); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "\na database of %s (%d members, %d answers), in the page cache (target: start-up under 1 s, resident memory well below the file)\n",
+		mib(st.Size()), gigaMembers, gigaAnswers)
+	fmt.Fprintf(out, "database opened in %s (its damage check included; the full check then ran in the background for %s); bot ready %s after its start\n",
+		opened, checked, harness.Ms(ready))
+	for _, r := range []struct {
+		when string
+		mem  harness.Memory
+	}{{"after start-up", afterStart}, {"after /quiz leaderboard", afterBoard}, {"after the full check", afterCheck}} {
+		fmt.Fprintf(out, "%-24s VmRSS %10s   (allocated %s, mapped file %s)\n", r.when, mib(r.mem.RSS), mib(r.mem.Anon), mib(r.mem.File))
+	}
+	return nil
+}
+
+// logged returns the took= of the first log line that holds msg; "" if none.
+func logged(log []byte, msg string) string {
+	for _, line := range strings.Split(string(log), "\n") {
+		if !strings.Contains(line, "msg=\""+msg+"\"") {
+			continue
+		}
+		if _, took, ok := strings.Cut(line, "took="); ok {
+			took, _, _ = strings.Cut(took, " ")
+			return took
+		}
+	}
+	return ""
+}
+
+// readAll reads the file at path through once.
+func readAll(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(io.Discard, f)
+	return err
 }

@@ -1,14 +1,17 @@
 package harness
 
-// This file is the benchmarks' only use of storage's API (checking what a
-// burst stored, building the large guild): keep it small, it follows
-// storage's signatures.
+// This file is the over-the-wire benchmarks' only use of storage's API
+// (checking what a burst stored, building the large guild): keep it small,
+// it follows storage's signatures. bench/growth, a benchmark of storage
+// itself, drives storage directly.
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -155,4 +158,56 @@ func BuildGuild(path string, g Guild) error {
 		}
 	}
 	return nil
+}
+
+// The large guild that bench/scale and bench/growth measure: LargeMembers
+// members answering LargeAnswers questions in all over 30 days, round-robin
+// over LargePosts posts.
+const (
+	LargeMembers = 100_000
+	LargeAnswers = 1_000_000
+	LargePosts   = 1_000
+)
+
+// largeFixtureVersion names the cached guilds: change it when
+// BuildGuild's parameters or what it writes change.
+const largeFixtureVersion = 1
+
+// CachedGuild returns the path of the large guild's database (see
+// LargeMembers), building it first through BuildGuild when it is not
+// cached yet in the OS temp directory (keyed by its fixture version and the
+// schema version). Callers work on a copy.
+func CachedGuild(out io.Writer) (string, error) {
+	return CachedGuildOf(out, "guild-100k", LargeMembers, LargeAnswers, LargePosts)
+}
+
+// CachedGuildOf is CachedGuild for a guild of members members answering
+// answers questions over posts posts, cached under name.
+func CachedGuildOf(out io.Writer, name string, members, answers, posts int) (string, error) {
+	dir := filepath.Join(os.TempDir(), "quizhost-bench-cache")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, fmt.Sprintf("%s-v%d-schema%d.db", name, largeFixtureVersion, SchemaVersion()))
+	if _, err := os.Stat(path); err == nil {
+		return path, nil
+	}
+	fmt.Fprintf(out, "building %s (once: %d members, %d answers through RecordAnswer)…\n", path, members, answers)
+	tmp := path + ".building"
+	os.Remove(tmp)
+	start := time.Now()
+	err := BuildGuild(tmp, Guild{ID: 8001, Channel: 6001, Members: members, Answers: answers, Posts: posts,
+		FirstUser: FirstMember, End: time.Now(), Span: 30 * 24 * time.Hour, Writers: 1000,
+		Progress: func(done, all int) {
+			fmt.Fprintf(os.Stderr, "  %d of %d answers, %v\n", done, all, time.Since(start).Round(time.Second))
+		}})
+	if err != nil {
+		os.Remove(tmp)
+		return "", err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return "", err
+	}
+	fmt.Fprintf(out, "built in %v\n", time.Since(start).Round(time.Second))
+	return path, nil
 }
