@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/quizhost/quizhost/internal/discordtest"
 )
 
 // envMap is a getenv over a map.
@@ -122,6 +124,7 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
+	discordtest.WaitingTests() // the parallel tests wait on child processes
 	os.Exit(m.Run())
 }
 

@@ -13,6 +13,7 @@ import (
 // quizhost reshard splits a file, prints a line per file read and written,
 // and refuses (exit 1, the files untouched) what storage.Reshard refuses.
 func TestReshardCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "quizhost.db")
 	db, err := storage.Open(t.Context(), src, storage.Options{Timeout: time.Second})

@@ -59,6 +59,7 @@ func TestBrokenBankStopsStartup(t *testing.T) {
 }
 
 func TestSIGTERMStopsCleanly(t *testing.T) {
+	t.Parallel() // a child process
 	srv := discordtest.Start(t, discordtest.Options{Token: "secret-token-123"})
 	// A slow file server keeps an import in flight while the signal comes.
 	// It answers once the test has seen an interaction refused during the
@@ -224,6 +225,7 @@ func waitExit(t *testing.T, cmd *exec.Cmd, out *bytes.Buffer, within time.Durati
 // bot runs ends the process with status 1 and says why, so a service
 // manager learns of it.
 func TestFatalCloseCodeExits(t *testing.T) {
+	t.Parallel() // the child waits out discordgo's second after the close
 	srv := discordtest.Start(t, discordtest.Options{Token: "secret-token-123"})
 	dir := t.TempDir()
 	cmd, out := startChild(t, srv, dir)
@@ -243,6 +245,7 @@ func TestFatalCloseCodeExits(t *testing.T) {
 // TestInterruptWhileConnecting: Ctrl-C while the gateway hangs before
 // HELLO exits 0 within 5 s, and leaves no database file behind.
 func TestInterruptWhileConnecting(t *testing.T) {
+	t.Parallel() // a child process
 	srv := discordtest.Start(t, discordtest.Options{Token: "secret-token-123"})
 	srv.StallGateway(true)
 	dir := t.TempDir()
@@ -277,9 +280,10 @@ func TestFailedStartLeavesNoDatabase(t *testing.T) {
 // TestDamagedDatabaseRefused: a damaged or empty database file stops
 // start-up with exit status 1 and restore steps, and is left unchanged.
 func TestDamagedDatabaseRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.db")
-	db, err := storage.Open(t.Context(), good, storage.Options{})
+	db, err := storage.Open(t.Context(), good, storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

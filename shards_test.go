@@ -132,6 +132,7 @@ func checkAnswered(t *testing.T, g discordtest.Guild, member discordtest.Member,
 // other's servers keep answering (and the restarted one answers what
 // arrived meanwhile).
 func TestTwoProcessesOfTwoShards(t *testing.T) {
+	t.Parallel() // two child processes
 	bob := discordtest.Member{ID: "7002", Username: "bob"}
 	carol := discordtest.Member{ID: "7003", Username: "carol"}
 	dave := discordtest.Member{ID: "7004", Username: "dave"}

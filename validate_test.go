@@ -265,3 +265,66 @@ func TestValidateEveryShapeInOneFolder(t *testing.T) {
 		t.Errorf("got exit %d, stderr\n%s\nwant 1 and %q", code, errOut, want)
 	}
 }
+
+// TestValidateExamSettings: validate checks a bank's exam settings, in a
+// structured bank's exam block and in an exam.yaml beside a table, as
+// start-up does: the weights sum to 100, each domain is a tag of the
+// bank's questions, the pass mark reads; each problem at its path:line.
+func TestValidateExamSettings(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	files := map[string]string{
+		"cloud.yaml": "bank: Cloud\nexam:\n  questions: 2\n  minutes: 3\n  pass: 700 of 100-1000\n  domains:\n    Net: 50\n    Sec: 50\nquestions:\n" +
+			"- question: One?\n  tags: [Net]\n  options: [{text: a, correct: true}, {text: b}]\n" +
+			"- question: Two?\n  tags: [sec]\n  options: [{text: a, correct: true}, {text: b}]\n",
+		"bad/weights.yaml": "bank: Weights\nexam:\n  domains:\n    Net: 60\n    Storage: 30\nquestions:\n" +
+			"- question: One?\n  tags: [Net]\n  options: [{text: a, correct: true}, {text: b}]\n",
+		"sheet/q.csv":     "Question,A,B,Answer,Topic,Bank\nWhich one?,a,b,A,Net,Sheet\n",
+		"sheet/exam.yaml": "questions: 1\npass: 170%\ndomains:\n  Net: 100\n",
+		"good/q.csv":      "Question,A,B,Answer,Topic,Bank\nWhich one?,a,b,A,Net,Good\n",
+		"good/exam.yaml":  "minutes: 5\npass: 80%\n",
+	}
+	for name, content := range files {
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name    string
+		path    string
+		code    int
+		wantErr []string
+		total   string
+	}{
+		{"an exam block", "cloud.yaml", 0, nil, "ok: 1 bank, 2 questions; 0 errors, 0 warnings"},
+		{"an exam.yaml", "good", 0, nil, "ok: 1 bank, 1 question; 0 errors, 0 warnings"},
+		{"weights and a domain no question has", "bad", 1, []string{
+			filepath.Join("bad", "weights.yaml") + ":4: the exam domains' weights sum to 90%; they must sum to 100%",
+			filepath.Join("bad", "weights.yaml") + `:5: exam domain "Storage" is not a tag of any question of bank "Weights"`,
+		}, "failed: 1 bank, 1 question; 2 errors, 0 warnings"},
+		{"a bad pass mark in an exam.yaml", "sheet", 1, []string{
+			filepath.Join("sheet", "exam.yaml") + `:2: pass mark "170%": the pass mark 170% must be 1% to 100%`,
+		}, "1 error, 0 warnings"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, nil, "validate", tc.path)
+			if code != tc.code {
+				t.Errorf("got exit %d, want %d (stdout %q, stderr %q)", code, tc.code, out, errOut)
+			}
+			for _, w := range tc.wantErr {
+				if !strings.Contains(errOut, w+"\n") {
+					t.Errorf("got stderr\n%s\nwant the line %q", errOut, w)
+				}
+			}
+			if len(tc.wantErr) == 0 && errOut != "" {
+				t.Errorf("got stderr %q, want nothing", errOut)
+			}
+			if !strings.Contains(out, tc.total+"\n") {
+				t.Errorf("got stdout %q, want %q", out, tc.total)
+			}
+		})
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -121,18 +120,11 @@ func BenchmarkAnswerBotSide(b *testing.B) {
 				b.Fatal(err)
 			}
 			st := &answerPathStore{Store: db, post: post, set: set, memory: bc.memory}
-			bt, err := New(Config{Token: "x", Store: st, Catalogue: cat, Logger: slog.New(slog.DiscardHandler)})
-			if err != nil {
-				b.Fatal(err)
-			}
 			rt := &noContent{}
-			base, _ := url.Parse("https://discord.com")
-			bt.sess, err = discordgo.New("Bot x")
+			bt, err := New(Config{Token: "x", Store: st, Catalogue: cat, Logger: slog.New(slog.DiscardHandler), Transport: rt})
 			if err != nil {
 				b.Fatal(err)
 			}
-			bt.sess.Client = &http.Client{Transport: &transport{base: base, next: rt, connecting: &attempt{}}}
-			bt.sess.LogLevel = discordgoSilent
 
 			ic := &discordgo.InteractionCreate{Interaction: &discordgo.Interaction{
 				ID: "1300000000000000001", AppID: "9001", Type: discordgo.InteractionMessageComponent,
@@ -140,7 +132,7 @@ func BenchmarkAnswerBotSide(b *testing.B) {
 				GuildID: formatID(guild), ChannelID: formatID(channel),
 				Member:  &discordgo.Member{User: &discordgo.User{ID: "1000000001", Username: "m1"}},
 				Message: &discordgo.Message{ID: formatID(message), ChannelID: formatID(channel)},
-				Data: discordgo.MessageComponentInteractionData{CustomID: answerCustomID(post.ID),
+				Data: discordgo.MessageComponentInteractionData{CustomID: kindAnswer.id(componentID{post: post.ID}),
 					ComponentType: discordgo.SelectMenuComponent, Values: post.Correct},
 			}}
 			ctx := b.Context()

@@ -17,19 +17,16 @@ import (
 // question it drew was asked meanwhile (by another member's ask).
 const askRetries = 3
 
-// answerBanksWait is how long after its interaction arrived an answer
-// waits at most for its server's banks to load (the first answer after a
-// start, with the reveal on answer on), before it replies without the
-// reveal; the answer path never loads banks itself.
-const answerBanksWait = time.Second
-
 // ask posts a question now in this channel (/quiz ask [bank] [minutes]).
 // A member's ask is held to the server's fair play (see askLimits); an
-// admin's is not.
+// admin's is not. Posting waits on Discord, so all of it comes after the
+// deferral its route makes.
 func (b *Bot) ask(c *call, opts options) (response, error) {
-	if err := c.deferReply(true); err != nil {
-		return response{}, err
-	}
+	return later(func() (response, error) { return b.askNow(c, opts) }), nil
+}
+
+// askNow is ask's work, once the interaction is deferred.
+func (b *Bot) askNow(c *call, opts options) (response, error) {
 	set, err := b.store.Settings(c.guild)
 	if err != nil {
 		return response{}, fmt.Errorf("ask: %w", err)
@@ -39,12 +36,18 @@ func (b *Bot) ask(c *call, opts options) (response, error) {
 	if !ok || minutes <= 0 {
 		minutes = set.AskMinutes
 	}
+	if !c.manager && minutes > set.AskMinutes {
+		// A member's question would hold one of the channel's open slots
+		// (ask_max_open) for as long as they like.
+		return response{}, userErr("Members' questions stay open at most %s here (the server's ask_minutes); ask again with a shorter `minutes`, or leave it out.",
+			plural(set.AskMinutes, "minute", "minutes"))
+	}
 	if perms := c.i.AppPermissions; perms != 0 && perms&(discordgo.PermissionSendMessages|discordgo.PermissionEmbedLinks|discordgo.PermissionViewChannel) !=
 		discordgo.PermissionSendMessages|discordgo.PermissionEmbedLinks|discordgo.PermissionViewChannel {
 		return response{}, userErr("I can't post here: I need View Channel, Send Messages and Embed Links in this channel.")
 	}
 	closes := b.clock.Now().Add(time.Duration(minutes) * time.Minute)
-	if isManager(c.member) {
+	if c.manager {
 		q, err := b.draw(c.ctx, c.guild, set, bankName)
 		if err != nil {
 			return response{}, err
@@ -143,16 +146,16 @@ func (b *Bot) publish(ctx context.Context, q *questions.Question, p questions.Po
 		return questions.Post{}, fmt.Errorf("create post: %w", err)
 	}
 	channel, guild := p.ChannelID, p.GuildID
-	msg, err := b.sess.ChannelMessageSendComplex(formatID(channel), openMessage(post, q, extra...), rest(ctx)...)
+	sent, err := b.out.Post(ctx, formatID(channel), openMessage(post, q, extra...))
 	if err != nil {
 		if derr := b.store.DeletePost(context.WithoutCancel(ctx), post.ID); derr != nil {
 			b.log.Error("delete unsent post", "post", post.ID, "err", derr)
 		}
 		return questions.Post{}, fmt.Errorf("send question: %w", err)
 	}
-	msgID, ok := parseID[questions.MessageID](msg.ID)
+	msgID, ok := parseID[questions.MessageID](sent)
 	if !ok {
-		return questions.Post{}, fmt.Errorf("send question: bad message id %q", msg.ID)
+		return questions.Post{}, fmt.Errorf("send question: bad message id %q", sent)
 	}
 	if err := b.store.SetPostMessage(context.WithoutCancel(ctx), post.ID, msgID); err != nil {
 		return questions.Post{}, fmt.Errorf("set post message: %w", err)
@@ -278,96 +281,4 @@ func (b *Bot) drawForgotten(guild questions.GuildID, all []*questions.Question) 
 	b.randMu.Unlock()
 	picked := questions.DrawForgotten(ids, players, mems, now, 1, r)
 	return byID[picked[0]], nil
-}
-
-// guildPost reads a post of the interaction's server: an error wrapping
-// questions.ErrNotFound if there is none, or questions.ErrWrongGuild if it
-// belongs to another server (storeErr words both for the member).
-func (b *Bot) guildPost(c *call, postID questions.PostID) (questions.Post, error) {
-	post, err := b.store.Post(postID)
-	if err != nil {
-		return questions.Post{}, err
-	}
-	if post.GuildID != c.guild {
-		return questions.Post{}, fmt.Errorf("post %d: %w", postID, questions.ErrWrongGuild)
-	}
-	return post, nil
-}
-
-// answer grades a member's pick on a post's select menu.
-func (b *Bot) answer(c *call, postID questions.PostID, values []string) (response, error) {
-	post, err := b.guildPost(c, postID)
-	if errors.Is(err, questions.ErrNotFound) {
-		return response{}, userErr("This quiz has ended or this control is no longer in use.")
-	}
-	if err != nil {
-		return response{}, storeErr(fmt.Errorf("answer: %w", err))
-	}
-	if c.i.Message != nil && post.MessageID != 0 && c.i.Message.ID != formatID(post.MessageID) {
-		return response{}, userErr("That answer came from a message that isn't this question.")
-	}
-	if post.Closed {
-		return response{}, userErr("This question is closed: answers are no longer taken.")
-	}
-	if _, err := questions.NormalizeChoice(values, post.OptionCount, post.SelectCount); err != nil {
-		return response{}, userErr("That answer doesn't match the options offered. Pick %s from the menu.", plural(post.SelectCount, "option", "options"))
-	}
-
-	// Everything the reply needs is read (and rendered) before the commit,
-	// so that once the answer is stored only the reply itself is left to do.
-	set, err := b.store.Settings(c.guild)
-	if err != nil {
-		return response{}, fmt.Errorf("answer: %w", err)
-	}
-	var reveal [][]*discordgo.MessageEmbed
-	if set.RevealOnAnswer {
-		if q := b.answerQuestion(post, c.start.Add(answerBanksWait)); q != nil {
-			reveal = b.reveals.get(post, q)
-		}
-	}
-
-	a, err := b.commitAnswer(c, questions.Answer{
-		PostID: postID, GuildID: c.guild, UserID: c.user, InteractionID: mustID(c.i.ID),
-		Choice: values, At: b.clock.Now(),
-	})
-	if errors.Is(err, questions.ErrAlreadyAnswered) && a.InteractionID != mustID(c.i.ID) {
-		return response{}, userErr("You already answered **%s**. One answer per member per question.", strings.Join(a.Choice, ", "))
-	}
-	if err != nil && !errors.Is(err, questions.ErrAlreadyAnswered) {
-		return response{}, err
-	}
-	b.queueRefresh(postID)
-	if err == nil {
-		b.cfg.Metrics.AnswerRecorded(time.Since(c.start))
-	}
-	return asReplies(gradeMessage(a, post, reveal)), nil
-}
-
-// commitAnswer records a, and returns what RecordAnswer returns (a store
-// failure as storeErr). The commit runs on the handler's own goroutine; a
-// commit still running near Discord's 3 s deadline (counted from the
-// interaction's arrival) gets a deferral, sent from a timer's goroutine
-// while the commit goes on, which is not an acknowledgement: the graded
-// edit that follows the commit is. A deferral that fails is returned once
-// the commit is done (the answer is stored either way).
-func (b *Bot) commitAnswer(c *call, a questions.Answer) (questions.Answer, error) {
-	deferred := make(chan error, 1)
-	late := time.AfterFunc(b.cfg.AnswerAckWait-time.Since(c.start), func() { deferred <- c.deferReply(true) })
-	a, err := b.store.RecordAnswer(c.ctx, a)
-	if !late.Stop() {
-		// The deferral started: wait for it, so that c is the handler's
-		// alone again.
-		if derr := <-deferred; derr != nil {
-			return questions.Answer{}, derr
-		}
-	}
-	if err != nil && !errors.Is(err, questions.ErrAlreadyAnswered) {
-		return a, storeErr(err)
-	}
-	return a, err
-}
-
-func mustID(s string) uint64 {
-	id, _ := parseID[uint64](s)
-	return id
 }

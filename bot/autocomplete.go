@@ -6,61 +6,64 @@ import (
 	"github.com/bwmarrin/discordgo"
 )
 
-// autocomplete suggests bank names and time zones.
-func (b *Bot) autocomplete(c *call, d discordgo.ApplicationCommandInteractionData) (response, error) {
-	path, opts := subcommand(d.Options)
-	f := opts.focused()
-	var choices []*discordgo.ApplicationCommandOptionChoice
-	if f != nil {
-		typed, _ := f.Value.(string)
-		typed = strings.ToLower(strings.TrimSpace(typed))
+// Option suggestions: the suggesters the table (routes.go) gives options
+// for their autocomplete. Each gets what the member typed, in lower case.
+
+// maxChoices is the most choices Discord takes for an autocomplete.
+const maxChoices = 25
+
+// suggestZones suggests IANA time zones.
+func suggestZones(_ *Bot, _ *call, typed string) ([]*discordgo.ApplicationCommandOptionChoice, error) {
+	return nameChoices(matchZones(typed)), nil
+}
+
+// suggestBanks suggests the names of the server's banks containing what
+// was typed: its imported banks only, or every bank it can draw from.
+func suggestBanks(importedOnly bool) suggester {
+	return func(b *Bot, c *call, typed string) ([]*discordgo.ApplicationCommandOptionChoice, error) {
+		banks, err := b.offeredBanks(c.guild, importedOnly)
+		if err != nil {
+			return nil, err
+		}
 		var names []string
-		switch f.Name {
-		case "timezone":
-			names = matchZones(typed)
-		case "id":
-			if d.Name != "quizadmin" || !isManager(c.member) {
-				break
-			}
-			banks, err := b.offeredBanks(c.guild, path == "question remove") // only imported banks can lose questions
-			if err != nil {
-				return response{}, err
-			}
-			choices = questionChoices(banks, typed)
-		case "bank", "name":
-			if path == "bank undo" { // the banks with a kept version
-				if d.Name != "quizadmin" || !isManager(c.member) {
-					break
-				}
-				vs, err := b.store.BankVersions(c.guild)
-				if err != nil {
-					return response{}, err
-				}
-				names = undoChoices(vs, typed)
-				break
-			}
-			// bank remove/export, add and suggest: imported banks only
-			banks, err := b.offeredBanks(c.guild, f.Name == "name" || path == "add" || path == "suggest")
-			if err != nil {
-				return response{}, err
-			}
-			for _, bk := range banks {
-				if strings.Contains(strings.ToLower(bk.Name), typed) {
-					names = append(names, bk.Name)
-				}
+		for _, bk := range banks {
+			if strings.Contains(strings.ToLower(bk.Name), typed) {
+				names = append(names, bk.Name)
 			}
 		}
-		for _, n := range names {
-			if len(choices) == 25 {
-				break
-			}
-			choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: truncate(n, 100), Value: truncate(n, 100)})
+		return nameChoices(names), nil
+	}
+}
+
+// suggestQuestions suggests the server's questions (questionChoices): of
+// its imported banks only, or of every bank it can draw from.
+func suggestQuestions(importedOnly bool) suggester {
+	return func(b *Bot, c *call, typed string) ([]*discordgo.ApplicationCommandOptionChoice, error) {
+		banks, err := b.offeredBanks(c.guild, importedOnly)
+		if err != nil {
+			return nil, err
 		}
+		return questionChoices(banks, typed), nil
 	}
-	if choices == nil {
-		choices = []*discordgo.ApplicationCommandOptionChoice{}
+}
+
+// suggestUndo suggests the banks with a kept version (undoChoices).
+func suggestUndo(b *Bot, c *call, typed string) ([]*discordgo.ApplicationCommandOptionChoice, error) {
+	vs, err := b.store.BankVersions(c.guild)
+	if err != nil {
+		return nil, err
 	}
-	return asChoices(choices), nil
+	return nameChoices(undoChoices(vs, typed)), nil
+}
+
+// nameChoices are choices named and valued as names, the first
+// maxChoices.
+func nameChoices(names []string) []*discordgo.ApplicationCommandOptionChoice {
+	choices := []*discordgo.ApplicationCommandOptionChoice{}
+	for _, n := range names[:min(len(names), maxChoices)] {
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: truncate(n, 100), Value: truncate(n, 100)})
+	}
+	return choices
 }
 
 // zones are the IANA names offered by time zone autocomplete. Any valid

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -56,6 +57,7 @@ func (b *Bot) planBanks(guild questions.GuildID, user questions.UserID, parts []
 	var results []*bankResult
 	byKey := map[string]*bankResult{}
 	where := map[string]string{} // question ID → "path:line" where this change brings it
+	paths := map[string]string{} // lower-case name → the file of its first part
 	for _, part := range parts {
 		if len(part.Questions) == 0 {
 			continue
@@ -73,6 +75,9 @@ func (b *Bot) planBanks(guild questions.GuildID, user questions.UserID, parts []
 			continue
 		}
 		key := strings.ToLower(strings.TrimSpace(part.Name))
+		if _, ok := paths[key]; !ok {
+			paths[key] = part.Path
+		}
 		res := byKey[key]
 		if res == nil {
 			res = &bankResult{name: part.Name, isNew: true}
@@ -139,7 +144,7 @@ func (b *Bot) planBanks(guild questions.GuildID, user questions.UserID, parts []
 		return bankChange{}, ps, nil
 	}
 	ch := bankChange{base: g}
-	now := b.clock.Now()
+	var changed []*questions.Bank
 	for i, key := range order {
 		bk := merged[key]
 		results[i].total = len(bk.Questions)
@@ -147,28 +152,51 @@ func (b *Bot) planBanks(guild questions.GuildID, user questions.UserID, parts []
 		if r := results[i]; !r.isNew && !r.replaced && r.count.Added == 0 && r.count.Updated == 0 {
 			continue // every question as it was: the bank stays as stored
 		}
+		changed = append(changed, bk)
+	}
+	// Every bank is checked to store (questions.MarshalYAML) before any is
+	// kept encoded: reading a bank back allocates some 25 MiB a MiB, and
+	// the garbage collector lets the heap grow to twice what is live while
+	// it does, so nothing else is held meanwhile; each is then encoded
+	// again (cheap: no reading back) to be stored.
+	for _, bk := range changed {
 		start := time.Now()
-		f, back, err := b.encodeBank(*bk, user, now)
+		_, err := questions.MarshalYAML(*bk)
+		b.pace(context.Background(), start)
 		if err != nil {
 			// Parsed banks store; say so plainly if one does not.
-			return bankChange{}, questions.Problems{{Path: firstPath(parts, bk.Name), Msg: fmt.Sprintf("bank %q can't be stored: %v", bk.Name, err)}}, nil
+			return bankChange{}, questions.Problems{{Path: paths[strings.ToLower(strings.TrimSpace(bk.Name))], Msg: fmt.Sprintf("bank %q can't be stored: %v", bk.Name, err)}}, nil
 		}
-		ch.files = append(ch.files, f)
-		ch.banks = append(ch.banks, back)
-		pace(context.Background(), start)
+	}
+	now := b.clock.Now()
+	for _, bk := range changed {
+		start := time.Now()
+		data, err := questions.EncodeYAML(*bk)
+		if err != nil {
+			return bankChange{}, nil, fmt.Errorf("encode bank %q: %w", bk.Name, err)
+		}
+		ch.files = append(ch.files, bankFile(*bk, data, user, now))
+		ch.banks = append(ch.banks, snapshotBank(*bk))
+		b.pace(context.Background(), start)
 	}
 	return ch, nil, nil
 }
 
 // pace makes a stretch of a bank change's heavy work (parsing a file,
-// encoding a bank), begun at start, a background job: it waits three
-// times as long as the stretch took (longer when the stretch had to wait
-// for the CPU), so that an import takes at most about a quarter of a core
-// and the answers of every server, its own included, keep the rest: an
-// import of ten 1 MiB files takes about four times its CPU time (some 10
+// checking or encoding a bank), begun at start, a background job: it
+// waits Config.ImportPace times as long as the stretch took (longer when
+// the stretch had to wait for the CPU). An import again and again (one
+// server's admin importing 10 MiB in a loop) then takes at most
+// 1/(ImportPace+1) of a core for as long as it goes on, whatever its
+// files, and the answers of every server, its own included, keep the
+// rest; a longer wait makes a single import slower, not cheaper. An
+// import of ten 1 MiB files takes about eight times its CPU time (some 10
 // s). It returns early when ctx ends.
-func pace(ctx context.Context, start time.Time) {
-	t := time.NewTimer(3 * time.Since(start))
+func (b *Bot) pace(ctx context.Context, start time.Time) {
+	if b.cfg.ImportPace == 0 {
+		return
+	}
+	t := time.NewTimer(time.Duration(b.cfg.ImportPace) * time.Since(start))
 	defer t.Stop()
 	select {
 	case <-t.C:
@@ -176,19 +204,30 @@ func pace(ctx context.Context, start time.Time) {
 	}
 }
 
-// encodeBank is bk as stored (YAML, its questions counted for the quota)
-// and as the guild's snapshot keeps it: bk itself, which MarshalYAML has
+// encodeBank is bk as stored (see bankFile), which MarshalYAML has
 // checked reads back from the file unchanged (but for each question's
-// Line), named by the file.
+// Line), and as the guild's snapshot keeps it: bk itself, named by the
+// file.
 func (b *Bot) encodeBank(bk questions.Bank, user questions.UserID, now time.Time) (questions.BankFile, *questions.Bank, error) {
 	data, err := questions.MarshalYAML(bk)
 	if err != nil {
 		return questions.BankFile{}, nil, err
 	}
-	f := questions.BankFile{Name: bk.Name, Format: questions.FormatYAML, Data: bytes.Clone(data), ImportedAt: now, ImportedBy: user,
+	return bankFile(bk, data, user, now), snapshotBank(bk), nil
+}
+
+// bankFile is bk as stored: data, its YAML (kept at its size), with its
+// questions counted for the quota.
+func bankFile(bk questions.Bank, data []byte, user questions.UserID, now time.Time) questions.BankFile {
+	return questions.BankFile{Name: bk.Name, Format: questions.FormatYAML, Data: bytes.Clone(data), ImportedAt: now, ImportedBy: user,
 		Questions: len(bk.Questions)}
-	bk.Path = f.Name + "." + string(f.Format)
-	return f, &bk, nil
+}
+
+// snapshotBank is bk as a snapshot keeps it once stored: named by its
+// file.
+func snapshotBank(bk questions.Bank) *questions.Bank {
+	bk.Path = bk.Name + "." + string(questions.FormatYAML)
+	return &bk
 }
 
 // splitWhere splits "path:line" as planBanks records it.
@@ -202,22 +241,12 @@ func splitWhere(s string) (string, int) {
 	return s[:i], n
 }
 
-// firstPath is the file of the first part of that bank name.
-func firstPath(parts []questions.Bank, name string) string {
-	for _, p := range parts {
-		if sameName(p.Name, name) {
-			return p.Path
-		}
-	}
-	return ""
-}
-
 // applyChange plans a change (see planBanks) and, when nothing refuses it,
 // stores it, consuming the draft when draftID is not 0 (an error wrapping
 // questions.ErrNotFound if that draft is gone). A guild's changes are
 // applied one at a time (other guilds' meanwhile); no Discord call is made
 // meanwhile.
-func (b *Bot) applyChange(ctx context.Context, guild questions.GuildID, user questions.UserID, parts []questions.Bank, replace bool, draftID uint64) (bankChange, questions.Problems, error) {
+func (b *Bot) applyChange(ctx context.Context, guild questions.GuildID, user questions.UserID, parts []questions.Bank, replace bool, draftID questions.DraftID) (bankChange, questions.Problems, error) {
 	s := b.slot(guild)
 	s.edit.Lock()
 	defer s.edit.Unlock()
@@ -225,7 +254,7 @@ func (b *Bot) applyChange(ctx context.Context, guild questions.GuildID, user que
 	if err != nil || len(refused) > 0 {
 		return ch, refused, err
 	}
-	if err := b.saveChange(ctx, s, guild, ch, draftID); err != nil {
+	if err := b.saveChange(ctx, s, guild, &ch, draftID); err != nil {
 		return bankChange{}, nil, err
 	}
 	return ch, nil, nil
@@ -233,17 +262,51 @@ func (b *Bot) applyChange(ctx context.Context, guild questions.GuildID, user que
 
 // saveChange stores a planned change (consuming the draft when draftID is
 // not 0) and publishes the guild's next snapshot: the one planned from
-// with the changed banks in place. The caller holds s.edit. A change the
-// guild's quota refuses is a message for the admin (see quotaErr).
-func (b *Bot) saveChange(ctx context.Context, s *bankSlot, guild questions.GuildID, ch bankChange, draftID uint64) error {
+// with the changed banks in place. Once stored, ch keeps only its results:
+// the files and the snapshots are let go. The caller holds s.edit. A
+// change the guild's quota refuses is a message for the admin (see
+// quotaErr).
+func (b *Bot) saveChange(ctx context.Context, s *bankSlot, guild questions.GuildID, ch *bankChange, draftID questions.DraftID) error {
 	if len(ch.files) == 0 && draftID == 0 {
 		return nil // nothing changes
+	}
+	big := storedBytes(ch.files) >= collectAfter
+	if big {
+		runtime.GC() // see collectAfter
 	}
 	if err := b.store.SaveBanks(ctx, guild, ch.files, draftID); err != nil {
 		return quotaErr(err)
 	}
 	s.publish(ch.base.with(ch.banks))
+	ch.files, ch.banks, ch.base = nil, nil, nil
+	if big {
+		runtime.GC()
+	}
 	return nil
+}
+
+// collectAfter is the size of the files of a change from which storing
+// it is bracketed by garbage collections. The runtime lets the heap grow
+// to twice what its last collection found live: one that runs while the
+// change is committed finds the next snapshot, the files and the pages
+// the database writes them from live at once (some 40 MiB for ten 1 MiB
+// banks), and would let the heap grow to some 80 MiB more than before
+// until the next. Collecting once the change is worked out (its garbage
+// gone, what the commit will hold mostly live) leaves the commit room
+// enough to run without a collection, and collecting once it is stored
+// and published, when the files and the replaced snapshot are garbage,
+// sets the heap's room by what stays. Each is a collection of a heap of
+// some tens of MiB, a few milliseconds of CPU, for a change that took
+// seconds to work out.
+const collectAfter = 1 << 20
+
+// storedBytes is the size of files' data.
+func storedBytes(files []questions.BankFile) int {
+	n := 0
+	for _, f := range files {
+		n += len(f.Data)
+	}
+	return n
 }
 
 // quotaErr words a change refused by the server's quota (see

@@ -51,6 +51,15 @@ func (g *guildBanks) with(banks []*questions.Bank, gone ...string) *guildBanks {
 	return newGuildBanks(next)
 }
 
+// bank is the snapshot's bank of that name (see sameName); nil when there
+// is none, or no snapshot (g is nil).
+func (g *guildBanks) bank(name string) *questions.Bank {
+	if g == nil {
+		return nil
+	}
+	return findBank(g.banks, name)
+}
+
 // bankSlot is one guild's place in Bot.bankSets.
 type bankSlot struct {
 	snap atomic.Pointer[guildBanks] // nil until loaded

@@ -4,37 +4,60 @@
 //
 // Where things are:
 //
-//   - bot.go: Store (by concern), Config, New and Run (start, shutdown).
-//   - gateway.go: connecting, reconnecting, fatal close codes, closing;
-//     shards.go: the shards run (one session each; the layout, and so
-//     which servers are the bot's own, is internal/sharding's), identify
-//     pacing.
-//   - transport.go: REST through the configured API base; Discord's
-//     global rate limit kept away from interaction responses.
-//   - dispatch.go: the entry point of every interaction (by type, then
-//     command or custom-ID kind); routes.go: the command table, from which
-//     both the registration and the routing of slash commands are built.
-//   - options.go: reading command options; respond.go: the interaction's
-//     one initial response, deferral, edits, modals, allowed_mentions;
-//     errors.go: messages for members, store errors, token redaction.
-//   - One file per command family: ask.go (/quiz ask and answers),
-//     leaderboard.go, stats.go, banks.go, question.go, settings.go,
-//     daily.go, import.go, export.go, reset.go, paste.go (/quizadmin add),
-//     suggest.go; review.go (/quiz review), study.go (/quiz exam, the
-//     readiness and chart of /quiz stats), report.go (the Report button,
-//     /quizadmin reports and regrade); bankedit.go is the merge of banks
-//     they share.
+//   - routes.go: the interaction table. Each route is a slash command with
+//     its options' autocomplete, who may use it (Manage Server or not) and
+//     how it is acknowledged, and the buttons, menus and forms of its
+//     messages by custom-ID kind (the kinds are declared there too).
+//     table.go: the table's types, its checks, the commands registered and
+//     the lookup by command path or custom-ID prefix; dispatch.go: the
+//     entry point of every interaction, which resolves its route, refuses
+//     members who lack Manage Server where the route needs it, and
+//     acknowledges it as the route says; customid.go: the custom-ID codec
+//     (patterns such as "a1:<post>"); autocomplete.go: the suggesters.
+//   - respond.go: the response a handler returns (reply, update, modal,
+//     choices, later) and sending it, deferrals, edits, allowed_mentions,
+//     and outbound, every request the bot sends Discord; options.go:
+//     reading command options; errors.go: messages for members, store
+//     errors, token redaction.
+//   - One file per command family, the handler first, then the pure
+//     function that renders its message: ask.go (/quiz ask and the draw),
+//     answer.go (answering a posted question), leaderboard.go, stats.go,
+//     banks.go, question.go, settings.go, daily.go, import.go, export.go,
+//     reset.go, paste.go (/quizadmin add, /quiz suggest and their drafts),
+//     suggest.go (the suggestion queue, /quizadmin suggestions), review.go
+//     (/quiz review, and the showing and grading of its questions that
+//     /quiz drill shares), drill.go (/quiz drill), misses.go (/quiz misses
+//     export), study.go (/quiz exam, the exam plan of the review schedule,
+//     the readiness and chart of /quiz stats), report.go (the Report button, /quizadmin reports and
+//     regrade).
 //   - confirm.go: the prompts to confirm (reset, and the bank changes of
 //     undo.go) and their one-use buttons; undo.go: bank remove, import
 //     mode:replace and question remove once confirmed, with the version
-//     they keep, and /quizadmin bank undo.
+//     they keep, and /quizadmin bank undo; bankedit.go: planning and
+//     storing a change to a server's own banks; bankset.go: each server's
+//     imported banks in memory, one snapshot per change.
 //   - scheduler.go: the one timer (closes, reveal retries, the daily quiz);
 //     refresher.go: live answer counts; reveal.go: close, reveal and the
-//     retry; autocomplete.go: option suggestions.
-//   - customid.go: the custom-ID codec; render.go and preview.go: pure
-//     rendering of domain values into Discord payloads.
+//     retry; revealcache.go: each answered post's reveal, rendered once.
+//   - render.go and preview.go: pure rendering of domain values into
+//     Discord payloads (and quizhost preview's text); layout.go: cutting
+//     long texts and packing embeds into messages; plaintext.go: select
+//     labels as plain text.
 //   - ratelimit.go: the per-member rate limits of suggestion and review
 //     steps (the fair play of /quiz ask is in ask.go, held by the store).
+//   - bot.go: Store, Config, New and Run (start, shutdown).
+//   - internal/discord: the connection to Discord, the one place that
+//     talks to it: the gateway's shards (connecting, reconnecting, fatal
+//     close codes, closing, identify pacing; the layout, and so which
+//     servers are the bot's own, is internal/sharding's), which hand each
+//     interaction to Run's handler, and every REST request: interaction
+//     replies through their own rate-limit buckets, channel messages
+//     (Post, Edit, and PostNow, EditNow, which do not wait out a rate
+//     limit), direct messages, the commands' registration; the transport
+//     (the configured API base, Discord's global rate limit kept away from
+//     interaction responses). Feature files describe messages and send
+//     them through outbound (respond.go); none holds a discordgo session
+//     (.ci/run checks).
 package bot
 
 import (
@@ -50,41 +73,29 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/quizhost/quizhost/bot/internal/discord"
 	"github.com/quizhost/quizhost/internal/clock"
 	"github.com/quizhost/quizhost/internal/sharding"
 	"github.com/quizhost/quizhost/questions"
 )
 
-// Store is what the bot needs from the database, by concern. storage.DB
+// Store is what the bot needs from the database: every call it makes, in
+// one interface, as the bot is its one consumer; the methods are grouped
+// by concern. storage.DB
 // implements it; see there for the contract of each method. Writes take a
 // context: it bounds the wait for the write (a cancelled wait writes
 // nothing); a write under way commits or fails whatever the context does.
 type Store interface {
-	SettingsStore
-	PostStore
-	AnswerStore
-	BoardStore
-	BankStore
-	ConfirmStore
-	ResetStore
-	StudyStore
-	ReportStore
-	InsightStore
-}
-
-// SettingsStore keeps a guild's settings and its daily schedule.
-type SettingsStore interface {
+	// Settings: a guild's settings and its daily schedule.
 	Settings(guildID questions.GuildID) (questions.Settings, error)
 	UpdateSettings(ctx context.Context, guildID questions.GuildID, fn func(*questions.Settings) error) (questions.Settings, error)
 	DailyGuilds() ([]questions.Settings, error)
 	ClaimDaily(ctx context.Context, guildID questions.GuildID, due, next time.Time, localDate string) (bool, error)
 	DailyFailed(ctx context.Context, guildID questions.GuildID, msg string) error
-}
 
-// PostStore keeps the questions posted, their close and reveal, and which
-// questions a guild was asked; a member's ask is held to the guild's
-// fair-play limits (CreateAsk) in the transaction that posts it.
-type PostStore interface {
+	// Posts: the questions posted, their close and reveal, and which
+	// questions a guild was asked; a member's ask is held to the guild's
+	// fair-play limits (CreateAsk) in the transaction that posts it.
 	CreatePost(ctx context.Context, p questions.Post) (questions.Post, error)
 	CreateAsk(ctx context.Context, p questions.Post, lim questions.AskLimits) (questions.Post, error)
 	LastAsk(guildID questions.GuildID, userID questions.UserID) (time.Time, error)
@@ -98,71 +109,77 @@ type PostStore interface {
 	SetRevealSent(ctx context.Context, postID questions.PostID, sent int) error
 	UnrevealedPosts() ([]questions.Post, error)
 	Asked(guildID questions.GuildID) (map[string]bool, error)
-	ForgetAsked(ctx context.Context, guildID questions.GuildID, questionIDs []string) error
-}
 
-// AnswerStore records members' answers.
-type AnswerStore interface {
+	// Answers: members' answers to posts.
 	RecordAnswer(ctx context.Context, a questions.Answer) (questions.Answer, error)
-	Answer(postID questions.PostID, userID questions.UserID) (questions.Answer, error)
-}
 
-// BoardStore reads scores: leaderboards, standings, stats and streaks.
-type BoardStore interface {
+	// Scores: leaderboards, standings, stats and streaks.
 	Leaderboard(guildID questions.GuildID, p questions.Period, r questions.Ranking, at time.Time, offset, limit int) (questions.Leaderboard, error)
 	Standing(guildID questions.GuildID, userID questions.UserID, p questions.Period, r questions.Ranking, at time.Time) (questions.Standing, error)
 	MemberStats(guildID questions.GuildID, userID questions.UserID, at time.Time) (questions.MemberStats, error)
 	ActiveStreaks(guildID questions.GuildID, at time.Time, limit int) ([]questions.Score, error)
-}
 
-// BankStore keeps a guild's imported banks, the versions kept for undo
-// and its drafts (pastes and suggestions).
-type BankStore interface {
-	SaveBanks(ctx context.Context, guildID questions.GuildID, files []questions.BankFile, draftID uint64) error
+	// Banks: a guild's imported banks, the versions kept for undo and
+	// its drafts (pastes and suggestions).
+	SaveBanks(ctx context.Context, guildID questions.GuildID, files []questions.BankFile, draftID questions.DraftID) error
 	Banks(guildID questions.GuildID) ([]questions.BankFile, error)
 	EditBanks(ctx context.Context, guildID questions.GuildID, e questions.BankEdit) error
 	BankVersions(guildID questions.GuildID) ([]questions.BankVersion, error)
 	SaveDraft(ctx context.Context, d questions.Draft) (questions.Draft, error)
-	Draft(guildID questions.GuildID, id uint64) (questions.Draft, error)
-	DeleteDraft(ctx context.Context, guildID questions.GuildID, id uint64) error
+	Draft(guildID questions.GuildID, id questions.DraftID) (questions.Draft, error)
+	DeleteDraft(ctx context.Context, guildID questions.GuildID, id questions.DraftID) error
 	Suggestions(guildID questions.GuildID) ([]questions.Draft, error)
-}
 
-// ConfirmStore keeps the confirmations waiting for an admin's click.
-type ConfirmStore interface {
+	// Confirmations waiting for an admin's click.
 	SaveConfirmation(ctx context.Context, c questions.Confirmation) (questions.Confirmation, error)
-	Confirmation(guildID questions.GuildID, id uint64) (questions.Confirmation, error)
-	TakeConfirmation(ctx context.Context, guildID questions.GuildID, id uint64) (questions.Confirmation, error)
-}
+	Confirmation(guildID questions.GuildID, id questions.ConfirmationID) (questions.Confirmation, error)
+	TakeConfirmation(ctx context.Context, guildID questions.GuildID, id questions.ConfirmationID) (questions.Confirmation, error)
 
-// ResetStore wipes scores.
-type ResetStore interface {
+	// Resets: wiping scores.
 	ResetGuild(ctx context.Context, guildID questions.GuildID) error
 	ResetMember(ctx context.Context, guildID questions.GuildID, userID questions.UserID) error
-}
 
-// StudyStore keeps what members remember (the memory model), their
-// private reviews and exam dates.
-type StudyStore interface {
+	// Study: what members remember (the memory model), their private
+	// reviews and drills, and exam dates.
 	Memories(guildID questions.GuildID, userID questions.UserID) ([]questions.Memory, error)
 	GroupMemories(guildID questions.GuildID, users []questions.UserID, questionIDs []string) ([]questions.Memory, error)
 	Players(guildID questions.GuildID, now time.Time) ([]questions.UserID, error)
 	OpenQuestions(guildID questions.GuildID) (map[string]bool, error)
-	ReviewQueue(guildID questions.GuildID, userID questions.UserID, now time.Time, inBank func(questionID string) bool) (questions.ReviewQueue, error)
+	ReviewQueue(guildID questions.GuildID, userID questions.UserID, now time.Time, inBank func(questionID string) bool, exam questions.ExamPlan) (questions.ReviewQueue, error)
 	StartReview(ctx context.Context, r questions.Review) (questions.Review, error)
-	Review(guildID questions.GuildID, reviewID questions.PostID) (questions.Review, error)
+	Review(guildID questions.GuildID, reviewID questions.ReviewID) (questions.Review, error)
 	RecordReview(ctx context.Context, a questions.Answer) (questions.Answer, error)
 	SetExamDate(ctx context.Context, e questions.ExamDate) error
 	ExamDate(guildID questions.GuildID, userID questions.UserID) (questions.ExamDate, error)
-}
+	SaveDrill(ctx context.Context, d questions.Drill) error
+	Drill(guildID questions.GuildID, userID questions.UserID) (questions.Drill, error)
 
-// ReportStore keeps members' reports about questions and re-grades a
-// question's stored answers.
-type ReportStore interface {
+	// Mock exams: members' timed attempts, the scheduler's index of them,
+	// and the exam settings a guild's admins set for banks.
+	StartMock(ctx context.Context, m questions.Mock) (questions.Mock, error)
+	LatestMock(guildID questions.GuildID, userID questions.UserID) (questions.Mock, error)
+	Mock(guildID questions.GuildID, userID questions.UserID, id questions.MockID) (questions.Mock, error)
+	Mocks(guildID questions.GuildID, userID questions.UserID, limit int) ([]questions.Mock, error)
+	UpdateMock(ctx context.Context, guildID questions.GuildID, userID questions.UserID, id questions.MockID, fn func(*questions.Mock) error) (questions.Mock, error)
+	MocksDue() ([]questions.MockDue, error)
+	MockNotified(ctx context.Context, guildID questions.GuildID, userID questions.UserID, id questions.MockID) error
+	BankExams(guildID questions.GuildID) (map[string]questions.Exam, error)
+	SetBankExam(ctx context.Context, guildID questions.GuildID, bank string, e questions.Exam) error
+
+	// Reports: members' reports about questions, and re-grading a
+	// question's stored answers.
 	AddReport(ctx context.Context, r questions.Report) (questions.Report, error)
 	Reports(guildID questions.GuildID) ([]questions.Report, error)
-	CloseReport(ctx context.Context, guildID questions.GuildID, reportID uint64) error
+	CloseReport(ctx context.Context, guildID questions.GuildID, reportID questions.ReportID) error
 	Regrade(ctx context.Context, guildID questions.GuildID, questionID string, correct []string, optionCount int) (questions.Regraded, error)
+
+	// Insights: the questions' statistics (kept by RecordAnswer) and the
+	// flags an admin dismissed (/quizadmin insights).
+	QuestionStats(guildID questions.GuildID, bank string) ([]questions.QuestionStats, error)
+	QuestionStat(guildID questions.GuildID, num uint32) (questions.QuestionStats, error)
+	QuestionNumbers(ctx context.Context, guildID questions.GuildID, qids []string) (map[string]uint32, error)
+	DismissFlags(ctx context.Context, guildID questions.GuildID, num uint32) error
+	StatsVersion(guildID questions.GuildID) (uint64, error)
 }
 
 // Config is everything the bot is built from. Token, Store and Catalogue
@@ -211,12 +228,28 @@ type Config struct {
 	// one rate-limit bucket (shard id % max_concurrency); default 5 s,
 	// Discord's.
 	IdentifyInterval time.Duration
-	// AnswerAckWait is how long an answer's commit may take, counted from
-	// the interaction's arrival, before the bot defers the interaction
-	// (default 2 s: Discord wants a response within 3 s). Real time, not
-	// Clock's: Discord's deadline is.
+	// AnswerAckWait is how long an answer may take to be graded and
+	// stored, counted from the interaction's arrival, before the bot
+	// defers the interaction (default 2 s: Discord wants a response within
+	// 3 s). Real time, not Clock's: Discord's deadline is.
 	AnswerAckWait time.Duration
+	// ImportPace is how many times as long as each stretch of an import's
+	// heavy work (parsing a file, checking or encoding a bank) the import
+	// then waits, so that imports one after another take at most
+	// 1/(ImportPace+1) of a core and the answers of every server keep the
+	// rest (default 7; negative: no wait, for tests). Real time.
+	ImportPace int
 }
+
+// CheckAPIBase reports whether s can be Config.APIBase: an http(s) URL
+// with a host, such as https://discord.com.
+func CheckAPIBase(s string) error { return discord.CheckAPIBase(s) }
+
+// NewTransport returns the transport the bot sends REST requests over by
+// default (Config.Transport): http.DefaultTransport's settings with room
+// for a burst of replies' connections to stay open (see
+// bot/internal/discord).
+func NewTransport() *http.Transport { return discord.NewTransport() }
 
 // Recorder is what the bot reports to metrics. internal/metrics.Metrics
 // implements it. Methods must be safe for concurrent use and quick.
@@ -252,13 +285,13 @@ type Bot struct {
 	randMu sync.Mutex
 	rand   *rand.Rand
 
-	sess       *discordgo.Session // REST (every shard's session only receives)
-	shards     sharding.Layout    // the shards run, resolved by Run before any connects
-	gateways   []*shard           // their sessions (set by Run before any connects): their State knows the servers
-	reached    atomic.Bool        // a shard connected once
-	running    atomic.Bool        // Run got past its first connect and is not shutting down
-	shardsUp   atomic.Int32       // shards connected now
-	shardsWant atomic.Int32       // shards run
+	// conn is the connection to Discord (bot/internal/discord): the
+	// gateway's shards, which Run opens, and every REST request. out is
+	// conn as the features see it: what they send.
+	conn    *discord.Client
+	out     outbound
+	shards  sharding.Layout // the shards run, resolved by Run before any connects
+	running atomic.Bool     // Run got past its first connect and is not shutting down
 
 	// inflight counts interaction handlers; once closing, new ones only
 	// say the bot is restarting.
@@ -287,12 +320,16 @@ type Bot struct {
 	bankSets sync.Map
 	loads    sync.WaitGroup // snapshot loads running in the background
 
-	routes map[string]route // "command [group] sub" → its handler, from routes()
+	table *table // the interaction table (routes.go), resolved
 
 	// Scheduler goroutine only: when to retry a failed reveal, and how
 	// many times it failed.
 	revealAt    map[questions.PostID]time.Time
 	revealTries map[questions.PostID]int
+	// Scheduler goroutine only: when to try again to send a timed-out
+	// mock exam's result, and how many tries failed.
+	mockRetryAt map[mockRef]time.Time
+	mockTries   map[mockRef]int
 }
 
 // New checks cfg and returns a bot ready to Run.
@@ -325,11 +362,13 @@ func New(cfg Config) (*Bot, error) {
 	if cfg.APIBase == "" {
 		cfg.APIBase = "https://discord.com"
 	}
-	if err := CheckAPIBase(cfg.APIBase); err != nil {
-		return nil, err
-	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	conn, err := discord.New(discord.Config{Token: cfg.Token, APIBase: cfg.APIBase, Transport: cfg.Transport,
+		Logger: cfg.Logger, IdentifyInterval: cfg.IdentifyInterval, Reconnected: cfg.Metrics.Reconnect})
+	if err != nil {
+		return nil, err
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = clock.Real{}
@@ -346,15 +385,27 @@ func New(cfg Config) (*Bot, error) {
 	if cfg.AnswerAckWait <= 0 {
 		cfg.AnswerAckWait = 2 * time.Second
 	}
+	switch {
+	case cfg.ImportPace == 0:
+		cfg.ImportPace = 7
+	case cfg.ImportPace < 0:
+		cfg.ImportPace = 0
+	}
 	if cfg.ShutdownGrace <= 0 {
 		cfg.ShutdownGrace = 2500 * time.Millisecond
 	}
+	t, err := newTable(routes())
+	if err != nil {
+		return nil, fmt.Errorf("bot routes: %w", err)
+	}
 	return &Bot{
 		cfg: cfg, store: cfg.Store, log: cfg.Logger, clock: cfg.Clock, rand: cfg.Rand,
+		conn: conn, out: conn,
 		wake:     make(chan struct{}, 1),
 		refresh:  make(chan questions.PostID, 1024),
 		revealAt: map[questions.PostID]time.Time{}, revealTries: map[questions.PostID]int{},
-		routes:   routeTable(),
+		mockRetryAt: map[mockRef]time.Time{}, mockTries: map[mockRef]int{},
+		table:    t,
 		suggests: newLimiter(suggestLimit), reviews: newLimiter(reviewLimit),
 		drawer: newDrawer(),
 	}, nil
@@ -379,51 +430,27 @@ func New(cfg Config) (*Bot, error) {
 // 401). Other connection failures at start are returned; later drops are
 // reconnected.
 func (b *Bot) Run(ctx context.Context) error {
-	base, _ := apiBase(b.cfg.APIBase)
-	// b.sess sends every REST request (one rate limiter for the token);
-	// it never opens a gateway connection.
-	rs, err := discordgo.New("Bot " + b.cfg.Token)
-	if err != nil {
-		return fmt.Errorf("discord session: %w", err)
-	}
-	rs.Client = &http.Client{Timeout: 20 * time.Second, Transport: &transport{base: base, next: b.cfg.Transport, connecting: &attempt{}}}
-	defer rs.Client.CloseIdleConnections()
-	rs.LogLevel = discordgoSilent
-	b.sess = rs
+	defer b.conn.CloseIdleConnections()
 	stopped := func(err error) error {
 		if ctx.Err() != nil {
 			b.log.Info("stopped while connecting")
 			return nil
 		}
-		msg, _ := b.connectError(err)
-		return msg
+		return err
 	}
-	layout, concurrency, err := b.layout(ctx, rs)
+	layout, concurrency, err := b.conn.Shards(ctx, b.cfg.Shards)
 	if err != nil {
 		return stopped(err)
 	}
 	b.shards = layout
-	shards := make([]*shard, 0, layout.Last-layout.First+1)
-	for id := layout.First; id <= layout.Last; id++ {
-		sh, err := b.newShard(ctx, base, id, layout.Count)
-		if err != nil {
-			return err
-		}
-		shards = append(shards, sh)
-	}
-	b.gateways = shards
-	b.shardsWant.Store(int32(len(shards)))
-	pace := newPacer(concurrency, b.cfg.IdentifyInterval, func(shard int, wait time.Duration) {
-		b.log.Debug("gateway identify rate limit: waiting", "shard", shard, "wait", wait)
-	})
 
 	bg, stopBG := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	// The gateway watchers stop first, before the gateways close (their
+	// The gateway watcher stops first, before the gateways close (their
 	// Disconnect must not be taken for a drop).
 	gwCtx, stopGW := context.WithCancel(ctx)
 	var gwWatch sync.WaitGroup
-	gwErr := make(chan error, len(shards))
+	gwErr := make(chan error, 1)
 	// shutdown stops taking interactions (new ones are told the bot is
 	// restarting), waits for those in flight (up to ShutdownGrace), closes
 	// the gateways, then stops the timers, all within shutdownBudget. Every
@@ -440,16 +467,7 @@ func (b *Bot) Run(ctx context.Context) error {
 		if !b.waitIdle(min(b.cfg.ShutdownGrace, time.Until(deadline)-1500*time.Millisecond)) {
 			b.log.Warn("interactions still in flight at shutdown")
 		}
-		closeErrs := make(chan error, len(shards))
-		for _, sh := range shards {
-			go func() { closeErrs <- closeGateway(sh.s, sh.closeSent, time.Until(deadline)) }()
-		}
-		var closeErr error
-		for range shards {
-			if err := <-closeErrs; err != nil && closeErr == nil {
-				closeErr = err
-			}
-		}
+		closeErr := b.conn.Close(deadline)
 		b.waitIdle(300 * time.Millisecond) // refusals of any that arrived meanwhile
 		stopBG()
 		timers := make(chan struct{})
@@ -465,7 +483,16 @@ func (b *Bot) Run(ctx context.Context) error {
 		return nil
 	}
 
-	if err := b.connectAll(ctx, shards, pace); err != nil {
+	// Each interaction is counted in while the shard's event loop hands it
+	// over, and handled in a goroutine of its own.
+	onInteraction := func(ic *discordgo.InteractionCreate) {
+		closing := b.enter()
+		go func() {
+			defer b.leave()
+			b.onInteraction(ctx, ic, closing)
+		}()
+	}
+	if err := b.conn.Open(ctx, layout, concurrency, onInteraction); err != nil {
 		if b.Reached() {
 			shutdown() // shards that did connect may have taken interactions
 		}
@@ -473,33 +500,20 @@ func (b *Bot) Run(ctx context.Context) error {
 	}
 	b.running.Store(true)
 	defer b.running.Store(false)
-	appID, user := "", ""
-	if st := shards[0].s.State; st != nil {
-		if st.Application != nil {
-			appID = st.Application.ID
-		}
-		if st.User != nil {
-			user = st.User.Username
-			if appID == "" {
-				appID = st.User.ID
-			}
-		}
-	}
+	appID, user := b.conn.Me()
 	b.log.Info("connected", "user", user, "application", appID, "shards", layout.String())
 
-	for _, sh := range shards {
-		gwWatch.Add(1)
-		go func() {
-			defer gwWatch.Done()
-			if err := b.keepConnected(gwCtx, sh, pace); err != nil {
-				gwErr <- err
-			}
-		}()
-	}
+	gwWatch.Add(1)
+	go func() {
+		defer gwWatch.Done()
+		if err := b.conn.Keep(gwCtx); err != nil {
+			gwErr <- err
+		}
+	}()
 
 	if layout.First != 0 {
 		b.log.Info("commands not registered: the process that runs shard 0 registers them", "shards", layout.String())
-	} else if _, err := rs.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, commands(), discordgo.WithContext(ctx)); err != nil {
+	} else if err := b.conn.RegisterCommands(ctx, appID, b.cfg.GuildID, b.table.applicationCommands()); err != nil {
 		serr := shutdown()
 		if ctx.Err() != nil {
 			return serr // stopped while starting: a clean stop
@@ -510,8 +524,8 @@ func (b *Bot) Run(ctx context.Context) error {
 	}
 
 	wg.Add(2)
-	go func() { defer wg.Done(); b.scheduler(background(bg)) }()
-	go func() { defer wg.Done(); b.refresher(background(bg)) }()
+	go func() { defer wg.Done(); b.scheduler(discord.Background(bg)) }()
+	go func() { defer wg.Done(); b.refresher(discord.Background(bg)) }()
 	b.warm(b.busyGuilds(), bg.Done())
 
 	select {
@@ -556,13 +570,13 @@ func (b *Bot) busyGuilds() []questions.GuildID {
 // it: after Run's first connect and until it stops, except while a drop of
 // any shard is being reconnected. Safe for concurrent use.
 func (b *Bot) Connected() bool {
-	return b.running.Load() && b.shardsUp.Load() == b.shardsWant.Load()
+	return b.running.Load() && b.conn.Connected()
 }
 
 // Reached reports whether Run ever connected to the gateway, any shard of
 // it (false when it failed or was stopped before any shard connected:
 // then no interaction was served). Safe for concurrent use.
-func (b *Bot) Reached() bool { return b.reached.Load() }
+func (b *Bot) Reached() bool { return b.conn.Reached() }
 
 // enter counts a handler in and reports whether the bot is shutting down.
 func (b *Bot) enter() (closing bool) {

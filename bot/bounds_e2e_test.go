@@ -40,7 +40,7 @@ func TestHostileImportRefused(t *testing.T) {
 		fmt.Sprintf("h1.json: …and %d more problems, not listed", 3*items-4),
 		fmt.Sprintf("h8.json: …and %d more problems, not listed", 3*items-4),
 		"dense.json:1: more than 100000 values (strings, numbers, lists, fields): a bank file holds fewer; split the bank into several files",
-		"list.json:2: the bank must be a mapping of fields (bank, source, questions); this file is a list",
+		"list.json:2: the bank must be a mapping of fields (bank, source, questions, exam); this file is a list",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("reply lacks %q:\n%s", want, got)
@@ -57,7 +57,7 @@ func TestHostileImportRefused(t *testing.T) {
 	for _, tt := range []struct{ file, data, want string }{
 		{"h.json", hostileJSON(items), fmt.Sprintf("**h.json** was not imported: %d problems.", 3*items)},
 		{"dense.json", `{"bank":"X","questions":[` + strings.Repeat("1,", 110_000) + `1]}`, "dense.json:1: more than 100000 values (strings, numbers, lists, fields): a bank file holds fewer; split the bank into several files"},
-		{"list.json", "\n[1, 2]", "list.json:2: the bank must be a mapping of fields (bank, source, questions); this file is a list"},
+		{"list.json", "\n[1, 2]", "list.json:2: the bank must be a mapping of fields (bank, source, questions, exam); this file is a list"},
 		{"dense.yaml", "bank: X\nquestions: [" + strings.Repeat("1,", 110_000) + "1]\n", "dense.yaml:2: more than 200000 marks that start a value"},
 	} {
 		got := e.admin(alice, sub("import", fileOpt("file", tt.file, tt.data)))

@@ -94,7 +94,7 @@ func TestDraftsReplaced(t *testing.T) {
 		forms = append(forms, id)
 	}
 	for i, id := range forms {
-		var draft uint64
+		var draft questions.DraftID
 		if _, err := fmt.Sscanf(id, "pm1:%d", &draft); err != nil {
 			t.Fatalf("form custom ID %q: %v", id, err)
 		}
@@ -149,7 +149,7 @@ func TestReviewsBounded(t *testing.T) {
 		r, m := e.startReview(bob)
 		shown, msgs = append(shown, r), append(msgs, m)
 	}
-	ids := make([]questions.PostID, len(shown))
+	ids := make([]questions.ReviewID, len(shown))
 	for i, r := range shown {
 		sel := reviewSelect(t, r)
 		if _, err := fmt.Sscanf(sel.CustomID, "rv1:%d", &ids[i]); err != nil {

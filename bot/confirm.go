@@ -40,12 +40,10 @@ func (b *Bot) confirmPrompt(c *call, conf questions.Confirmation, text, label st
 	return asReply(m), nil
 }
 
-// confirmButton answers a click on a prompt's Confirm or Cancel.
+// confirmButton answers a click on a prompt's Confirm or Cancel (the
+// table lets only managers click).
 func (b *Bot) confirmButton(c *call, id componentID) (response, error) {
-	if !isManager(c.member) {
-		return response{}, userErr("You need the Manage Server permission to confirm or cancel this. Nothing changed.")
-	}
-	conf, err := b.store.Confirmation(c.guild, id.confirm)
+	conf, err := b.store.Confirmation(c.guild, id.confirmation)
 	if errors.Is(err, questions.ErrNotFound) {
 		return response{}, errConfirmGone
 	}
@@ -66,10 +64,14 @@ func (b *Bot) confirmButton(c *call, id componentID) (response, error) {
 	}
 	// A server's whole history, or ten bank files, can take longer than
 	// Discord's 3 s.
-	if err := c.deferUpdate(); err != nil {
-		return response{}, err
-	}
+	return later(func() (response, error) { return b.confirmed(c, conf) }), nil
+}
+
+// confirmed carries out a confirmed prompt's action, in place of the
+// prompt.
+func (b *Bot) confirmed(c *call, conf questions.Confirmation) (response, error) {
 	var m message
+	var err error
 	switch conf.Action {
 	case questions.ConfirmReset:
 		m, err = b.resetConfirmed(c, conf)
@@ -94,10 +96,10 @@ var errConfirmGone = userErr("This prompt was already answered, or it expired (p
 
 // confirmMessage is a private prompt: text, then Confirm (label, danger)
 // and Cancel (secondary) for the confirmation id.
-func confirmMessage(text, label string, id uint64) message {
+func confirmMessage(text, label string, id questions.ConfirmationID) message {
 	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: label, Style: discordgo.DangerButton, CustomID: confirmCustomID("confirm", id)},
-		discordgo.Button{Label: "Cancel", Style: discordgo.SecondaryButton, CustomID: confirmCustomID("cancel", id)},
+		discordgo.Button{Label: label, Style: discordgo.DangerButton, CustomID: kindConfirm.id(componentID{action: "confirm", confirmation: id})},
+		discordgo.Button{Label: "Cancel", Style: discordgo.SecondaryButton, CustomID: kindConfirm.id(componentID{action: "cancel", confirmation: id})},
 	}}
 	return message{ephemeral: true, content: text, components: []discordgo.MessageComponent{row}}
 }

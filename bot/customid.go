@@ -2,7 +2,7 @@ package bot
 
 import (
 	"errors"
-	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,243 +11,260 @@ import (
 )
 
 // Custom IDs travel through Discord's clients and come back as untrusted
-// data. They all go through this codec: a kind with a version ("a1"), then
-// colon-separated typed fields, at most 100 characters, parsed strictly.
+// data. They all go through this one codec: a kind with a version ("a1"),
+// then colon-separated typed fields, at most 100 characters, parsed
+// strictly (one spelling per value) and never panicking. The kinds are
+// declared in routes.go, each as its pattern, and each is answered by the
+// route that declares it.
+
+// idKind is a custom-ID kind, written as its pattern: the prefix on the
+// wire (a kind and a version), then a placeholder per field:
 //
-//	a1:<post>                          the answer select of a post
-//	lb1:<period>:<p|a>:<page>          leaderboard paging (p = points, a = accuracy)
-//	cf1:<confirm|cancel>:<confirmation>  the buttons of a prompt to confirm (reset, bank remove, import replace, question remove)
-//	pm1:<draft>                        the paste modal of a draft (/quizadmin add, /quiz suggest)
-//	pd1:<add|cancel|fix>:<draft>       a draft's preview buttons
-//	sg1:<approve|reject|next>:<draft>  the review of a queued suggestion
-//	rv1:<review>                       the answer select of a question in /quiz review
-//	rn1:<next|stop>                    the buttons after a graded review question
-//	rp1:<post>                         the Report button of a revealed question
-//	rm1:<post>                         the report modal of a post
-//	rc1:<report>                       the Close button of an open report (/quizadmin reports)
-//	in1:<f|d>:<page>:<bank ref>        insights paging (f = by facility, d = by discrimination; bank ref: see bankRef)
-//	iq1:<s|r|d>:<question number>:<f|d>:<page>:<bank ref>   an insights entry's Show, Regrade…, Dismiss
-//	ik1:<question number>              the regrade form of an insights entry
+//	<post> <review> <draft> <report> <confirmation> <mock>
+//	            an ID: a decimal above zero with no leading zeros
+//	<period>    day, week, month or all
+//	<ranking>   p (points) or a (accuracy)
+//	<page>      a page number, 0 to maxPage
+//	<question>  a guild's question number (storage's): a decimal from 1 to 2³²−1
+//	<sort>      f (by facility) or d (by discrimination): an insights list's order
+//	<bank>      a bank: bankRef's 8 hex digits, or - for every bank
+//	<a|b|c>     one of the words listed, two or more (the action)
+//
+// A prefix, once sent to Discord, keeps its shape: a new shape is a new
+// version ("a2"), and the old one stays routed while its messages live.
+type idKind string
 
-// componentKind says what a component does.
-type componentKind int
-
-const (
-	kindAnswer componentKind = iota + 1
-	kindBoard
-	kindConfirm // Confirm or Cancel of a stored confirmation
-	kindModal
-	kindDraft
-	kindReview
-	kindStudy       // an answer in /quiz review
-	kindStudyNext   // next or stop after a graded review question
-	kindReport      // the Report button
-	kindReportModal // the report modal
-	kindReportClose // closing a report
-	kindInsights    // an insights page
-	kindInsight     // an insights entry's button
-	kindRegradeForm // the regrade form of an insights entry
-)
-
-// componentID is a parsed custom ID.
+// componentID is a parsed custom ID: its kind and the fields its pattern
+// names (the others are zero).
 type componentID struct {
-	kind    componentKind
-	post    questions.PostID  // kindAnswer, kindStudy (the review), kindReport, kindReportModal
-	period  questions.Period  // kindBoard
-	ranking questions.Ranking // kindBoard
-	page    int               // kindBoard, 0-based
-	draft   uint64            // kindModal, kindDraft, kindReview
-	action  string            // kindDraft: add, cancel, fix; kindReview: approve, reject, next; kindStudyNext: next, stop; kindConfirm: confirm, cancel
-	report  uint64            // kindReportClose
-	confirm uint64            // kindConfirm: the stored confirmation (questions.Confirmation)
-	num     uint32            // kindInsight, kindRegradeForm: the guild's question number
-	sortBy  string            // kindInsights, kindInsight: sortFacility or sortDiscrimination
-	ref     string            // kindInsights, kindInsight: the bank (bankRef)
+	kind         idKind
+	post         questions.PostID
+	review       questions.ReviewID
+	draft        questions.DraftID
+	report       questions.ReportID
+	confirmation questions.ConfirmationID
+	mock         questions.MockID
+	period       questions.Period
+	ranking      questions.Ranking
+	page         int    // 0-based
+	action       string // the word an <a|b|c> field holds
+	num          uint32 // <question>
+	sortBy       string // <sort>: sortFacility or sortDiscrimination
+	ref          string // <bank>: bankRef's, or "-"
 }
 
-// insightCtx is the page an insights entry's button was on.
-type insightCtx struct {
-	sort string
-	page int
-	ref  string
-}
+// maxCustomID is Discord's limit on a custom ID's length.
+const maxCustomID = 100
 
-func sortCode(sort string) string {
-	if sort == sortDiscrimination {
-		return "d"
-	}
-	return "f"
-}
-
-func insightsPageCustomID(sort string, page int, ref string) string {
-	return fmt.Sprintf("in1:%s:%d:%s", sortCode(sort), page, ref)
-}
-
-func insightCustomID(action string, num uint32, ctx insightCtx) string {
-	return fmt.Sprintf("iq1:%s:%d:%s:%d:%s", action, num, sortCode(ctx.sort), ctx.page, ctx.ref)
-}
-
-func regradeModalCustomID(num uint32) string { return "ik1:" + strconv.FormatUint(uint64(num), 10) }
-
-// parseInsightsCtx parses <f|d>:<page>:<bank ref>.
-func parseInsightsCtx(f []string) (sort string, page int, ref string, ok bool) {
-	switch f[0] {
-	case "f":
-		sort = sortFacility
-	case "d":
-		sort = sortDiscrimination
-	default:
-		return "", 0, "", false
-	}
-	page, err := strconv.Atoi(f[1])
-	if err != nil || page < 0 || page > 100000 || strconv.Itoa(page) != f[1] {
-		return "", 0, "", false
-	}
-	if f[2] != "-" && (len(f[2]) != 8 || strings.Trim(f[2], "0123456789abcdef") != "") {
-		return "", 0, "", false
-	}
-	return sort, page, f[2], true
-}
-
-// parseNum parses a question number: a canonical decimal from 1 to 2³²−1.
-func parseNum(s string) (uint32, bool) {
-	n, err := strconv.ParseUint(s, 10, 32)
-	if err != nil || n == 0 || strconv.FormatUint(n, 10) != s {
-		return 0, false
-	}
-	return uint32(n), true
-}
+// maxPage is the highest page a custom ID may name.
+const maxPage = 100000
 
 var errBadCustomID = errors.New("unknown or malformed custom id")
 
-func answerCustomID(post questions.PostID) string { return "a1:" + post.String() }
+// prefix is the kind's prefix on the wire: "a1".
+func (k idKind) prefix() string {
+	p, _, _ := strings.Cut(string(k), ":")
+	return p
+}
 
-func boardCustomID(p questions.Period, r questions.Ranking, page int) string {
-	rk := "p"
-	if r == questions.ByAccuracy {
-		rk = "a"
+// placeholders are the kind's field placeholders, in order, without their
+// angle brackets: "post", "add|cancel|fix".
+func (k idKind) placeholders() []string {
+	f := strings.Split(string(k), ":")[1:]
+	for i, p := range f {
+		f[i] = strings.TrimSuffix(strings.TrimPrefix(p, "<"), ">")
 	}
-	return fmt.Sprintf("lb1:%s:%s:%d", p, rk, page)
+	return f
 }
 
-func confirmCustomID(action string, confirmation uint64) string {
-	return fmt.Sprintf("cf1:%s:%d", action, confirmation)
+// id is the custom ID of kind k carrying the fields of f that k names.
+func (k idKind) id(f componentID) string {
+	var b strings.Builder
+	b.WriteString(k.prefix())
+	for _, p := range k.placeholders() {
+		b.WriteByte(':')
+		if fd, ok := idFields[p]; ok {
+			b.WriteString(fd.format(f))
+		} else {
+			b.WriteString(f.action)
+		}
+	}
+	return b.String()
 }
 
-func modalCustomID(draft uint64) string { return "pm1:" + strconv.FormatUint(draft, 10) }
-
-func draftCustomID(action string, draft uint64) string {
-	return fmt.Sprintf("pd1:%s:%d", action, draft)
+// parse reads the fields after the prefix of a custom ID of kind k, whose
+// placeholders are ps (strictly: each value in its one spelling).
+func (k idKind) parse(ps, fields []string) (componentID, bool) {
+	if len(fields) != len(ps) {
+		return componentID{}, false
+	}
+	id := componentID{kind: k}
+	for i, p := range ps {
+		if fd, ok := idFields[p]; ok {
+			if !fd.parse(fields[i], &id) {
+				return componentID{}, false
+			}
+			continue
+		}
+		if !slices.Contains(strings.Split(p, "|"), fields[i]) {
+			return componentID{}, false
+		}
+		id.action = fields[i]
+	}
+	return id, true
 }
 
-func reviewCustomID(action string, draft uint64) string {
-	return fmt.Sprintf("sg1:%s:%d", action, draft)
+// check reports what is wrong with k's pattern, or nil: a prefix of
+// letters and digits, and known placeholders.
+func (k idKind) check() error {
+	p := k.prefix()
+	if p == "" || strings.Trim(p, "abcdefghijklmnopqrstuvwxyz0123456789") != "" {
+		return errors.New("prefix must be lower-case letters and digits")
+	}
+	for _, f := range strings.Split(string(k), ":")[1:] {
+		name, open := strings.CutPrefix(f, "<")
+		name, closed := strings.CutSuffix(name, ">")
+		if !open || !closed || name == "" {
+			return errors.New("field " + f + " is not a <placeholder>")
+		}
+		if _, known := idFields[name]; known {
+			continue
+		}
+		words := strings.Split(name, "|")
+		for _, w := range words {
+			if len(words) < 2 || w == "" || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
+				return errors.New("field " + f + " is neither a known field nor a list of lower-case words")
+			}
+		}
+	}
+	return nil
 }
 
-func studyCustomID(review questions.PostID) string { return "rv1:" + review.String() }
+// sample is a componentID of kind k with the fields k names set: IDs to
+// id, the first word of a list, a day's period and points' ranking, page
+// 0, question number id (within 1 to 2³²−1), facility's order and a
+// bank's reference (ffffffff). Tests use it to make a custom ID of every
+// kind.
+func (k idKind) sample(id uint64) componentID {
+	all := componentID{post: questions.PostID(id), review: questions.ReviewID(id), draft: questions.DraftID(id),
+		report: questions.ReportID(id), confirmation: questions.ConfirmationID(id), mock: questions.MockID(id),
+		period: questions.PeriodDay, ranking: questions.ByPoints, num: uint32(max(min(id, math.MaxUint32), 1)),
+		sortBy: sortFacility, ref: "ffffffff"}
+	f := componentID{kind: k}
+	for _, p := range k.placeholders() {
+		if fd, ok := idFields[p]; ok {
+			fd.parse(fd.format(all), &f)
+		} else {
+			f.action, _, _ = strings.Cut(p, "|")
+		}
+	}
+	return f
+}
 
-func studyNextCustomID(action string) string { return "rn1:" + action }
+// idField is how one placeholder's value is written and read.
+type idField struct {
+	format func(componentID) string
+	parse  func(string, *componentID) bool
+}
 
-func reportCustomID(post questions.PostID) string { return "rp1:" + post.String() }
+// idFields are the placeholders a pattern may use, by name.
+var idFields = map[string]idField{
+	"post":         idOf(func(c *componentID) *questions.PostID { return &c.post }),
+	"review":       idOf(func(c *componentID) *questions.ReviewID { return &c.review }),
+	"draft":        idOf(func(c *componentID) *questions.DraftID { return &c.draft }),
+	"report":       idOf(func(c *componentID) *questions.ReportID { return &c.report }),
+	"confirmation": idOf(func(c *componentID) *questions.ConfirmationID { return &c.confirmation }),
+	"mock":         idOf(func(c *componentID) *questions.MockID { return &c.mock }),
+	"period": {
+		format: func(c componentID) string { return string(c.period) },
+		parse: func(s string, c *componentID) bool {
+			c.period = questions.Period(s)
+			return validPeriod(c.period)
+		},
+	},
+	"ranking": {
+		format: func(c componentID) string {
+			if c.ranking == questions.ByAccuracy {
+				return "a"
+			}
+			return "p"
+		},
+		parse: func(s string, c *componentID) bool {
+			switch s {
+			case "p":
+				c.ranking = questions.ByPoints
+			case "a":
+				c.ranking = questions.ByAccuracy
+			default:
+				return false
+			}
+			return true
+		},
+	},
+	"question": {
+		format: func(c componentID) string { return strconv.FormatUint(uint64(c.num), 10) },
+		parse: func(s string, c *componentID) bool {
+			n, err := strconv.ParseUint(s, 10, 32)
+			c.num = uint32(n)
+			return err == nil && n > 0 && strconv.FormatUint(n, 10) == s
+		},
+	},
+	"sort": {
+		format: func(c componentID) string {
+			if c.sortBy == sortDiscrimination {
+				return "d"
+			}
+			return "f"
+		},
+		parse: func(s string, c *componentID) bool {
+			switch s {
+			case "f":
+				c.sortBy = sortFacility
+			case "d":
+				c.sortBy = sortDiscrimination
+			default:
+				return false
+			}
+			return true
+		},
+	},
+	"bank": {
+		format: func(c componentID) string { return c.ref },
+		parse: func(s string, c *componentID) bool {
+			c.ref = s
+			return s == "-" || len(s) == 8 && strings.Trim(s, "0123456789abcdef") == ""
+		},
+	},
+	"page": {
+		format: func(c componentID) string { return strconv.Itoa(c.page) },
+		parse: func(s string, c *componentID) bool {
+			page, err := strconv.Atoi(s)
+			c.page = page
+			return err == nil && page >= 0 && page <= maxPage && strconv.Itoa(page) == s
+		},
+	},
+}
 
-func reportModalCustomID(post questions.PostID) string { return "rm1:" + post.String() }
+// idOf is the field of an ID of type T, which at finds in a componentID.
+func idOf[T ~uint64](at func(*componentID) *T) idField {
+	return idField{
+		format: func(c componentID) string { return formatID(*at(&c)) },
+		parse: func(s string, c *componentID) bool {
+			id, ok := parseID[T](s)
+			*at(c) = id
+			return ok
+		},
+	}
+}
 
-func reportCloseCustomID(report uint64) string { return "rc1:" + strconv.FormatUint(report, 10) }
-
-// parseCustomID decodes a custom ID made by the functions above. Anything
-// else, including IDs of older versions, is errBadCustomID.
-func parseCustomID(s string) (componentID, error) {
-	if len(s) == 0 || len(s) > 100 {
-		return componentID{}, errBadCustomID
+// splitCustomID splits a custom ID into its prefix and fields, or fails
+// for one that is empty or longer than Discord allows.
+func splitCustomID(s string) (prefix string, fields []string, ok bool) {
+	if len(s) == 0 || len(s) > maxCustomID {
+		return "", nil, false
 	}
 	f := strings.Split(s, ":")
-	switch {
-	case f[0] == "a1" && len(f) == 2:
-		post, ok := parseID[questions.PostID](f[1])
-		if !ok {
-			break
-		}
-		return componentID{kind: kindAnswer, post: post}, nil
-	case f[0] == "lb1" && len(f) == 4:
-		p := questions.Period(f[1])
-		if !validPeriod(p) {
-			break
-		}
-		var r questions.Ranking
-		switch f[2] {
-		case "p":
-			r = questions.ByPoints
-		case "a":
-			r = questions.ByAccuracy
-		default:
-			return componentID{}, errBadCustomID
-		}
-		page, err := strconv.Atoi(f[3])
-		if err != nil || page < 0 || page > 100000 || strconv.Itoa(page) != f[3] {
-			break
-		}
-		return componentID{kind: kindBoard, period: p, ranking: r, page: page}, nil
-	case f[0] == "cf1" && len(f) == 3:
-		id, ok := parseID[uint64](f[2])
-		if !ok || (f[1] != "confirm" && f[1] != "cancel") {
-			break
-		}
-		return componentID{kind: kindConfirm, action: f[1], confirm: id}, nil
-	case (f[0] == "rv1" || f[0] == "rp1" || f[0] == "rm1") && len(f) == 2:
-		post, ok := parseID[questions.PostID](f[1])
-		if !ok {
-			break
-		}
-		kind := map[string]componentKind{"rv1": kindStudy, "rp1": kindReport, "rm1": kindReportModal}[f[0]]
-		return componentID{kind: kind, post: post}, nil
-	case f[0] == "rn1" && len(f) == 2:
-		if f[1] != "next" && f[1] != "stop" {
-			break
-		}
-		return componentID{kind: kindStudyNext, action: f[1]}, nil
-	case f[0] == "rc1" && len(f) == 2:
-		report, ok := parseID[uint64](f[1])
-		if !ok {
-			break
-		}
-		return componentID{kind: kindReportClose, report: report}, nil
-	case f[0] == "in1" && len(f) == 4:
-		sort, page, ref, ok := parseInsightsCtx(f[1:])
-		if !ok {
-			break
-		}
-		return componentID{kind: kindInsights, sortBy: sort, page: page, ref: ref}, nil
-	case f[0] == "iq1" && len(f) == 6:
-		num, ok := parseNum(f[2])
-		sort, page, ref, ok2 := parseInsightsCtx(f[3:])
-		if !ok || !ok2 || (f[1] != "s" && f[1] != "r" && f[1] != "d") {
-			break
-		}
-		return componentID{kind: kindInsight, action: f[1], num: num, sortBy: sort, page: page, ref: ref}, nil
-	case f[0] == "ik1" && len(f) == 2:
-		num, ok := parseNum(f[1])
-		if !ok {
-			break
-		}
-		return componentID{kind: kindRegradeForm, num: num}, nil
-	case f[0] == "pm1" && len(f) == 2:
-		draft, ok := parseID[uint64](f[1])
-		if !ok {
-			break
-		}
-		return componentID{kind: kindModal, draft: draft}, nil
-	case (f[0] == "pd1" || f[0] == "sg1") && len(f) == 3:
-		kind, actions := kindDraft, []string{"add", "cancel", "fix"}
-		if f[0] == "sg1" {
-			kind, actions = kindReview, []string{"approve", "reject", "next"}
-		}
-		draft, ok := parseID[uint64](f[2])
-		if !ok || !slices.Contains(actions, f[1]) {
-			break
-		}
-		return componentID{kind: kind, action: f[1], draft: draft}, nil
-	}
-	return componentID{}, errBadCustomID
+	return f[0], f[1:], true
 }
 
 func validPeriod(p questions.Period) bool {

@@ -92,6 +92,8 @@ type env struct {
 	ackWait time.Duration
 	// quota bounds each guild's imported banks (none when zero).
 	quota questions.Quota
+	// prepare, when set, is given the bot between New and Run.
+	prepare func(*bot.Bot) error
 
 	db     *storage.DB
 	bot    *bot.Bot // the bot of the last start
@@ -180,7 +182,7 @@ func newEnv(t testing.TB, start time.Time, more ...discordtest.Guild) *env {
 // start runs the bot and waits for its commands to be registered.
 func (e *env) start() {
 	e.t.Helper()
-	db, err := storage.Open(e.t.Context(), e.path, storage.Options{Timeout: time.Second, Now: e.clk.Now, Quota: e.quota})
+	db, err := storage.Open(e.t.Context(), e.path, storage.Options{Timeout: time.Second, Now: e.clk.Now, Quota: e.quota, NoSync: true})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -195,9 +197,15 @@ func (e *env) start() {
 		Logger:        slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		RefreshEvery:  50 * time.Millisecond,
 		AnswerAckWait: e.ackWait,
+		ImportPace:    -1, // imports in tests are small; no test waits for the pacing
 	})
 	if err != nil {
 		e.t.Fatal(err)
+	}
+	if e.prepare != nil {
+		if err := e.prepare(b); err != nil {
+			e.t.Fatal(err)
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	e.db, e.bot, e.cancel, e.done = db, b, cancel, make(chan error, 1)
@@ -443,7 +451,11 @@ func TestCommandsRegistered(t *testing.T) {
 		"quiz banks":                "",
 		"quiz suggest":              "bank:3",
 		"quiz review":               "",
+		"quiz drill":                "topic:3 count:4",
+		"quiz misses export":        "",
 		"quiz exam":                 "date:3 bank:3",
+		"quiz mock":                 "bank:3 questions:4 minutes:4",
+		"quizadmin bank exam":       "bank:3 questions:4 minutes:4 pass:3",
 		"quizadmin reports":         "",
 		"quizadmin regrade":         "id:3",
 		"quizadmin close":           "",

@@ -139,3 +139,19 @@ func (e *env) asksAtOnce(by discordtest.Member, n int) (posted int, refused []st
 	}
 	return posted, refused
 }
+
+// A member cannot hold one of the channel's open slots longer than the
+// server's ask_minutes by asking with a long `minutes`; an admin can.
+func TestMemberAskMinutesCapped(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
+	e.start()
+	e.askRefused(bob, "Members' questions stay open at most 10 minutes here", integer("minutes", 10080))
+	if post, _ := e.ask(bob, integer("minutes", 10)); !post.ClosesAt.Equal(post.OpenedAt.Add(10 * time.Minute)) {
+		t.Errorf("a member's 10-minute ask closes at %v, want 10 minutes after %v", post.ClosesAt, post.OpenedAt)
+	}
+	if post, _ := e.ask(alice, integer("minutes", 10080)); !post.ClosesAt.Equal(post.OpenedAt.Add(10080 * time.Minute)) {
+		t.Errorf("an admin's week-long ask closes at %v, want a week after %v", post.ClosesAt, post.OpenedAt)
+	}
+	e.checkWire()
+}

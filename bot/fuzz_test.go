@@ -109,12 +109,10 @@ func FuzzInteraction(f *testing.F) {
 	cat, _ := questions.NewCatalogue(builtin)
 	logs := &panicLog{}
 	b, err := New(Config{Token: "x", Store: db, Catalogue: cat, Logger: slog.New(slog.NewTextHandler(logs, nil)),
-		HTTPClient: &http.Client{Transport: nowhere{}}})
+		HTTPClient: &http.Client{Transport: nowhere{}}, Transport: nowhere{}})
 	if err != nil {
 		f.Fatal(err)
 	}
-	b.sess, _ = discordgo.New("Bot x")
-	b.sess.Client = &http.Client{Transport: nowhere{}}
 	// A post to answer, as the seeds' custom ID a1:1 names.
 	q := cat.Banks()[0].Questions[0]
 	if _, err := db.CreatePost(f.Context(), questions.Post{GuildID: 8001, ChannelID: 6001, MessageID: 2001, QuestionID: q.ID,

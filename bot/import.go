@@ -63,9 +63,13 @@ func (b *Bot) importCmd(c *call, opts options) (response, error) {
 	if err != nil {
 		return response{}, err
 	}
-	if err := c.deferReply(true); err != nil {
-		return response{}, err
-	}
+	// Downloading and parsing the files can take longer than Discord's 3 s.
+	return later(func() (response, error) { return b.importFiles(c, ups, bankOpt, replace) }), nil
+}
+
+// importFiles downloads, parses and imports ups (see importCmd), once
+// the interaction is deferred.
+func (b *Bot) importFiles(c *call, ups []upload, bankOpt string, replace bool) (response, error) {
 	parts, ps, err := b.parseUploads(c, ups, bankOpt)
 	if err != nil {
 		return response{}, err
@@ -134,14 +138,20 @@ func importUploads(opts options, res *discordgo.ApplicationCommandInteractionDat
 
 // parseUploads downloads and parses the uploads one at a time: their banks
 // (all renamed bankOpt, when set) and every file's problems, each file's
-// bounded (maxImportProblems, maxImportValues). Only one file's bytes and
-// tree are held at a time; once a file has an error the import is refused,
-// so the banks are dropped and the files after it are read for their
-// problems only. A file that cannot be downloaded refuses the import.
+// bounded (maxImportProblems, maxImportValues), the questions the
+// server's banks already have sharing their unchanged texts with them. Only
+// one file's bytes and tree are held at a time; once a file has an error
+// the import is refused, so the banks are dropped and the files after it
+// are read for their problems only. A file that cannot be downloaded refuses the import.
 func (b *Bot) parseUploads(c *call, ups []upload, bankOpt string) ([]questions.Bank, questions.Problems, error) {
 	var parts []questions.Bank
 	var ps questions.Problems
 	refused := false
+	// The server's banks as they are now, whose memory the files' questions
+	// share where they repeat them (questions.ShareUnchanged). Only memory
+	// depends on it: the change is planned from the snapshot it then finds,
+	// and a failure to load is reported there.
+	now, _ := b.imported(c.guild)
 	for _, u := range ups {
 		data, err := b.download(c.ctx, u.att.URL)
 		if err != nil {
@@ -154,7 +164,7 @@ func (b *Bot) parseUploads(c *call, ups []upload, bankOpt string) ([]questions.B
 		start := time.Now()
 		banks, fileProblems := questions.ParseFile(u.name, data, questions.ParseOptions{DefaultBank: bankOpt,
 			MaxProblems: maxImportProblems, MaxValues: maxImportValues})
-		pace(c.ctx, start)
+		b.pace(c.ctx, start)
 		ps = append(ps, fileProblems...)
 		if refused = refused || len(fileProblems.Errors()) > 0; refused {
 			parts = nil
@@ -165,6 +175,9 @@ func (b *Bot) parseUploads(c *call, ups []upload, bankOpt string) ([]questions.B
 				questions.Rename(&bk, bankOpt)
 			}
 			bk.Path = u.name
+			if base := now.bank(bk.Name); base != nil {
+				questions.ShareUnchanged(&bk, base)
+			}
 			parts = append(parts, bk)
 		}
 	}
@@ -284,7 +297,7 @@ func (b *Bot) download(ctx context.Context, raw string) ([]byte, error) {
 
 // importOptions are /quizadmin import's options: file (required), file2 …
 // file10, bank and mode.
-func importOptions(str func(name, desc string, required, auto bool) *discordgo.ApplicationCommandOption) []*discordgo.ApplicationCommandOption {
+func importOptions(str func(name, desc string, required bool) *discordgo.ApplicationCommandOption) []*discordgo.ApplicationCommandOption {
 	opts := []*discordgo.ApplicationCommandOption{{Type: discordgo.ApplicationCommandOptionAttachment,
 		Name: importFileOption(0), Description: "The bank file", Required: true}}
 	for i := 1; i < maxImportFiles; i++ {
@@ -292,7 +305,7 @@ func importOptions(str func(name, desc string, required, auto bool) *discordgo.A
 			Name: importFileOption(i), Description: "Another bank file"})
 	}
 	return append(opts,
-		str("bank", "Bank to put every question in (default: the banks the files name)", false, false),
+		str("bank", "Bank to put every question in (default: the banks the files name)", false),
 		&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString,
 			Name: "mode", Description: "merge (default): add and update questions; replace: replace the whole bank",
 			Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "merge", Value: "merge"}, {Name: "replace", Value: "replace"}}})

@@ -25,16 +25,6 @@ import (
 // the answers graded again) and Dismiss (hides the flags until the
 // statistics change); and the bank's chart, attached once the list is out.
 
-// InsightStore reads the questions' statistics (kept by RecordAnswer) and
-// keeps the admins' dismissals.
-type InsightStore interface {
-	QuestionStats(guildID questions.GuildID, bank string) ([]questions.QuestionStats, error)
-	QuestionStat(guildID questions.GuildID, num uint32) (questions.QuestionStats, error)
-	QuestionNumbers(ctx context.Context, guildID questions.GuildID, qids []string) (map[string]uint32, error)
-	DismissFlags(ctx context.Context, guildID questions.GuildID, num uint32) error
-	StatsVersion(guildID questions.GuildID) (uint64, error)
-}
-
 // insightsPerPage is how many questions a page shows: one row of buttons
 // each, and a row for paging.
 const insightsPerPage = 4
@@ -319,20 +309,22 @@ func insightsMessage(v insightsView, note string) message {
 	for i, e := range v.entries[page*insightsPerPage : min(len(v.entries), (page+1)*insightsPerPage)] {
 		n := page*insightsPerPage + i + 1
 		embeds = append(embeds, insightEmbed(n, e))
-		ctx := insightCtx{sort: v.sort, page: page, ref: v.ref}
+		button := func(action string) string { // with the page the entry is on
+			return kindInsight.id(componentID{action: action, num: e.st.Number, sortBy: v.sort, page: page, ref: v.ref})
+		}
 		buttons := []discordgo.MessageComponent{
-			discordgo.Button{Label: fmt.Sprintf("Show %d", n), Style: discordgo.SecondaryButton, CustomID: insightCustomID("s", e.st.Number, ctx)},
-			discordgo.Button{Label: fmt.Sprintf("Regrade… %d", n), Style: discordgo.PrimaryButton, CustomID: insightCustomID("r", e.st.Number, ctx)},
+			discordgo.Button{Label: fmt.Sprintf("Show %d", n), Style: discordgo.SecondaryButton, CustomID: button("s")},
+			discordgo.Button{Label: fmt.Sprintf("Regrade… %d", n), Style: discordgo.PrimaryButton, CustomID: button("r")},
 		}
 		if len(e.flags) > 0 {
-			buttons = append(buttons, discordgo.Button{Label: fmt.Sprintf("Dismiss %d", n), Style: discordgo.SecondaryButton, CustomID: insightCustomID("d", e.st.Number, ctx)})
+			buttons = append(buttons, discordgo.Button{Label: fmt.Sprintf("Dismiss %d", n), Style: discordgo.SecondaryButton, CustomID: button("d")})
 		}
 		rows = append(rows, discordgo.ActionsRow{Components: buttons})
 	}
 	if pages > 1 {
 		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "◀ Previous", Style: discordgo.SecondaryButton, Disabled: page == 0, CustomID: insightsPageCustomID(v.sort, max(page-1, 0), v.ref)},
-			discordgo.Button{Label: "Next ▶", Style: discordgo.SecondaryButton, Disabled: page == pages-1, CustomID: insightsPageCustomID(v.sort, min(page+1, pages-1), v.ref)},
+			discordgo.Button{Label: "◀ Previous", Style: discordgo.SecondaryButton, Disabled: page == 0, CustomID: kindInsights.id(componentID{sortBy: v.sort, page: max(page-1, 0), ref: v.ref})},
+			discordgo.Button{Label: "Next ▶", Style: discordgo.SecondaryButton, Disabled: page == pages-1, CustomID: kindInsights.id(componentID{sortBy: v.sort, page: min(page+1, pages-1), ref: v.ref})},
 		}})
 	}
 	return message{ephemeral: true, content: truncate(joinLines(note, head), maxContent), embeds: fitEmbeds(embeds), components: rows}
@@ -378,9 +370,6 @@ func signedFixed(r float64) string {
 
 // insightsPage turns the page (◀ Previous, Next ▶).
 func (b *Bot) insightsPage(c *call, id componentID) (response, error) {
-	if !isManager(c.member) {
-		return response{}, userErr("You need the Manage Server permission to use insights.")
-	}
 	bank, err := b.bankOfRef(c.guild, id.ref)
 	if err != nil {
 		return response{}, err
@@ -411,9 +400,6 @@ func (b *Bot) bankOfRef(guild questions.GuildID, ref string) (string, error) {
 
 // insightButton answers an entry's Show, Regrade… and Dismiss.
 func (b *Bot) insightButton(c *call, id componentID) (response, error) {
-	if !isManager(c.member) {
-		return response{}, userErr("You need the Manage Server permission to use insights.")
-	}
 	st, err := b.store.QuestionStat(c.guild, id.num)
 	if errors.Is(err, questions.ErrNotFound) {
 		return response{}, userErr("That question is gone. Run /quizadmin insights again.")
@@ -529,7 +515,7 @@ func statsEmbed(st questions.QuestionStats, q *questions.Question, flags []quest
 // suggested one filled in.
 func regradeModal(num uint32, q *questions.Question, suggest []string) *discordgo.InteractionResponseData {
 	return &discordgo.InteractionResponseData{
-		CustomID: regradeModalCustomID(num),
+		CustomID: kindRegradeForm.id(componentID{num: num}),
 		Title:    truncate("Regrade · "+questionTitle(q), 45),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.TextInput{CustomID: keyInputID, Label: truncate(fmt.Sprintf("Key (now %s; suggested %s)", strings.Join(q.Correct(), ""), strings.Join(suggest, "")), 45),
@@ -552,11 +538,9 @@ func parseKey(s string) []string {
 // regradeSubmit changes the key of a question in its bank to the one the
 // form names (when it differs) and grades the stored answers again
 // against it.
-func (b *Bot) regradeSubmit(c *call, num uint32, text string) (response, error) {
-	if !isManager(c.member) {
-		return response{}, userErr("You need the Manage Server permission to regrade.")
-	}
-	st, err := b.store.QuestionStat(c.guild, num)
+func (b *Bot) regradeSubmit(c *call, id componentID) (response, error) {
+	text := c.text(keyInputID)
+	st, err := b.store.QuestionStat(c.guild, id.num)
 	if errors.Is(err, questions.ErrNotFound) {
 		return response{}, userErr("That question is gone. Run /quizadmin insights again.")
 	}
@@ -573,9 +557,14 @@ func (b *Bot) regradeSubmit(c *call, num uint32, text string) (response, error) 
 		return response{}, userErr("%q is not a key of this question: give 1 to %d of the letters %s, e.g. `C` or `A, C`.",
 			truncate(text, 80), len(q.Options), questions.Letters[:len(q.Options)])
 	}
-	if err := c.deferReply(true); err != nil {
-		return response{}, err
-	}
+	// Changing the bank and grading every stored answer again can take a
+	// while.
+	return later(func() (response, error) { return b.regradeToKey(c, st, q, key) }), nil
+}
+
+// regradeToKey changes the key of q (whose statistics are st) in its bank
+// to key, when it differs, and grades the stored answers again against it.
+func (b *Bot) regradeToKey(c *call, st questions.QuestionStats, q *questions.Question, key []string) (response, error) {
 	// Refused before the bank changes: a question open in the server.
 	open, err := b.store.OpenPosts()
 	if err != nil {

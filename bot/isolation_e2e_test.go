@@ -81,7 +81,7 @@ func (s *gatedStore) Banks(g questions.GuildID) ([]questions.BankFile, error) {
 	return s.DB.Banks(g)
 }
 
-func (s *gatedStore) SaveBanks(ctx context.Context, g questions.GuildID, files []questions.BankFile, draftID uint64) error {
+func (s *gatedStore) SaveBanks(ctx context.Context, g questions.GuildID, files []questions.BankFile, draftID questions.DraftID) error {
 	if g == s.guild && s.save != nil {
 		s.save.pass()
 	}

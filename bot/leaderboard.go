@@ -111,9 +111,9 @@ func leaderboardMessage(lb questions.Leaderboard, p questions.Period, r question
 		other, otherLabel = questions.ByPoints, "By points"
 	}
 	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: "◀ Previous", Style: discordgo.SecondaryButton, CustomID: boardCustomID(p, r, max(0, page-1)), Disabled: page == 0},
-		discordgo.Button{Label: "Next ▶", Style: discordgo.SecondaryButton, CustomID: boardCustomID(p, r, page+1), Disabled: page+1 >= pages},
-		discordgo.Button{Label: otherLabel, Style: discordgo.PrimaryButton, CustomID: boardCustomID(p, other, 0)},
+		discordgo.Button{Label: "◀ Previous", Style: discordgo.SecondaryButton, CustomID: kindBoard.id(componentID{period: p, ranking: r, page: max(0, page-1)}), Disabled: page == 0},
+		discordgo.Button{Label: "Next ▶", Style: discordgo.SecondaryButton, CustomID: kindBoard.id(componentID{period: p, ranking: r, page: page + 1}), Disabled: page+1 >= pages},
+		discordgo.Button{Label: otherLabel, Style: discordgo.PrimaryButton, CustomID: kindBoard.id(componentID{period: p, ranking: other})},
 	}}
 	return message{embeds: []*discordgo.MessageEmbed{e}, components: []discordgo.MessageComponent{row}}
 }

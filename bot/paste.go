@@ -101,7 +101,7 @@ func pasteModal(d questions.Draft, text string) *discordgo.InteractionResponseDa
 		title = truncate(title+" · "+d.Bank, 45)
 	}
 	return &discordgo.InteractionResponseData{
-		CustomID: modalCustomID(d.ID),
+		CustomID: kindPasteModal.id(componentID{draft: d.ID}),
 		Title:    title,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.TextInput{CustomID: pasteInputID, Label: "Questions, as copied from the practice page",
@@ -111,25 +111,21 @@ func pasteModal(d questions.Draft, text string) *discordgo.InteractionResponseDa
 	}
 }
 
-// modalText finds the value of the text input id among a modal's rows.
-func modalText(rows []discordgo.MessageComponent, id string) string {
-	for _, r := range rows {
-		row, ok := r.(*discordgo.ActionsRow)
-		if !ok || row == nil {
-			continue
-		}
-		for _, k := range row.Components {
-			if in, ok := k.(*discordgo.TextInput); ok && in != nil && in.CustomID == id {
-				return in.Value
-			}
-		}
-	}
-	return ""
+// pasteAccess is who may use a draft's form and buttons: the author of a
+// member's suggestion, and the author of an admin's paste with Manage
+// Server, checked again at each step (they may have lost it since).
+var pasteAccess = access{managersOnly: (*Bot).ownAdminPaste, to: "add questions"}
+
+// ownAdminPaste reports whether the draft id names is an admin's paste of
+// the member. Any other (another's, one that can't be read) needs no
+// Manage Server: ownDraft then says whose it is or what became of it.
+func (b *Bot) ownAdminPaste(c *call, id componentID) bool {
+	d, err := b.store.Draft(c.guild, id.draft)
+	return err == nil && d.Kind == questions.DraftPaste && d.UserID == c.user
 }
 
-// ownDraft loads a draft for the member acting on it: its author (an admin
-// still, for an admin's paste).
-func (b *Bot) ownDraft(c *call, id uint64) (questions.Draft, error) {
+// ownDraft loads a draft for the member acting on it: its author.
+func (b *Bot) ownDraft(c *call, id questions.DraftID) (questions.Draft, error) {
 	d, err := b.store.Draft(c.guild, id)
 	if errors.Is(err, questions.ErrNotFound) {
 		return d, userErr("This paste is gone: it was added, cancelled, has expired or was replaced by a newer one (each member keeps their %d latest). Start again with `/quizadmin add` or `/quiz suggest`.",
@@ -141,9 +137,6 @@ func (b *Bot) ownDraft(c *call, id uint64) (questions.Draft, error) {
 	if d.UserID != c.user {
 		return d, userErr("This paste belongs to <@%d>; only they can change it.", d.UserID)
 	}
-	if d.Kind == questions.DraftPaste && !isManager(c.member) {
-		return d, userErr("You need the Manage Server permission to add questions.")
-	}
 	if d.Queued {
 		return d, userErr("This suggestion is waiting for review already.")
 	}
@@ -154,7 +147,8 @@ func (b *Bot) ownDraft(c *call, id uint64) (questions.Draft, error) {
 // with the preview (an admin's paste: Add or Cancel; a suggestion: queued
 // for review), or with the problems and Fix it. Opened by Fix it, the
 // answer replaces the message that carried the button.
-func (b *Bot) pasteSubmit(c *call, id componentID, text string) (response, error) {
+func (b *Bot) pasteSubmit(c *call, id componentID) (response, error) {
+	text := c.text(pasteInputID)
 	d, err := b.ownDraft(c, id.draft)
 	if err != nil {
 		return response{}, err
@@ -347,8 +341,8 @@ func pastePreviewMessage(d questions.Draft, banks []questions.Bank, results []ba
 			plural(n, "question", "questions"), shownNote(n), changeOutlook(results)),
 		embeds: fitEmbeds(embeds),
 		components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Add", Style: discordgo.SuccessButton, CustomID: draftCustomID("add", d.ID)},
-			discordgo.Button{Label: "Cancel", Style: discordgo.SecondaryButton, CustomID: draftCustomID("cancel", d.ID)},
+			discordgo.Button{Label: "Add", Style: discordgo.SuccessButton, CustomID: kindDraftButton.id(componentID{action: "add", draft: d.ID})},
+			discordgo.Button{Label: "Cancel", Style: discordgo.SecondaryButton, CustomID: kindDraftButton.id(componentID{action: "cancel", draft: d.ID})},
 		}}}}
 }
 
@@ -393,7 +387,7 @@ func draftProblemsMessage(d questions.Draft, ps questions.Problems) message {
 			plural(len(ps), "problem", "problems")),
 		embeds: []*discordgo.MessageEmbed{{Title: "Problems", Description: problemList(ps, false), Color: colorWrong}},
 		components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Fix it", Style: discordgo.PrimaryButton, CustomID: draftCustomID("fix", d.ID)},
-			discordgo.Button{Label: "Cancel", Style: discordgo.SecondaryButton, CustomID: draftCustomID("cancel", d.ID)},
+			discordgo.Button{Label: "Fix it", Style: discordgo.PrimaryButton, CustomID: kindDraftButton.id(componentID{action: "fix", draft: d.ID})},
+			discordgo.Button{Label: "Cancel", Style: discordgo.SecondaryButton, CustomID: kindDraftButton.id(componentID{action: "cancel", draft: d.ID})},
 		}}}}
 }

@@ -123,7 +123,7 @@ func TestReviewMessage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := reviewMessage("", d, 0, tt.total, banks, res, tt.problems)
+			m := suggestionMessage("", d, 0, tt.total, banks, res, tt.problems)
 			if got := strings.Join(rowButtons(m), " "); got != tt.buttons {
 				t.Errorf("buttons %s, want %s", got, tt.buttons)
 			}
@@ -187,11 +187,11 @@ func TestModalText(t *testing.T) {
 		&discordgo.ActionsRow{Components: []discordgo.MessageComponent{&discordgo.TextInput{CustomID: pasteInputID, Value: "yes"}}},
 		nil,
 	}
-	if got := modalText(rows, pasteInputID); got != "yes" {
-		t.Errorf("modalText = %q, want yes", got)
+	if got := (&call{inputs: rows}).text(pasteInputID); got != "yes" {
+		t.Errorf("text = %q, want yes", got)
 	}
-	if got := modalText(nil, pasteInputID); got != "" {
-		t.Errorf("modalText(nil) = %q", got)
+	if got := (&call{}).text(pasteInputID); got != "" {
+		t.Errorf("text of no form = %q", got)
 	}
 }
 

@@ -29,6 +29,7 @@ var (
 	codeSpanRE   = regexp.MustCompile("`+([^`]+?)`+")
 	escapeRE     = regexp.MustCompile(`\\([\\` + "`" + `*_{}\[\]()#+\-.!|~>])`)
 	escapedMarks = strings.NewReplacer(`\*`, "\x00s", `\_`, "\x00u", `\~`, "\x00t", `\|`, "\x00p", "\\`", "\x00b")
+	placeholders = strings.NewReplacer("\x00", "", "\x01", "")
 	restoreMarks = strings.NewReplacer("\x00s", "*", "\x00u", "_", "\x00t", "~", "\x00p", "|", "\x00b", "`")
 )
 
@@ -38,6 +39,20 @@ var (
 // as its text; backslash escapes resolved; white space collapsed to single
 // spaces. Code is kept as written. Pure.
 func plainText(s string) string {
+	if !strings.ContainsAny(s, markChars) {
+		return strings.Join(strings.Fields(s), " ") // most texts: no mark to remove
+	}
+	return plainMarkdown(s)
+}
+
+// markChars are the characters of which every pattern of plainMarkdown
+// needs one (and the placeholders it uses): a text holding none of them
+// reads as written.
+const markChars = "`[<#>-*+_~|\\\x00\x01"
+
+// plainMarkdown is plainText of a text that may hold marks.
+func plainMarkdown(s string) string {
+	s = placeholders.Replace(s) // control characters, and ours below
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = escapedMarks.Replace(s) // an escaped mark is text, not markdown
 	// Code (fenced blocks, then spans) is text: set it aside while the

@@ -22,6 +22,9 @@ func TestPlainText(t *testing.T) {
 		{"2 * 3 * 4", "2 * 3 * 4"},
 	}
 	for _, tt := range tests {
+		if got := plainMarkdown(tt.in); got != tt.want {
+			t.Errorf("plainMarkdown(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 		if got := plainText(tt.in); got != tt.want {
 			t.Errorf("plainText(%q) = %q, want %q", tt.in, got, tt.want)
 		}
@@ -32,4 +35,17 @@ func TestPlainText(t *testing.T) {
 	if got := optionLabel("B", "```\n```"); got != "B" {
 		t.Errorf("label of an option with no text but marks: %q, want the letter", got)
 	}
+}
+
+// FuzzPlainTextFastPath: a text without marks reads the same through the
+// fast path as through the full removal of markdown.
+func FuzzPlainTextFastPath(f *testing.F) {
+	for _, s := range []string{"plain words", "  lots \n\n of\tspace  ", "2 * 3", "a\r\nb", "x\x00sy", "Option (A): 100% — ünïcode", "snake_case"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := plainText(s), plainMarkdown(s); got != want {
+			t.Errorf("plainText(%q) = %q, plainMarkdown gives %q", s, got, want)
+		}
+	})
 }

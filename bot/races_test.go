@@ -23,7 +23,7 @@ type hookStore struct {
 	beforeEdit func() // before EditBanks writes
 }
 
-func (s *hookStore) Draft(guild questions.GuildID, id uint64) (questions.Draft, error) {
+func (s *hookStore) Draft(guild questions.GuildID, id questions.DraftID) (questions.Draft, error) {
 	d, err := s.DB.Draft(guild, id)
 	if f := s.afterDraft; f != nil {
 		s.afterDraft = nil
@@ -85,9 +85,9 @@ func TestRejectAfterAnotherAdminHandledIt(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	r, err := b.reviewButton(adminCall(t), componentID{kind: kindReview, action: "reject", draft: d.ID})
+	r, err := b.suggestionButton(adminCall(t), componentID{kind: kindSuggestion, action: "reject", draft: d.ID})
 	if err != nil {
-		t.Fatalf("reviewButton: %v", err)
+		t.Fatalf("suggestionButton: %v", err)
 	}
 	if r.after != nil {
 		t.Error("the member is sent a DM saying the suggestion was rejected; want none: it was handled by another admin")

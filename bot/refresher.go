@@ -7,6 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/quizhost/quizhost/bot/internal/discord"
 	"github.com/quizhost/quizhost/questions"
 )
 
@@ -41,7 +42,7 @@ func (b *Bot) refresher(ctx context.Context) {
 					err := b.refreshCount(ctx, id)
 					switch {
 					case err == nil || ctx.Err() != nil:
-					case permanent(err): // 403 or 404: retrying would hit it again each tick
+					case discord.Permanent(err): // 403 or 404: retrying would hit it again each tick
 						b.log.Warn("live answer count given up: the question's message can't be edited", "post", id, "err", err)
 					default:
 						b.log.Warn("refresh answer count", "post", id, "err", err)
@@ -64,8 +65,7 @@ func (b *Bot) refreshCount(ctx context.Context, postID questions.PostID) error {
 		return nil // gone or closed: the reveal shows the final count
 	}
 	content := openContent(post)
-	_, err = b.sess.ChannelMessageEditComplex(&discordgo.MessageEdit{
+	return b.out.Edit(ctx, &discordgo.MessageEdit{
 		Channel: formatID(post.ChannelID), ID: formatID(post.MessageID), Content: &content, AllowedMentions: noPings(),
-	}, rest(ctx)...)
-	return err
+	})
 }

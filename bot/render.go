@@ -116,15 +116,15 @@ func openContent(p questions.Post) string {
 	return b.String()
 }
 
-// answerSelect is the string select members answer with. Labels begin with
-// the letter and show the option as plain text (optionLabel): Discord
-// shows a label's markdown as typed. The full text is in the embed.
-func answerSelect(p questions.Post, q *questions.Question, disabled bool) discordgo.ActionsRow {
+// answerSelect is the string select members answer with: customID, n
+// picks. Labels begin with the letter and show the option as plain text
+// (optionLabel): Discord shows a label's markdown as typed. The full text
+// is in the embed.
+func answerSelect(customID string, n int, q *questions.Question, disabled bool) discordgo.ActionsRow {
 	opts := make([]discordgo.SelectMenuOption, 0, len(q.Options))
 	for _, o := range q.Options {
 		opts = append(opts, discordgo.SelectMenuOption{Label: optionLabel(o.Letter, o.Text), Value: o.Letter})
 	}
-	n := p.SelectCount
 	placeholder := "Choose your answer"
 	if n > 1 {
 		placeholder = fmt.Sprintf("Choose %d answers", n)
@@ -133,7 +133,7 @@ func answerSelect(p questions.Post, q *questions.Question, disabled bool) discor
 		placeholder = "Closed"
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-		CustomID: answerCustomID(p.ID), Placeholder: placeholder,
+		CustomID: customID, Placeholder: placeholder,
 		MinValues: &n, MaxValues: n, Options: opts, Disabled: disabled,
 	}}}
 }
@@ -153,7 +153,7 @@ func openMessage(p questions.Post, q *questions.Question, extra ...*discordgo.Me
 	return &discordgo.MessageSend{
 		Content:         openContent(p),
 		Embeds:          embeds,
-		Components:      []discordgo.MessageComponent{answerSelect(p, q, false)},
+		Components:      []discordgo.MessageComponent{answerSelect(kindAnswer.id(componentID{post: p.ID}), p.SelectCount, q, false)},
 		AllowedMentions: noPings(),
 	}
 }
@@ -309,7 +309,7 @@ func closedReveal(p questions.Post, q *questions.Question) channelReveal {
 		content = "📅 " + content
 	}
 	report := discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{
-		Label: "Report a problem", Emoji: &discordgo.ComponentEmoji{Name: "⚠️"}, Style: discordgo.SecondaryButton, CustomID: reportCustomID(p.ID)}}}
+		Label: "Report a problem", Emoji: &discordgo.ComponentEmoji{Name: "⚠️"}, Style: discordgo.SecondaryButton, CustomID: kindReport.id(componentID{post: p.ID})}}}
 	edit := &discordgo.MessageEdit{
 		Channel: formatID(p.ChannelID), ID: formatID(p.MessageID), AllowedMentions: noPings(),
 	}
@@ -340,7 +340,7 @@ func closedReveal(p questions.Post, q *questions.Question) channelReveal {
 			AllowedMentions: noPings(),
 		})
 	}
-	comps := []discordgo.MessageComponent{answerSelect(p, q, true), report}
+	comps := []discordgo.MessageComponent{answerSelect(kindAnswer.id(componentID{post: p.ID}), p.SelectCount, q, true), report}
 	edit.Content, edit.Embeds, edit.Components = &content, &parts[0], &comps
 	return channelReveal{edit: edit, more: more}
 }

@@ -195,9 +195,9 @@ func checkRendering(t *testing.T, what string, q *questions.Question, p question
 	checkWhole(t, what+": answer reveal", revealedText(texts...), revealTexts(q))
 
 	rv := questions.Review{ID: 9, Correct: p.Correct, SelectCount: p.SelectCount, OptionCount: len(q.Options)}
-	m := reviewQuestionMessage("", rv, q, true, 3)
+	m := studyQuestionMessage("", "🔁 **Review** · 3 questions due · you missed this one last time", rv, q, kindReviewAnswer, "rn1:stop")
 	checkLimits(t, what+": review question", m.content, m.embeds, m.components)
-	ms = reviewGradeMessage(a, rv, q, time.Unix(1_900_000_000, 0), questions.ReviewQueue{Due: make([]questions.Memory, 2)})
+	ms = reviewGradeMessage(studyGraded{a: a, r: rv, q: q, due: time.Unix(1_900_000_000, 0)}, questions.ReviewQueue{Due: make([]questions.Memory, 2)})
 	texts = nil
 	for i, m := range ms {
 		checkLimits(t, fmt.Sprintf("%s: review grade %d", what, i+1), m.content, m.embeds, m.components)
@@ -206,6 +206,16 @@ func checkRendering(t *testing.T, what string, q *questions.Question, p question
 	checkWhole(t, what+": review reveal", revealedText(texts...), revealTexts(q))
 	if len(ms[len(ms)-1].components) == 0 {
 		t.Errorf("%s: Next and Stop are not on the review's last message", what)
+	}
+	ms = drillGradeMessage(studyGraded{a: a, r: rv, q: q, due: time.Unix(1_900_000_000, 0)}, questions.Drill{Topic: strings.Repeat("t", 100), Questions: make([]string, 25), Shown: 3}, 3, 2)
+	texts = nil
+	for i, m := range ms {
+		checkLimits(t, fmt.Sprintf("%s: drill grade %d", what, i+1), m.content, m.embeds, m.components)
+		texts = append(texts, m.embeds)
+	}
+	checkWhole(t, what+": drill reveal", revealedText(texts...), revealTexts(q))
+	if len(ms[len(ms)-1].components) == 0 {
+		t.Errorf("%s: Next and Stop are not on the drill's last message", what)
 	}
 
 	texts = nil

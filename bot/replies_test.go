@@ -105,9 +105,10 @@ func TestConfirmMessage(t *testing.T) {
 	if len(row) != 2 {
 		t.Fatalf("got %d buttons, want Confirm and Cancel", len(row))
 	}
-	for i, want := range []componentID{{kind: kindConfirm, action: "confirm", confirm: 42}, {kind: kindConfirm, action: "cancel", confirm: 42}} {
+	tb := productionTable(t)
+	for i, want := range []componentID{{kind: kindConfirm, action: "confirm", confirmation: 42}, {kind: kindConfirm, action: "cancel", confirmation: 42}} {
 		btn := row[i].(discordgo.Button)
-		got, err := parseCustomID(btn.CustomID)
+		got, err := tb.parseCustomID(btn.CustomID)
 		if err != nil || got != want {
 			t.Errorf("button %q: got %+v (%v), want %+v", btn.Label, got, err, want)
 		}
@@ -282,10 +283,10 @@ func TestStudyReplies(t *testing.T) {
 	}{
 		{"exam date, every bank, with a forecast",
 			examSetMessage(questions.ExamDate{Date: "2026-12-20"}, berlin, 72),
-			"📅 Your exam date is set: **Sunday 20 December 2026**, on every bank this server draws from. `/quiz stats` now shows how ready you are for it.\nToday's forecast: **72%** of the questions recalled on the exam date."},
+			"📅 Your exam date is set: **Sunday 20 December 2026**, on every bank this server draws from. `/quiz stats` now shows how ready you are for it, and your reviews now end on exam day: none of its questions comes back after it.\nToday's forecast: **72%** of the questions recalled on the exam date."},
 		{"exam date of a bank, no forecast yet",
 			examSetMessage(questions.ExamDate{Date: "2026-12-20", Bank: "Cloud"}, berlin, -1),
-			"📅 Your exam date is set: **Sunday 20 December 2026**, on **Cloud**. `/quiz stats` now shows how ready you are for it."},
+			"📅 Your exam date is set: **Sunday 20 December 2026**, on **Cloud**. `/quiz stats` now shows how ready you are for it, and your reviews now end on exam day: none of its questions comes back after it."},
 		{"review stopped with questions due",
 			reviewStoppedMessage(questions.ReviewQueue{Due: []questions.Memory{{}, {}}}),
 			"⏸️ Review stopped. 2 questions are still due: `/quiz review` picks up where you left off."},
@@ -296,11 +297,40 @@ func TestStudyReplies(t *testing.T) {
 			reviewStoppedMessage(questions.ReviewQueue{Next: next}),
 			"⏸️ Review stopped. Your next review is due <t:1796198400:R>."},
 		{"review stopped, nothing ever due", reviewStoppedMessage(questions.ReviewQueue{}), "⏸️ Review stopped."},
+		{"review stopped in the final pass",
+			reviewStoppedMessage(questions.ReviewQueue{Final: []questions.Memory{{}, {}, {}}, Next: next}),
+			"⏸️ Review stopped. 3 questions are left in your final pass before the exam: `/quiz review` picks up where you left off."},
+		{"drill stopped early",
+			drillStoppedMessage(questions.Drill{Topic: "net", Questions: make([]string, 10), Shown: 4}, 4, 3),
+			"⏸️ Drill of **net** stopped: 3 of 4 right. 6 questions were not shown. `/quiz drill` plans a new drill."},
+		{"drill of every bank stopped at its last question",
+			drillStoppedMessage(questions.Drill{Questions: make([]string, 2), Shown: 2}, 1, 0),
+			"⏸️ Drill of every bank stopped: 0 of 1 right."},
 		{"report thanks", reportThanksMessage(),
 			"📨 Thanks: the admins will see your report in `/quizadmin reports`. If the key was wrong, they can fix the bank and re-grade everyone's answers."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { checkMessage(t, tt.m, true, tt.want) })
+	}
+	texts := []struct{ name, got, want string }{
+		{"drill plan of the weakest topic",
+			drillPlanText(questions.Drill{Topic: "net", Questions: []string{"m", "n1", "n2", "k"}},
+				map[string]questions.Memory{"m": {State: questions.StateLearning, History: []questions.Attempt{{}}},
+					"k": {State: questions.StateReview, History: []questions.Attempt{{Right: true}}}},
+				"your weakest topic: you would likely get 34% of its questions right now"),
+			"🎯 **Drill** of **net** (your weakest topic: you would likely get 34% of its questions right now): 4 questions, 1 you missed last time, 2 new to you, 1 you know, in that order."},
+		{"drill done", drillDoneText(questions.Drill{Topic: "sec"}, 5, 4),
+			"🏁 Drill of **sec** done: **4 of 5 right** the first time. The ones you missed come back in `/quiz review` within minutes; `/quiz drill` plans a new drill."},
+		{"pace with unseen questions", paceText(questions.Pace{Answers: 58, Unseen: 20, Days: 5, PerDay: 12}),
+			"**On track: 12 answers a day** until the exam: 58 answers over 5 days, each question reviewed whenever it comes due (`/quiz review`), after a first answer to the 20 questions you have not seen yet (`/quiz drill`)."},
+		{"pace, all seen", paceText(questions.Pace{Answers: 1, Days: 1, PerDay: 1}),
+			"**On track: 1 answer a day** until the exam: 1 answer over 1 day, each question reviewed whenever it comes due (`/quiz review`)."},
+		{"pace, nothing left", paceText(questions.Pace{Days: 3}), "**On track:** nothing more is due before the exam."},
+	}
+	for _, tt := range texts {
+		if tt.got != tt.want {
+			t.Errorf("%s:\ngot  %q\nwant %q", tt.name, tt.got, tt.want)
+		}
 	}
 }
 

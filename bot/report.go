@@ -23,8 +23,8 @@ const reportInputID = "what"
 const maxReportsShown = 10
 
 // reportOpen opens the report form for a post (the Report button).
-func (b *Bot) reportOpen(c *call, postID questions.PostID) (response, error) {
-	post, err := b.guildPost(c, postID)
+func (b *Bot) reportOpen(c *call, id componentID) (response, error) {
+	post, err := b.guildPost(c, id.post)
 	if err != nil {
 		return response{}, storeErr(fmt.Errorf("report: %w", err))
 	}
@@ -32,13 +32,13 @@ func (b *Bot) reportOpen(c *call, postID questions.PostID) (response, error) {
 	if q := b.question(c.guild, post.QuestionID); q != nil {
 		title = truncate("Report · "+questionTitle(q), 45)
 	}
-	return asModal(reportModal(postID, title)), nil
+	return asModal(reportModal(id.post, title)), nil
 }
 
 // reportModal is the form asking what is wrong with a question.
 func reportModal(postID questions.PostID, title string) *discordgo.InteractionResponseData {
 	return &discordgo.InteractionResponseData{
-		CustomID: reportModalCustomID(postID),
+		CustomID: kindReportModal.id(componentID{post: postID}),
 		Title:    title,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.TextInput{CustomID: reportInputID, Label: "What is wrong with this question?",
@@ -49,8 +49,8 @@ func reportModal(postID questions.PostID, title string) *discordgo.InteractionRe
 }
 
 // reportSubmit stores a member's report from the form.
-func (b *Bot) reportSubmit(c *call, postID questions.PostID, text string) (response, error) {
-	text = strings.TrimSpace(text)
+func (b *Bot) reportSubmit(c *call, id componentID) (response, error) {
+	postID, text := id.post, strings.TrimSpace(c.text(reportInputID))
 	if text == "" {
 		return response{}, userErr("Say what is wrong with the question, then send the form.")
 	}
@@ -121,7 +121,7 @@ func reportsMessage(note string, rs []questions.Report, titles map[string]string
 			Color:       colorWrong,
 		})
 		buttons = append(buttons, discordgo.Button{Label: truncate(fmt.Sprintf("Close #%d", r.ID), maxLabel),
-			Style: discordgo.SecondaryButton, CustomID: reportCloseCustomID(r.ID)})
+			Style: discordgo.SecondaryButton, CustomID: kindReportClose.id(componentID{report: r.ID})})
 	}
 	var rows []discordgo.MessageComponent
 	for len(buttons) > 0 {
@@ -133,11 +133,7 @@ func reportsMessage(note string, rs []questions.Report, titles map[string]string
 }
 
 // reportClose closes a report (its Close button) and shows the list again.
-// Manage Server is checked again: the button outlives the command.
 func (b *Bot) reportClose(c *call, id componentID) (response, error) {
-	if !isManager(c.member) {
-		return response{}, userErr("You need the Manage Server permission to close reports.")
-	}
 	note := fmt.Sprintf("✅ Closed report #%d.", id.report)
 	if err := b.store.CloseReport(c.ctx, c.guild, id.report); errors.Is(err, questions.ErrNotFound) {
 		note = fmt.Sprintf("Report #%d was closed already.", id.report)
@@ -161,9 +157,13 @@ func (b *Bot) regrade(c *call, opts options) (response, error) {
 	if q == nil {
 		return response{}, userErr("There is no question with id %q here. Type part of its text and pick it from the list.", truncate(id, 100))
 	}
-	if err := c.deferReply(true); err != nil {
-		return response{}, err
-	}
+	// Every stored answer to it is graded again: that can take a while.
+	return later(func() (response, error) { return b.regradeNow(c, q) }), nil
+}
+
+// regradeNow grades every stored answer to q again against its current
+// key.
+func (b *Bot) regradeNow(c *call, q *questions.Question) (response, error) {
 	res, err := b.store.Regrade(c.ctx, c.guild, q.ID, q.Correct(), len(q.Options))
 	if err := regradeErr(q, err); err != nil {
 		return response{}, err

@@ -8,14 +8,46 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/quizhost/quizhost/bot/internal/discord"
 	"github.com/quizhost/quizhost/questions"
 )
 
-// call is one interaction being handled: the session, the interaction and
-// whether its one initial response has gone out.
+// outbound is every request the bot sends Discord. Features describe
+// messages (the pure renderers) and hand them to it; the connection to
+// Discord (bot/internal/discord's Client) sends them, with the rate-limit
+// handling each needs. An interaction's replies go through send below; the
+// rest (a posted question, its live count and reveal, a member's direct
+// message) through the Bot's out.
+type outbound interface {
+	// Respond sends an interaction's one initial response: a message, an
+	// update of its component's message, a deferral, a form or
+	// autocomplete choices.
+	Respond(ctx context.Context, i *discordgo.Interaction, r *discordgo.InteractionResponse) error
+	// EditReply replaces the interaction's response (its @original).
+	EditReply(ctx context.Context, i *discordgo.Interaction, e *discordgo.WebhookEdit) error
+	// FollowUp sends a message after the interaction's response.
+	FollowUp(ctx context.Context, i *discordgo.Interaction, p *discordgo.WebhookParams) error
+	// Post sends a message to a channel and returns its id; Edit edits
+	// one. Both wait out a rate limit (a discord.Background ctx does not
+	// retry a 429).
+	Post(ctx context.Context, channel string, m *discordgo.MessageSend) (messageID string, err error)
+	Edit(ctx context.Context, m *discordgo.MessageEdit) error
+	// PostNow and EditNow do as Post and Edit without waiting out a rate
+	// limit of more than a second: they fail at once (discord.RateLimited).
+	PostNow(ctx context.Context, channel string, m *discordgo.MessageSend) error
+	EditNow(ctx context.Context, m *discordgo.MessageEdit) error
+	// DM sends a user a direct message; one whose direct messages are
+	// closed fails with discord.ErrDMClosed.
+	DM(ctx context.Context, user string, m *discordgo.MessageSend) error
+}
+
+var _ outbound = (*discord.Client)(nil)
+
+// call is one interaction being handled: where its replies go, the
+// interaction and whether its one initial response has gone out.
 type call struct {
 	ctx     context.Context
-	s       *discordgo.Session
+	out     outbound
 	i       *discordgo.Interaction
 	guild   questions.GuildID
 	channel questions.ChannelID
@@ -24,15 +56,24 @@ type call struct {
 	// resolved holds the users, channels and attachments a slash command's
 	// options name (nil for other interactions).
 	resolved *discordgo.ApplicationCommandInteractionDataResolved
-	start    time.Time // when the interaction arrived (Discord's 3 s run from about then)
-	acked    bool      // initial response sent (deferred or final)
-	replied  bool      // the member has seen a reply (not just "thinking…")
+	values   []string                     // a select menu's picks
+	inputs   []discordgo.MessageComponent // a submitted form's rows (see text)
+	start    time.Time                    // when the interaction arrived (Discord's 3 s run from about then)
+	// manager: the member has Manage Server (or Administrator) here. The
+	// table refuses the routes that need it (dispatch.go); a handler reads
+	// it only to treat an admin otherwise (an admin's /quiz ask is not
+	// held to fair play). (The bools sit together: one call is made per
+	// interaction, and this keeps it in a smaller allocation.)
+	manager bool
+	acked   bool // initial response sent (deferred or final)
+	replied bool // the member has seen a reply (not just "thinking…")
 }
 
 // response is what a handler answers with; onInteraction sends it (send),
-// so that handlers decide and one place talks to Discord. A handler whose
-// work may outlast Discord's 3 s deferred the interaction first
-// (deferReply, deferUpdate); its response then edits the deferred one.
+// so that handlers decide what to say and not how it reaches Discord. Work
+// that may outlast Discord's 3 s is returned as later(f): the interaction
+// is then acknowledged as its route says (see ack), and f's response
+// edits the deferred one.
 type response struct {
 	kind    responseKind
 	msg     message                                     // respondReply, respondUpdate
@@ -44,6 +85,9 @@ type response struct {
 	// after, when set, runs once the response is out (a direct message
 	// to a member, say, which must not hold up the response).
 	after func()
+	// then is the work of a respondLater, run once the interaction is
+	// acknowledged.
+	then func() (response, error)
 }
 
 type responseKind int
@@ -54,6 +98,7 @@ const (
 	respondUpdate                      // replace the message that carries the component
 	respondModal                       // open a form
 	respondChoices                     // autocomplete suggestions
+	respondLater                       // more time: acknowledge first, then run then (see later)
 )
 
 // asReply answers with a message.
@@ -84,12 +129,19 @@ func asModal(d *discordgo.InteractionResponseData) response {
 	return response{kind: respondModal, modal: d}
 }
 
+// later answers with work that can outlast Discord's 3 s: dispatch
+// acknowledges the interaction as its route says (ackDeferReply,
+// ackDeferUpdate), then runs f and sends its response.
+func later(f func() (response, error)) response { return response{kind: respondLater, then: f} }
+
 // asChoices answers an autocomplete.
 func asChoices(cs []*discordgo.ApplicationCommandOptionChoice) response {
 	return response{kind: respondChoices, choices: cs}
 }
 
-// send sends r: the one place where a handler's answer reaches Discord.
+// send sends r, a handler's answer: the one place an answer leaves for
+// Discord (the deferrals the table asks for are sent by dispatch, through
+// the same calls below).
 func (c *call) send(r response) error {
 	switch r.kind {
 	case respondReply:
@@ -165,7 +217,7 @@ func (c *call) deferReply(ephemeral bool) error {
 	err := c.respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Flags: flags, AllowedMentions: noPings()},
-	}, discordgo.WithContext(c.ctx))
+	})
 	if err != nil {
 		return fmt.Errorf("defer reply: %w", err)
 	}
@@ -178,7 +230,7 @@ func (c *call) deferReply(ephemeral bool) error {
 func (c *call) deferUpdate() error {
 	err := c.respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseDeferredMessageUpdate,
-	}, discordgo.WithContext(c.ctx))
+	})
 	if err != nil {
 		return fmt.Errorf("defer update: %w", err)
 	}
@@ -206,7 +258,7 @@ func (c *call) reply(m message) error {
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: content, Embeds: embeds, Components: comps,
 			Files: m.files, Flags: flags, AllowedMentions: noPings()},
-	}, discordgo.WithContext(c.ctx))
+	})
 	if err != nil {
 		return fmt.Errorf("reply: %w", err)
 	}
@@ -218,9 +270,9 @@ func (c *call) reply(m message) error {
 // reply went out: an after-step adding what took longer to make.
 func (c *call) edit(m message) error {
 	content, embeds, comps := m.payload()
-	_, err := c.editOriginal(&discordgo.WebhookEdit{
+	err := c.out.EditReply(c.ctx, c.i, &discordgo.WebhookEdit{
 		Content: &content, Embeds: &embeds, Components: &comps, Files: m.files, AllowedMentions: noPings(),
-	}, discordgo.WithContext(c.ctx))
+	})
 	if err != nil {
 		return fmt.Errorf("edit reply: %w", err)
 	}
@@ -232,7 +284,7 @@ func (c *call) edit(m message) error {
 func (c *call) modal(d *discordgo.InteractionResponseData) error {
 	err := c.respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseModal, Data: d,
-	}, discordgo.WithContext(c.ctx))
+	})
 	if err != nil {
 		return fmt.Errorf("open modal: %w", err)
 	}
@@ -247,7 +299,7 @@ func (c *call) update(m message) error {
 		Type: discordgo.InteractionResponseUpdateMessage,
 		Data: &discordgo.InteractionResponseData{Content: content, Embeds: embeds,
 			Components: comps, AllowedMentions: noPings()},
-	}, discordgo.WithContext(c.ctx))
+	})
 	if err != nil {
 		return fmt.Errorf("update message: %w", err)
 	}
@@ -264,8 +316,8 @@ func (c *call) sendMore(ms []message) error {
 		if m.ephemeral {
 			flags = discordgo.MessageFlagsEphemeral
 		}
-		_, err := c.followup(true, &discordgo.WebhookParams{Content: content, Embeds: embeds, Components: comps,
-			Files: m.files, Flags: flags, AllowedMentions: noPings()}, discordgo.WithContext(c.ctx))
+		err := c.out.FollowUp(c.ctx, c.i, &discordgo.WebhookParams{Content: content, Embeds: embeds, Components: comps,
+			Files: m.files, Flags: flags, AllowedMentions: noPings()})
 		if err != nil {
 			return fmt.Errorf("follow-up %d of %d: %w", i+1, len(ms), err)
 		}
@@ -284,7 +336,7 @@ func (c *call) fail(text string) {
 	}
 	if c.replied {
 		// The reply is out; a follow-up can still carry the message.
-		_, _ = c.followup(true, &discordgo.WebhookParams{
+		_ = c.out.FollowUp(c.ctx, c.i, &discordgo.WebhookParams{
 			Content: text, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noPings(),
 		})
 		return
@@ -292,4 +344,24 @@ func (c *call) fail(text string) {
 	_ = c.reply(message{ephemeral: true, content: text})
 }
 
+// respond sends the interaction's initial response.
+func (c *call) respond(r *discordgo.InteractionResponse) error { return c.out.Respond(c.ctx, c.i, r) }
+
+// text is the value of the text input id of a submitted form, or "".
+func (c *call) text(id string) string {
+	for _, r := range c.inputs {
+		row, ok := r.(*discordgo.ActionsRow)
+		if !ok || row == nil {
+			continue
+		}
+		for _, k := range row.Components {
+			if in, ok := k.(*discordgo.TextInput); ok && in != nil && in.CustomID == id {
+				return in.Value
+			}
+		}
+	}
+	return ""
+}
+
+// formatID is an ID in decimal, as Discord and custom IDs write it.
 func formatID[T ~uint64](id T) string { return strconv.FormatUint(uint64(id), 10) }

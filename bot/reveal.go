@@ -2,14 +2,10 @@ package bot
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
+	"github.com/quizhost/quizhost/bot/internal/discord"
 	"github.com/quizhost/quizhost/questions"
 )
 
@@ -52,7 +48,7 @@ func (b *Bot) closePost(ctx context.Context, postID questions.PostID) error {
 func (b *Bot) sendReveal(ctx context.Context, post questions.Post, r channelReveal) error {
 	sent := post.RevealSent
 	if sent < 1 {
-		if err := b.editNow(ctx, r.edit); err != nil {
+		if err := b.out.EditNow(ctx, r.edit); err != nil {
 			return fmt.Errorf("edit closed post %d: %w", post.ID, err)
 		}
 		sent = 1
@@ -63,7 +59,7 @@ func (b *Bot) sendReveal(ctx context.Context, post questions.Post, r channelReve
 		}
 	}
 	for i := sent - 1; i < len(r.more); i++ {
-		if err := b.sendNow(ctx, formatID(post.ChannelID), r.more[i]); err != nil {
+		if err := b.out.PostNow(ctx, formatID(post.ChannelID), r.more[i]); err != nil {
 			return fmt.Errorf("continue reveal of post %d (message %d of %d): %w", post.ID, i+2, len(r.more)+1, err)
 		}
 		if err := b.store.SetRevealSent(context.WithoutCancel(ctx), post.ID, i+2); err != nil {
@@ -73,11 +69,15 @@ func (b *Bot) sendReveal(ctx context.Context, post questions.Post, r channelReve
 	return nil
 }
 
-// closeCmd closes the open questions in this channel (/quizadmin close).
+// closeCmd closes the open questions in this channel (/quizadmin close):
+// their reveals wait on Discord, so all of it comes after the deferral its
+// route makes.
 func (b *Bot) closeCmd(c *call, _ options) (response, error) {
-	if err := c.deferReply(true); err != nil {
-		return response{}, err
-	}
+	return later(func() (response, error) { return b.closeAll(c) }), nil
+}
+
+// closeAll is closeCmd's work, once the interaction is deferred.
+func (b *Bot) closeAll(c *call) (response, error) {
 	posts, err := b.store.OpenPostsIn(c.guild, c.channel)
 	if err != nil {
 		return response{}, fmt.Errorf("close: %w", err)
@@ -87,10 +87,9 @@ func (b *Bot) closeCmd(c *call, _ options) (response, error) {
 	var failed, later int
 	for _, p := range posts {
 		err := b.closePost(c.ctx, p.ID)
-		var rl *discordgo.RateLimitError
 		switch {
 		case err == nil:
-		case errors.Is(err, errRateLimited) || errors.As(err, &rl):
+		case discord.RateLimited(err):
 			b.log.Info("reveal left for later: rate limited", "post", p.ID, "err", err)
 			later++
 		default:
@@ -124,7 +123,7 @@ func (b *Bot) tryClose(ctx context.Context, postID questions.PostID, now time.Ti
 	case err == nil:
 	case ctx.Err() != nil:
 		return // shutting down: the next start retries
-	case permanent(err):
+	case discord.Permanent(err):
 		b.log.Warn("reveal given up: the question's message can't be edited", "post", postID, "err", err)
 		if err := b.store.MarkRevealed(context.WithoutCancel(ctx), postID); err != nil {
 			b.log.Error("mark post revealed", "post", postID, "err", err)
@@ -138,90 +137,4 @@ func (b *Bot) tryClose(ctx context.Context, postID questions.PostID, now time.Ti
 	}
 	delete(b.revealAt, postID)
 	delete(b.revealTries, postID)
-}
-
-// permanent reports whether a Discord error will not go away by retrying:
-// 403 (missing access or permissions) or 404 (unknown message or channel).
-func permanent(err error) bool {
-	var re *discordgo.RESTError
-	return errors.As(err, &re) && re.Response != nil &&
-		(re.Response.StatusCode == http.StatusForbidden || re.Response.StatusCode == http.StatusNotFound)
-}
-
-// editNow edits a channel message without waiting out a rate limit of
-// more than maxRateWait: discordgo would sleep through it before sending
-// (deaf to ctx), so an interaction whose reply waits on the edit (a reveal
-// by /quizadmin close) would answer far too late. A limited route fails at
-// once with errRateLimited (and a 429 with a RateLimitError); the caller
-// leaves the edit to a later retry. It takes the route's discordgo bucket
-// itself, so discordgo's own requests and this one still count together.
-func (b *Bot) editNow(ctx context.Context, m *discordgo.MessageEdit) error {
-	if m.Embeds != nil {
-		richEmbeds(*m.Embeds)
-	}
-	body, err := json.Marshal(m)
-	if err != nil {
-		return fmt.Errorf("edit message %s: %w", m.ID, err)
-	}
-	if err := b.requestNow(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(m.Channel, m.ID),
-		discordgo.EndpointChannelMessage(m.Channel, ""), body); err != nil {
-		return fmt.Errorf("edit message %s: %w", m.ID, err)
-	}
-	return nil
-}
-
-// sendNow posts a message in a channel as editNow edits one: without
-// waiting out a long rate limit (errRateLimited), in discordgo's bucket of
-// the route.
-func (b *Bot) sendNow(ctx context.Context, channel string, m *discordgo.MessageSend) error {
-	richEmbeds(m.Embeds)
-	body, err := json.Marshal(m)
-	if err != nil {
-		return fmt.Errorf("send message: %w", err)
-	}
-	route := discordgo.EndpointChannelMessages(channel)
-	if err := b.requestNow(ctx, http.MethodPost, route, route, body); err != nil {
-		return fmt.Errorf("send message: %w", err)
-	}
-	return nil
-}
-
-// richEmbeds sets the type discordgo sets on embeds it sends itself.
-func richEmbeds(embeds []*discordgo.MessageEmbed) {
-	for _, e := range embeds {
-		if e.Type == "" {
-			e.Type = discordgo.EmbedTypeRich
-		}
-	}
-}
-
-// requestNow makes a REST request in discordgo's rate-limit bucket of
-// route, failing with errRateLimited rather than waiting more than
-// maxRateWait for the bucket (see editNow).
-func (b *Bot) requestNow(ctx context.Context, method, uri, route string, body []byte) error {
-	rl := b.sess.Ratelimiter
-	bucket := rl.GetBucket(route)
-	give := time.Now().Add(maxRateWait)
-	for !bucket.TryLock() { // another request of the route is in flight, or asleep
-		if time.Now().After(give) {
-			return errRateLimited
-		}
-		if err := sleepCtx(ctx, 10*time.Millisecond); err != nil {
-			return err
-		}
-	}
-	if wait := rl.GetWaitTime(bucket, 1); wait > 0 {
-		if wait > maxRateWait {
-			bucket.Unlock()
-			return fmt.Errorf("%w (for %v)", errRateLimited, wait.Round(time.Millisecond))
-		}
-		if err := sleepCtx(ctx, wait); err != nil {
-			bucket.Unlock()
-			return err
-		}
-	}
-	bucket.Remaining--
-	_, err := b.sess.RequestWithLockedBucket(method, uri, "application/json", body, bucket, 0,
-		append(rest(ctx), discordgo.WithRetryOnRatelimit(false))...)
-	return err
 }

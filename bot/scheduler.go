@@ -6,8 +6,9 @@ import (
 )
 
 // scheduler is the one goroutine that drives time: it closes questions
-// whose time is up and posts the daily quizzes, of the bot's own servers
-// only, then sleeps until the next
+// whose time is up, ends mock exams whose time is up (and sends their
+// results) and posts the daily quizzes, of the bot's own servers only,
+// then sleeps until the next
 // deadline that stored state names (or until poked). It arms its timer
 // only once nothing poked it while it worked, so one armed timer means it
 // is idle (tests wait for that).
@@ -37,7 +38,8 @@ func (b *Bot) scheduler(ctx context.Context) {
 
 // runDue does what is due at now and returns the next deadline (zero if
 // none): it closes questions whose time is up, retries reveals that failed
-// (at most once a minute each), and posts the daily quizzes.
+// (at most once a minute each), ends mock exams whose time is up (runMocks),
+// and posts the daily quizzes.
 func (b *Bot) runDue(ctx context.Context, now time.Time) time.Time {
 	var next time.Time
 	earliest := func(t time.Time) {
@@ -86,6 +88,7 @@ func (b *Bot) runDue(ctx context.Context, now time.Time) time.Time {
 		b.log.Error("posts of servers of other shards left alone: the database holds servers this process does not serve",
 			"posts", foreign, "shards", b.shards.String())
 	}
+	earliest(b.runMocks(ctx, b.clock.Now()))
 	earliest(b.runDaily(ctx, b.clock.Now())) // the work above may have taken a while
 	return next
 }

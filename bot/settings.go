@@ -53,6 +53,7 @@ func (b *Bot) updateSettings(ctx context.Context, guild questions.GuildID, fn fu
 // it cannot undo a daily post claimed meanwhile.
 func (b *Bot) settingsCmd(c *call, opts options) (response, error) {
 	var edits []func(s *questions.Settings, zone *time.Location) error
+	rezone := false
 	if v, ok := opts.bool("reveal_on_answer"); ok {
 		edits = append(edits, func(s *questions.Settings, _ *time.Location) error { s.RevealOnAnswer = v; return nil })
 	}
@@ -86,10 +87,7 @@ func (b *Bot) settingsCmd(c *call, opts options) (response, error) {
 		edits = append(edits, func(s *questions.Settings, from *time.Location) error {
 			return s.SetTimeZone(from, loc, now)
 		})
-		// Scores are recounted in the new zone: that can take a moment.
-		if err := c.deferReply(true); err != nil {
-			return response{}, err
-		}
+		rezone = true
 	}
 	if v, ok := opts.int("daily_close_hours"); ok {
 		if v < 0 || v > 168 {
@@ -110,6 +108,16 @@ func (b *Bot) settingsCmd(c *call, opts options) (response, error) {
 		}
 		edits = append(edits, func(s *questions.Settings, _ *time.Location) error { s.Banks = names; return nil })
 	}
+	if rezone {
+		// Scores are recounted in the new zone: that can take a moment.
+		return later(func() (response, error) { return b.saveSettings(c, edits) }), nil
+	}
+	return b.saveSettings(c, edits)
+}
+
+// saveSettings makes the edits of settingsCmd, if any, and shows the
+// settings.
+func (b *Bot) saveSettings(c *call, edits []func(s *questions.Settings, zone *time.Location) error) (response, error) {
 	var set questions.Settings
 	var err error
 	if len(edits) == 0 {

@@ -13,8 +13,9 @@ import (
 )
 
 // stats shows a member's record (/quiz stats [member]): scores and
-// topics, readiness for their exam date when they set one, and the study
-// chart as an attached picture. The reply goes out first and the chart
+// topics, readiness for their exam date when they set one, their mock
+// exams (mock.go), and the study chart and the mock exams' chart as
+// attached pictures. The reply goes out first and the chart
 // follows in an edit of it: drawing it takes longer than everything else
 // (tens of milliseconds), and the figures should not wait for the picture.
 func (b *Bot) stats(c *call, opts options) (response, error) {
@@ -39,14 +40,26 @@ func (b *Bot) stats(c *call, opts options) (response, error) {
 	if ok {
 		m.embeds = fitEmbeds(append(m.embeds, readinessEmbed(r)))
 	}
+	mocks, err := b.store.Mocks(c.guild, who, mockHistoryShown)
+	if err != nil {
+		return response{}, fmt.Errorf("stats: %w", err)
+	}
+	if len(mocks) > 0 {
+		m.embeds = fitEmbeds(append(m.embeds, mockHistoryEmbed(mocks)))
+	}
 	resp := asReply(m)
 	resp.after = func() {
-		f := b.statsChart(c.guild, who, chartTitle(c, who), set, now)
-		if f == nil {
+		if f := b.statsChart(c.guild, who, chartTitle(c, who), set, now); f != nil {
+			m.files = append(m.files, f)
+			m.embeds[0].Image = &discordgo.MessageEmbedImage{URL: "attachment://" + f.Name}
+		}
+		if f := b.mockChart(mocks); f != nil {
+			m.files = append(m.files, f)
+			m.embeds[len(m.embeds)-1].Image = &discordgo.MessageEmbedImage{URL: "attachment://" + f.Name}
+		}
+		if len(m.files) == 0 {
 			return
 		}
-		m.files = []*discordgo.File{f}
-		m.embeds[0].Image = &discordgo.MessageEmbedImage{URL: "attachment://" + f.Name}
 		if err := c.edit(m); err != nil {
 			b.log.Warn("attach the stats chart", "guild", c.guild, "err", redact(err))
 		}

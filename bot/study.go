@@ -66,7 +66,8 @@ func (b *Bot) exam(c *call, opts options) (response, error) {
 // examSetMessage confirms an exam date, with today's forecast of the share
 // recalled on it (a percentage; negative when there is none).
 func examSetMessage(e questions.ExamDate, loc *time.Location, forecast int) message {
-	text := fmt.Sprintf("📅 Your exam date is set: **%s**, on %s. `/quiz stats` now shows how ready you are for it.",
+	text := fmt.Sprintf("📅 Your exam date is set: **%s**, on %s. `/quiz stats` now shows how ready you are for it, "+
+		"and your reviews now end on exam day: none of its questions comes back after it.",
 		e.At(loc).Format("Monday 2 January 2006"), examScope(e.Bank))
 	if forecast >= 0 {
 		text += fmt.Sprintf("\nToday's forecast: **%d%%** of the questions recalled on the exam date.", forecast)
@@ -108,6 +109,41 @@ func (b *Bot) examQuestions(guild questions.GuildID, set questions.Settings, ban
 		}
 	}
 	return qs, nil
+}
+
+// examPlan is the member's exam as their review schedule sees it
+// (questions.ExamPlan): its instant and the questions it covers, those of
+// examQuestions; the zero plan when they set no exam date.
+func (b *Bot) examPlan(guild questions.GuildID, user questions.UserID) (questions.ExamPlan, error) {
+	e, err := b.store.ExamDate(guild, user)
+	if errors.Is(err, questions.ErrNotFound) {
+		return questions.ExamPlan{}, nil
+	}
+	if err != nil {
+		return questions.ExamPlan{}, fmt.Errorf("exam plan: %w", err)
+	}
+	set, err := b.store.Settings(guild)
+	if err != nil {
+		return questions.ExamPlan{}, fmt.Errorf("exam plan: %w", err)
+	}
+	banks, err := b.guildBanks(guild)
+	if err != nil {
+		return questions.ExamPlan{}, err
+	}
+	plan := questions.ExamPlan{At: e.At(guildZone(set))}
+	if bk := findBank(banks, e.Bank); e.Bank != "" && bk != nil {
+		name := bk.Name
+		plan.Covers = func(id string) bool {
+			q := b.question(guild, id)
+			return q != nil && sameName(q.Bank, name)
+		}
+	} else if len(set.Banks) > 0 {
+		plan.Covers = func(id string) bool {
+			q := b.question(guild, id)
+			return q != nil && containsName(set.Banks, q.Bank)
+		}
+	}
+	return plan, nil
 }
 
 // readiness computes a member's readiness for their exam date; false when
@@ -167,6 +203,8 @@ func readinessEmbed(r readinessView) *discordgo.MessageEmbed {
 	}
 	if r.passed {
 		desc += "\nThe exam date has passed: set your next one with `/quiz exam`."
+	} else if p := r.Pace; p.Days > 0 {
+		desc += "\n" + paceText(p)
 	}
 	e := &discordgo.MessageEmbed{
 		Title:       truncate(fmt.Sprintf("🎯 Readiness for %s · %s", r.exam.Date, cmp.Or(r.exam.Bank, "every bank")), maxTitle),
@@ -186,6 +224,20 @@ func readinessEmbed(r readinessView) *discordgo.MessageEmbed {
 		})
 	}
 	return e
+}
+
+// paceText says how many answers a day keep the member on track
+// (questions.Pace).
+func paceText(p questions.Pace) string {
+	if p.Answers == 0 {
+		return "**On track:** nothing more is due before the exam."
+	}
+	text := fmt.Sprintf("**On track: %s a day** until the exam: %s over %s, each question reviewed whenever it comes due (`/quiz review`)",
+		plural(p.PerDay, "answer", "answers"), plural(p.Answers, "answer", "answers"), plural(p.Days, "day", "days"))
+	if p.Unseen > 0 {
+		text += fmt.Sprintf(", after a first answer to the %s you have not seen yet (`/quiz drill`)", plural(p.Unseen, "question", "questions"))
+	}
+	return text + "."
 }
 
 // chartTopics are the chart's accuracy bars from a member's memories

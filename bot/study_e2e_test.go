@@ -554,7 +554,7 @@ func TestReportAndRegrade(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := oracle.RecordReview(ctx, questions.Answer{PostID: rv.ID, GuildID: 8001, UserID: 7002, InteractionID: 9, Choice: []string{"B"}, At: reviewedAt}); err != nil {
+	if _, err := oracle.RecordReview(ctx, questions.Answer{PostID: rv.ID.Post(), GuildID: 8001, UserID: 7002, InteractionID: 9, Choice: []string{"B"}, At: reviewedAt}); err != nil {
 		t.Fatal(err)
 	}
 	now := e.clk.Now()

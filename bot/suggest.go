@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/quizhost/quizhost/bot/internal/discord"
 	"github.com/quizhost/quizhost/questions"
 )
 
@@ -18,7 +18,7 @@ import (
 
 // suggestionsCmd shows the first suggestion waiting (/quizadmin suggestions).
 func (b *Bot) suggestionsCmd(c *call, _ options) (response, error) {
-	m, err := b.reviewPage(c.guild, 0, "")
+	m, err := b.suggestionPage(c.guild, 0, "")
 	if err != nil {
 		return response{}, err
 	}
@@ -26,9 +26,10 @@ func (b *Bot) suggestionsCmd(c *call, _ options) (response, error) {
 	return asReply(m), nil
 }
 
-// reviewPage is the review of the first queued suggestion after the draft
-// after (wrapping round to the oldest), below a note on what was just done.
-func (b *Bot) reviewPage(guild questions.GuildID, after uint64, note string) (message, error) {
+// suggestionPage is the review of the first queued suggestion after the
+// draft after (wrapping round to the oldest), below a note on what was
+// just done.
+func (b *Bot) suggestionPage(guild questions.GuildID, after questions.DraftID, note string) (message, error) {
 	queue, err := b.store.Suggestions(guild)
 	if err != nil {
 		return message{}, fmt.Errorf("suggestions: %w", err)
@@ -53,12 +54,12 @@ func (b *Bot) reviewPage(guild questions.GuildID, after uint64, note string) (me
 		}
 		ps, results = append(ps, refused...), ch.results
 	}
-	return reviewMessage(note, d, at, len(queue), parts, results, ps.Errors()), nil
+	return suggestionMessage(note, d, at, len(queue), parts, results, ps.Errors()), nil
 }
 
-// reviewMessage shows one queued suggestion with Approve, Reject and Next;
-// a suggestion that no longer fits (problems) can only be rejected.
-func reviewMessage(note string, d questions.Draft, at, total int, banks []questions.Bank, results []bankResult, problems questions.Problems) message {
+// suggestionMessage shows one queued suggestion with Approve, Reject and
+// Next; a suggestion that no longer fits (problems) can only be rejected.
+func suggestionMessage(note string, d questions.Draft, at, total int, banks []questions.Bank, results []bankResult, problems questions.Problems) message {
 	head := fmt.Sprintf("📬 **Suggestion %d of %d** from <@%d> · sent %s", at+1, total, d.UserID, timestamp(d.CreatedAt, "R"))
 	if note != "" {
 		head = note + "\n" + head
@@ -74,9 +75,9 @@ func reviewMessage(note string, d questions.Draft, at, total int, banks []questi
 	}
 	return message{content: head, embeds: embeds,
 		components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Approve", Style: discordgo.SuccessButton, CustomID: reviewCustomID("approve", d.ID), Disabled: len(problems) > 0},
-			discordgo.Button{Label: "Reject", Style: discordgo.DangerButton, CustomID: reviewCustomID("reject", d.ID)},
-			discordgo.Button{Label: "Next ▶", Style: discordgo.SecondaryButton, CustomID: reviewCustomID("next", d.ID), Disabled: total < 2},
+			discordgo.Button{Label: "Approve", Style: discordgo.SuccessButton, CustomID: kindSuggestion.id(componentID{action: "approve", draft: d.ID}), Disabled: len(problems) > 0},
+			discordgo.Button{Label: "Reject", Style: discordgo.DangerButton, CustomID: kindSuggestion.id(componentID{action: "reject", draft: d.ID})},
+			discordgo.Button{Label: "Next ▶", Style: discordgo.SecondaryButton, CustomID: kindSuggestion.id(componentID{action: "next", draft: d.ID}), Disabled: total < 2},
 		}}}}
 }
 
@@ -101,13 +102,11 @@ func approvedTexts(d questions.Draft, names, guildName string, results []bankRes
 		fmt.Sprintf("✅ Your suggestion for %s on **%s** was approved: %s. Thank you!", names, guildName, addedText(results))
 }
 
-// reviewButton answers Approve, Reject and Next on a suggestion's review.
-func (b *Bot) reviewButton(c *call, id componentID) (response, error) {
-	if !isManager(c.member) {
-		return response{}, userErr("You need the Manage Server permission to review suggestions.")
-	}
+// suggestionButton answers Approve, Reject and Next on a suggestion's
+// review.
+func (b *Bot) suggestionButton(c *call, id componentID) (response, error) {
 	if id.action == "next" {
-		m, err := b.reviewPage(c.guild, id.draft, "")
+		m, err := b.suggestionPage(c.guild, id.draft, "")
 		if err != nil {
 			return response{}, err
 		}
@@ -115,7 +114,7 @@ func (b *Bot) reviewButton(c *call, id componentID) (response, error) {
 	}
 	d, err := b.store.Draft(c.guild, id.draft)
 	if errors.Is(err, questions.ErrNotFound) || err == nil && !d.Queued {
-		m, err := b.reviewPage(c.guild, id.draft, "That suggestion was handled already.")
+		m, err := b.suggestionPage(c.guild, id.draft, "That suggestion was handled already.")
 		if err != nil {
 			return response{}, err
 		}
@@ -132,7 +131,7 @@ func (b *Bot) reviewButton(c *call, id componentID) (response, error) {
 		if errors.Is(err, questions.ErrNotFound) {
 			// Another admin approved or rejected it since it was read: it
 			// was not this rejection, and the member is not told so.
-			m, err := b.reviewPage(c.guild, d.ID, "That suggestion was handled already.")
+			m, err := b.suggestionPage(c.guild, d.ID, "That suggestion was handled already.")
 			if err != nil {
 				return response{}, err
 			}
@@ -150,7 +149,7 @@ func (b *Bot) reviewButton(c *call, id componentID) (response, error) {
 		}
 		note, dm = approvedTexts(d, names, b.guildName(c.guild), ch.results)
 	}
-	m, err := b.reviewPage(c.guild, d.ID, note)
+	m, err := b.suggestionPage(c.guild, d.ID, note)
 	if err != nil {
 		return response{}, err
 	}
@@ -209,35 +208,24 @@ func addedText(results []bankResult) string {
 	return s
 }
 
-// guildName is the server's name as the gateway told it (the State of the
-// shards' sessions: b.sess only sends REST requests), or "the server".
+// guildName is the server's name as the gateway told it, or "the
+// server".
 func (b *Bot) guildName(guild questions.GuildID) string {
-	for _, sh := range b.gateways {
-		if sh.s.State == nil {
-			continue
-		}
-		if g, err := sh.s.State.Guild(formatID(guild)); err == nil && g.Name != "" {
-			return g.Name
-		}
+	if name := b.conn.GuildName(formatID(guild)); name != "" {
+		return name
 	}
 	return "the server"
 }
 
 // tellMember sends a member a direct message. A member whose direct
-// messages are closed (Discord answers 403, code 50007) is not told;
-// nothing else fails either way: the outcome is only logged.
+// messages are closed is not told; nothing else fails either way: the
+// outcome is only logged.
 func (b *Bot) tellMember(ctx context.Context, guild questions.GuildID, user questions.UserID, text string) {
-	ch, err := b.sess.UserChannelCreate(formatID(user), rest(ctx)...)
-	if err == nil {
-		_, err = b.sess.ChannelMessageSendComplex(ch.ID, &discordgo.MessageSend{Content: truncate(text, 2000),
-			AllowedMentions: noPings()}, rest(ctx)...)
-	}
-	var re *discordgo.RESTError
+	err := b.out.DM(ctx, formatID(user), &discordgo.MessageSend{Content: truncate(text, 2000), AllowedMentions: noPings()})
 	switch {
 	case err == nil:
 		b.log.Info("member told by direct message", "guild", guild, "user", user)
-	case errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusForbidden &&
-		re.Message != nil && re.Message.Code == discordgo.ErrCodeCannotSendMessagesToThisUser:
+	case errors.Is(err, discord.ErrDMClosed):
 		b.log.Info("member's direct messages are closed", "guild", guild, "user", user)
 	default:
 		b.log.Warn("direct message failed", "guild", guild, "user", user, "err", redact(err))

@@ -235,7 +235,7 @@ func (b *Bot) importReplace(c *call, parts []questions.Bank, warnings questions.
 		}
 	}
 	if len(before) == 0 {
-		if err := b.saveChange(c.ctx, s, c.guild, ch, 0); err != nil {
+		if err := b.saveChange(c.ctx, s, c.guild, &ch, 0); err != nil {
 			return response{}, fmt.Errorf("import: %w", err)
 		}
 		b.logImport(c, ch.results, true)

@@ -75,7 +75,7 @@ func TestLeaderboardMessage(t *testing.T) {
 			if prev.Disabled == tc.prev || next.Disabled == tc.next {
 				t.Errorf("previous disabled %v, next disabled %v; want %v, %v", prev.Disabled, next.Disabled, !tc.prev, !tc.next)
 			}
-			if want := boardCustomID(questions.PeriodWeek, tc.otherRnk, 0); other.CustomID != want {
+			if want := kindBoard.id(componentID{period: questions.PeriodWeek, ranking: tc.otherRnk}); other.CustomID != want {
 				t.Errorf("ranking button %q, want %q", other.CustomID, want)
 			}
 		})

@@ -165,3 +165,66 @@ func BenchmarkRender(b *testing.B) {
 		}
 	}
 }
+
+// TestRenderMocks decodes the mock exam chart: its size, opaque, the card
+// colour over most of it, the attempts' points in green (passed) and red
+// (not), and the pass line in the text colour; none of the points for
+// no attempts.
+func TestRenderMocks(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		data       MockData
+		pass, fail bool
+	}{
+		{"passed and failed", MockData{Title: "AWS Cloud Practitioner", PassPercent: 66.7,
+			Attempts: []MockAttempt{{Percent: 40}, {Percent: 60}, {Percent: 72, Passed: true}, {Percent: 80, Passed: true}}}, true, true},
+		{"one attempt, passed", MockData{PassPercent: 70, Attempts: []MockAttempt{{Percent: 100, Passed: true}}}, true, false},
+		{"none", MockData{PassPercent: 70}, false, false},
+		{"many", MockData{PassPercent: 70, Attempts: func() []MockAttempt {
+			var as []MockAttempt
+			for i := range 40 {
+				as = append(as, MockAttempt{Percent: float64(i * 2)})
+			}
+			return as
+		}()}, false, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := RenderMocks(tt.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(bytes.NewReader(b))
+			if err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			if got := img.Bounds().Size(); got != (image.Point{Width, MocksHeight}) {
+				t.Errorf("size: got %v, want %dx%d", got, Width, MocksHeight)
+			}
+			counts := map[color.RGBA]int{}
+			for y := 0; y < MocksHeight; y++ {
+				for x := 0; x < Width; x++ {
+					r, g, bl, a := img.At(x, y).RGBA()
+					if a != 0xffff {
+						t.Fatalf("pixel (%d,%d) has alpha %d, want opaque", x, y, a>>8)
+					}
+					counts[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), 0xff}]++
+				}
+			}
+			if counts[cardColor] < Width*MocksHeight/3 {
+				t.Errorf("card colour covers %d pixels, want most of the image", counts[cardColor])
+			}
+			if got := counts[rightColor] > 30; got != tt.pass {
+				t.Errorf("green on %d pixels; want passed attempts drawn: %v", counts[rightColor], tt.pass)
+			}
+			if got := counts[wrongColor] > 30; got != tt.fail {
+				t.Errorf("red on %d pixels; want failed attempts drawn: %v", counts[wrongColor], tt.fail)
+			}
+			if counts[textColor] < 300 {
+				t.Errorf("text colour on %d pixels, want the labels and the pass line", counts[textColor])
+			}
+			if dir := os.Getenv("CHART_OUT"); dir != "" {
+				writeOnThemes(t, dir+"/mocks-"+tt.name, img)
+			}
+		})
+	}
+}

@@ -31,9 +31,12 @@ type Catalogue struct {
 // ID is left out and reported as an error naming both places, "path:line"
 // (or the built-in bank, for banks with no Path). A bank left with no
 // question is left out. The catalogue holds everything else, so a caller
-// may choose to go on; Loader's callers refuse instead. NewCatalogue does
-// not run Validate, and copies the questions, so later changes to the
-// arguments do not show.
+// may choose to go on; Loader's callers refuse instead. A bank gets the
+// exam settings of the first of its parts that has some; a second part
+// with settings is an error, and so is a domain of the settings that none
+// of the merged bank's questions is tagged with (CheckExamDomains).
+// NewCatalogue does not run Validate, and copies the questions, so later
+// changes to the arguments do not show.
 func NewCatalogue(banks ...[]Bank) (*Catalogue, Problems) {
 	c := &Catalogue{byName: map[string]*Bank{}, byID: map[string]*Question{}}
 	var ps Problems
@@ -50,6 +53,15 @@ func NewCatalogue(banks ...[]Bank) (*Catalogue, Problems) {
 			} else if nb.Name != b.Name {
 				ps.warn(b.Path, firstLine(&b), "bank %q is spelled %q in %s; its questions join that bank under that name",
 					clip(b.Name), clip(nb.Name), describe(nb))
+			}
+			switch {
+			case b.Exam == nil:
+			case nb.Exam != nil:
+				ps.add(b.Exam.Path, b.Exam.Line, "bank %q has exam settings already, at %s:%d; give them once", clip(nb.Name), nb.Exam.Path, nb.Exam.Line)
+			default:
+				e := *b.Exam
+				e.Domains = slices.Clone(e.Domains)
+				nb.Exam = &e
 			}
 			for _, q := range b.Questions {
 				if q.Path == "" {
@@ -75,6 +87,7 @@ func NewCatalogue(banks ...[]Bank) (*Catalogue, Problems) {
 			delete(c.byName, strings.ToLower(nb.Name))
 			continue
 		}
+		checkDomains(nb, &ps)
 		for i := range nb.Questions {
 			c.byID[nb.Questions[i].ID] = &nb.Questions[i]
 		}

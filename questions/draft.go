@@ -33,7 +33,7 @@ const (
 // reviews it. It is kept in the database because a custom ID cannot hold
 // the text.
 type Draft struct {
-	ID      uint64 // assigned when first saved; unique within the guild
+	ID      DraftID // assigned when first saved; unique within the guild
 	GuildID GuildID
 	UserID  UserID // who pasted it
 	Kind    DraftKind

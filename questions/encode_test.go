@@ -2,6 +2,7 @@ package questions
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -23,6 +24,9 @@ func checkRoundTrip(t *testing.T, b Bank) {
 	data, err := MarshalYAML(b)
 	if err != nil {
 		t.Fatalf("MarshalYAML(%s): got error %v, want none", dump(b), err)
+	}
+	if again, err := EncodeYAML(b); err != nil || string(again) != string(data) {
+		t.Fatalf("EncodeYAML: got %q, %v; want MarshalYAML's %q", again, err, data)
 	}
 	back, err := Parse("x.yaml", data)
 	if err != nil {
@@ -210,4 +214,78 @@ func TestMarshalYAMLRefuses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// encodeYAMLCase is a bank for the comparisons of encodeYAML with the
+// library: every text of every question is one of texts, in turn, and
+// so are the tags and community answers.
+func encodeYAMLCase(texts []string, questions int) yamlBank {
+	at := 0
+	next := func() string { at++; return texts[at%len(texts)] }
+	out := yamlBank{Bank: "Net", Questions: make([]yamlQuestion, questions)}
+	if questions%2 == 0 {
+		out.Source = next()
+	}
+	for i := range out.Questions {
+		q := yamlQuestion{ID: next(), Question: next(), Explanation: next(), Source: next()}
+		if i%3 == 1 {
+			q.Number = i + 7
+		}
+		for j := range 2 + i%3 {
+			q.Options = append(q.Options, yamlOption{Text: next(), Correct: j == i%2, Why: next()})
+		}
+		for range i % 3 {
+			q.Tags = append(q.Tags, next())
+			q.Community = append(q.Community, yamlVote{Answer: next(), Percent: 10 * i % 101})
+		}
+		out.Questions[i] = q
+	}
+	return out
+}
+
+// checkEncodeYAML asserts that encodeYAML writes the library's bytes.
+func checkEncodeYAML(t *testing.T, out yamlBank) {
+	t.Helper()
+	want, werr := wholeYAML(out)
+	got, err := encodeYAML(out)
+	if (err != nil) != (werr != nil) || string(got) != string(want) {
+		t.Fatalf("encodeYAML wrote\n%s(error %v)\nthe library\n%s(error %v)", got, err, want, werr)
+	}
+}
+
+// encodeYAMLTexts are texts the writer takes (plain) and texts it leaves
+// to the library, each of its reasons, and the library's own cases.
+var encodeYAMLTexts = []string{
+	"Which storage would a team pick for workload 6, given that it needs durable storage?",
+	"bench-1-6", "Net#7", "x", "A", "AB", "Object storage (S3) with 'lifecycle' rules; 50% off!",
+	"", " lead", "trail ", "double  space", "y", "Y", "yes", "No", "ON", "off", "true", "FALSE", "null", "Null",
+	"~", "1", "1.5", "0x1F", "1:20", "2001-12-14", ".inf", "-", "- item", "? q", ": v", "a: b", "a:b", "end:",
+	"a #c", "a#c", "#c", "a, b", "[a]", "{a}", "a?", "a]b", "two\nlines", "trail\n", "\nlead", "tab\there",
+	"café", "naïve ok", "\u00a0nbsp", "a\u2028b", "\xff", "'quoted'", "\"dq\"", "it's", "a\\b", "%pct", "@at", "`tick",
+	"&anchor", "*alias", "!tag", "|pipe", ">gt", "a|b", "a > b", "<<", "---", "...", "a --- b", "a...",
+	"https://example.com/a?b=c#d", "a\x7f", "a\x00b", "UPPER CASE", "Yes sir", "nullable",
+}
+
+func TestEncodeYAMLAsTheLibrary(t *testing.T) {
+	t.Parallel()
+	for i := range encodeYAMLTexts {
+		// Each text in every place, among the others.
+		texts := append(slices.Clone(encodeYAMLTexts[i:]), encodeYAMLTexts[:i]...)
+		checkEncodeYAML(t, encodeYAMLCase(texts, 12))
+		checkEncodeYAML(t, encodeYAMLCase(texts[:1], 3))
+	}
+	plain := encodeYAMLTexts[:7]
+	checkEncodeYAML(t, encodeYAMLCase(plain, 500))
+}
+
+// FuzzEncodeYAML: encodeYAML writes the library's bytes, whatever the
+// texts.
+func FuzzEncodeYAML(f *testing.F) {
+	for i, s := range encodeYAMLTexts {
+		f.Add(s, encodeYAMLTexts[(i+1)%len(encodeYAMLTexts)], uint8(i))
+	}
+	f.Fuzz(func(t *testing.T, a, b string, n uint8) {
+		checkEncodeYAML(t, encodeYAMLCase([]string{a, b, "plain text"}, 1+int(n%16)))
+		checkEncodeYAML(t, encodeYAMLCase([]string{a}, 2))
+	})
 }

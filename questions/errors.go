@@ -41,6 +41,9 @@ var (
 	// ErrNotYours: a member answered a review that was started for another
 	// member.
 	ErrNotYours = errors.New("review of another member")
+	// ErrMockOpen: a member starts a mock exam while one of theirs is
+	// open (one at a time).
+	ErrMockOpen = errors.New("a mock exam is open")
 
 	// ErrTooLarge: what was to be stored is larger than its bound allows
 	// (a confirmation's banks, a kept version: see undo.go).

@@ -23,6 +23,26 @@ type (
 	PostID uint64
 )
 
+// The records a guild keeps besides its posts, each numbered by storage
+// (> 0, unique within the guild, never reused), one type per kind as for
+// the snowflakes above. Storage keys them and JSON writes them as the
+// bare uint64 they were.
+type (
+	// DraftID is a paste or a suggestion not yet in a bank (Draft).
+	DraftID uint64
+	// ReportID is a member's report of a wrong question (Report).
+	ReportID uint64
+	// ReviewID is a question shown to one member in /quiz review (Review).
+	// It is drawn from the posts' sequence, so it is never a post's ID:
+	// its answer is keyed in a post's place (see Post).
+	ReviewID uint64
+	// ConfirmationID is a prompt waiting for an admin's click
+	// (Confirmation).
+	ConfirmationID uint64
+	// VersionID is a kept version of a bank, for undo (BankVersion).
+	VersionID uint64
+)
+
 // String returns the decimal form Discord uses.
 func (id GuildID) String() string { return strconv.FormatUint(uint64(id), 10) }
 
@@ -37,6 +57,25 @@ func (id MessageID) String() string { return strconv.FormatUint(uint64(id), 10) 
 
 // String returns the post number in decimal.
 func (id PostID) String() string { return strconv.FormatUint(uint64(id), 10) }
+
+// String returns the draft number in decimal.
+func (id DraftID) String() string { return strconv.FormatUint(uint64(id), 10) }
+
+// String returns the report number in decimal.
+func (id ReportID) String() string { return strconv.FormatUint(uint64(id), 10) }
+
+// String returns the review number in decimal.
+func (id ReviewID) String() string { return strconv.FormatUint(uint64(id), 10) }
+
+// String returns the confirmation number in decimal.
+func (id ConfirmationID) String() string { return strconv.FormatUint(uint64(id), 10) }
+
+// String returns the version number in decimal.
+func (id VersionID) String() string { return strconv.FormatUint(uint64(id), 10) }
+
+// Post is the review's ID where answers are keyed by post: the PostID of
+// the Answer to a review (see Review).
+func (id ReviewID) Post() PostID { return PostID(id) }
 
 // ParseGuildID parses a guild ID (see ParseID).
 func ParseGuildID(s string) (GuildID, error) { return ParseID[GuildID](s) }

@@ -11,8 +11,9 @@ import (
 // checkCapped asserts what ParseOptions.MaxProblems promises for any
 // input: the same banks as without it, at most max problems listed and
 // then one summary, each listed problem one of the full list's, and
-// Count the full list's count.
-func checkCapped(t *testing.T, path string, data []byte, max int) {
+// Count the full list's count. It returns both parses' problems, for the
+// caller's own checks.
+func checkCapped(t *testing.T, path string, data []byte, max int) (full, capped Problems) {
 	t.Helper()
 	banks, full := ParseFile(path, data, ParseOptions{})
 	cbanks, capped := ParseFile(path, data, ParseOptions{MaxProblems: max})
@@ -40,11 +41,12 @@ func checkCapped(t *testing.T, path string, data []byte, max int) {
 		t.Errorf("got %d problems listed, want at most %d", listed, max)
 	}
 	if f, _ := FormatOf(path); (f == FormatYAML || f == FormatJSON) && len(full) >= maxStructuredProblems {
-		return // the full parse's own bound (maxStructuredProblems): its count is not the file's
+		return full, capped // the full parse's own bound (maxStructuredProblems): its count is not the file's
 	}
 	if capped.Count() != full.Count() {
 		t.Errorf("Count() = %d, want the full parse's %d", capped.Count(), full.Count())
 	}
+	return full, capped
 }
 
 // hostile builds a file of about size bytes: head, then item repeated,
@@ -90,7 +92,8 @@ func TestMaxProblems(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, ps := ParseFile(tt.path, tt.data, ParseOptions{MaxProblems: 100})
+			t.Parallel()
+			full, ps := checkCapped(t, tt.path, tt.data, 100)
 			if n := ps.Count(); n < tt.atLeast {
 				t.Errorf("Count() = %d, want at least %d", n, tt.atLeast)
 			}
@@ -99,13 +102,12 @@ func TestMaxProblems(t *testing.T) {
 			}
 			// The summary is a warning when the file has nothing else.
 			want := fmt.Sprintf("%s: …and %d more problems, not listed", tt.path, ps.Count()-100)
-			if _, full := ParseFile(tt.path, tt.data, ParseOptions{}); len(full.Errors()) == 0 {
+			if len(full.Errors()) == 0 {
 				want = fmt.Sprintf("%s: warning: …and %d more warnings, not listed", tt.path, ps.Count()-100)
 			}
 			if ps[100].Error() != want {
 				t.Errorf("summary %q, want %q", ps[100].Error(), want)
 			}
-			checkCapped(t, tt.path, tt.data, 100)
 			// The format's parser itself lists no more than the bound
 			// (parse then cuts what Validate adds): past it, it counts.
 			if _, raw := formatParse(tt.path, tt.data, ParseOptions{MaxProblems: 100}); len(raw) > 103 {
@@ -217,8 +219,8 @@ func TestMaxValues(t *testing.T) {
 		{"yaml bank under the bound", "b.yaml", yamlBank, 30, ""},
 		{"json bank under the bound", "b.json", jsonBank, 30, ""},
 		{"json bank of more values", "b.json", jsonBank, 10, "b.json:1: more than 10 values (strings, numbers, lists, fields): a bank file holds fewer; split the bank into several files"},
-		{"json list of values", "l.json", hostile("\n[", "1,", "]", 4096), 1000000, "l.json:2: the bank must be a mapping of fields (bank, source, questions); this file is a list"},
-		{"json string", "s.json", []byte(`"bank"`), 10, "s.json:1: the bank must be a mapping of fields (bank, source, questions); this file is a string"},
+		{"json list of values", "l.json", hostile("\n[", "1,", "]", 4096), 1000000, "l.json:2: the bank must be a mapping of fields (bank, source, questions, exam); this file is a list"},
+		{"json string", "s.json", []byte(`"bank"`), 10, "s.json:1: the bank must be a mapping of fields (bank, source, questions, exam); this file is a string"},
 		{"json list, no bound", "l.json", []byte(`[1]`), 0, `l.json: not a question bank: no "bank" or "questions" field at its top level and no question (question: with options:) in it`},
 		{"yaml list of values", "l.yaml", hostile("# list\n", "- a\n", "", 4096), 100, "l.yaml:201: more than 200 marks that start a value (- : , ? [ {): a bank file holds fewer; split the bank into several files"},
 		{"yaml flow list", "f.yaml", hostile("bank: B\nquestions: [", "1,", "]", 4096), 100, "f.yaml:2: more than 200 marks that start a value"},

@@ -26,8 +26,8 @@ func TestLineEndings(t *testing.T) {
 		{"b.txt", "B Question 1\r\nSelect 1Q?\n- A\ra\r\n\r- B\nCorrect answer: C", // mixed
 			[]string{"b.txt:6: option B has no text", "b.txt:7: answer letter C is not an option (options are A–B)"}, true},
 		// found by FuzzParseStructured (as "\r000": a value after a lone CR)
-		{"b.yaml", "\r[{question: 0, options: 0}]", []string{"b.yaml:2: the bank must be a mapping of fields (bank, source, questions)"}, true},
-		{"b.json", "\r[{\"question\": 0, \"options\": 0}]", []string{"b.json:2: the bank must be a mapping of fields (bank, source, questions)"}, true},
+		{"b.yaml", "\r[{question: 0, options: 0}]", []string{"b.yaml:2: the bank must be a mapping of fields (bank, source, questions, exam)"}, true},
+		{"b.json", "\r[{\"question\": 0, \"options\": 0}]", []string{"b.json:2: the bank must be a mapping of fields (bank, source, questions, exam)"}, true},
 	}
 	endings := []struct{ name, eol string }{{"LF", "\n"}, {"CRLF", "\r\n"}, {"CR", "\r"}}
 	for _, src := range sources {

@@ -72,7 +72,12 @@ const BankFileTypes = "*.txt, *.aiken, *.yaml, *.yml, *.json, *.gift, *.csv, *.t
 // Files are read in sorted path order, so a bank named by several files
 // (see NewCatalogue) holds its questions in that order. An exam text or
 // Aiken or table file gets ParseOptions.DefaultBank = the name of the
-// folder holding it.
+// folder holding it. A file named exam.yaml (ExamFileName, in any case) is
+// no bank: it gives the exam settings of the bank of the bank files beside
+// it, those directly in its folder. With a bank: field it is the bank of
+// those files it names; without, they must hold one bank. A bank gets its
+// exam settings once: from one exam.yaml, or a structured bank's exam
+// block.
 //
 // ps is every problem found: each file's errors and warnings, a question
 // ID defined twice (both places), a bank named like the built-in bank
@@ -93,8 +98,26 @@ func (l Loader) Load() (c *Catalogue, ps Problems) {
 		}
 		ps = append(ps, bps...)
 	}
-	files, fps := bankFiles(l.Paths)
+	all, fps := bankFiles(l.Paths)
 	ps = append(ps, fps...)
+	var files []bankFile
+	var exams []examFile
+	for _, f := range all {
+		if !isExamFile(f.path) {
+			files = append(files, f)
+			continue
+		}
+		data, err := readFile(f.path)
+		if err != nil {
+			ps = append(ps, Problem{Path: f.path, Msg: fsMessage(err)})
+			continue
+		}
+		ef, eps := parseExamFile(f.path, data)
+		ps = append(ps, eps...)
+		if ef.exam != nil {
+			exams = append(exams, ef)
+		}
+	}
 	sets := [][]Bank{builtin}
 	for _, r := range parseFiles(files) {
 		ps = append(ps, r.probs...)
@@ -108,6 +131,7 @@ func (l Loader) Load() (c *Catalogue, ps Problems) {
 		}
 		sets = append(sets, keep)
 	}
+	applyExamFiles(exams, files, sets, &ps)
 	c, cps := NewCatalogue(sets...)
 	return c, append(ps, cps...)
 }
@@ -163,7 +187,7 @@ func bankFiles(paths []string) ([]bankFile, Problems) {
 				}
 				return nil
 			}
-			if _, ok := FormatOf(name); !ok || hidden {
+			if _, ok := FormatOf(name); !ok || hidden { // exam.yaml is *.yaml
 				return nil
 			}
 			if d.Type()&fs.ModeSymlink != 0 { // a link to a file is read; to a directory, not followed

@@ -19,8 +19,9 @@ import (
 //
 //   - A miss comes due after a learning step of minutes (1 minute on a
 //     question never seen, 5 minutes after a lapse), counted from the
-//     question's close (see Remember), so a member who missed can retry it
-//     the same day.
+//     question's close (see Remember; a question closed early counts from
+//     its actual close: Reclosed), so a member who missed can retry it the
+//     same day.
 //   - A right answer after a miss, or a right answer in review, schedules
 //     the next review days ahead, and each further right answer pushes it
 //     out further (FSRS's stability grows).
@@ -101,11 +102,15 @@ func (m *Memory) setCard(c fsrs.Card) {
 // than m's last one (delivered late, or replayed out of order) counts as
 // given at m's last answer, so time never runs backwards in the schedule.
 func Remember(m Memory, a Attempt, closesAt time.Time) Memory {
+	return remember(m, a, closesAt, memoryParams())
+}
+
+// remember is Remember with the given FSRS parameters.
+func remember(m Memory, a Attempt, closesAt time.Time, params fsrs.Parameters) Memory {
 	at := a.At.UTC()
 	if at.Before(m.LastReview) {
 		at = m.LastReview
 	}
-	params := memoryParams()
 	var next fsrs.Card
 	switch {
 	case m.State == StateNew && a.Right:
@@ -123,6 +128,35 @@ func Remember(m Memory, a Attempt, closesAt time.Time) Memory {
 	out.setCard(next)
 	out.History = append(append(make([]Attempt, 0, len(m.History)+1), m.History...), Attempt{At: a.At.UTC(), Right: a.Right, Review: a.Review})
 	return out
+}
+
+// Reclosed returns m with its schedule moved from one close of the
+// question to another: m's last answer, given at answeredAt to a post that
+// was to close at was (zero: not known), was counted by Remember as closing
+// then; the post closed at closed instead (an admin closed it early). The
+// due time moves as Remember would have moved it
+// with closed, so a miss comes due minutes after the actual close. It
+// reports false, and returns m unchanged, when m's last answer is not that
+// answer (a later one counted after it: its schedule does not depend on
+// this close) or the due time does not move.
+func (m Memory) Reclosed(answeredAt, was, closed time.Time) (Memory, bool) {
+	n := len(m.History)
+	if n == 0 || m.History[n-1].Review || !m.History[n-1].At.Equal(answeredAt.UTC()) {
+		return m, false
+	}
+	at := m.LastReview // the answer's time as Remember counted it
+	shift := func(c time.Time) time.Duration {
+		if c.After(at) {
+			return c.Sub(at)
+		}
+		return 0
+	}
+	d := shift(closed) - shift(was)
+	if d == 0 {
+		return m, false
+	}
+	m.Due = m.Due.Add(d)
+	return m, true
 }
 
 // Seen reports whether the member has answered the question at least once.
@@ -145,6 +179,34 @@ func (m Memory) Retrievability(at time.Time) float64 {
 		return 0
 	}
 	return min(max(r, 0), 1)
+}
+
+// ExamDue is when the question comes due for a member whose exam is at
+// exam (the instant, ExamDate.At): Due, with its interval cut so that it
+// does not run past the exam. The interval counted from the last answer
+// is at most the whole days from that answer to the exam, as FSRS's
+// maximum interval (go-fsrs's Parameters.MaximumInterval) set to the days
+// left would make it, and strictly so: go-fsrs lets a Good interval go a
+// day past its maximum to stay longer than Hard's, and a question closes
+// after the answer; neither carries the due time past the exam here. An
+// answer less than a day before the exam keeps its interval (FSRS's
+// shortest is a day; the final pass covers those days), and so does every
+// question when exam is zero or not after the last answer. Due itself, a
+// pure function of the answers, is not changed: setting or moving an exam
+// date reschedules at once, and after the exam the intervals are FSRS's
+// again.
+func (m Memory) ExamDue(exam time.Time) time.Time {
+	if exam.IsZero() || !m.Seen() || !m.LastReview.Before(exam) {
+		return m.Due
+	}
+	days := exam.Sub(m.LastReview) / (24 * time.Hour)
+	if days < 1 {
+		return m.Due
+	}
+	if limit := m.LastReview.Add(days * 24 * time.Hour); m.Due.After(limit) {
+		return limit
+	}
+	return m.Due
 }
 
 // DueBy reports whether the question is due for review at now: answered

@@ -51,6 +51,43 @@ func TestRememberSchedules(t *testing.T) {
 	}
 }
 
+// TestReclosed: moving an answer's schedule to another close gives what
+// Remember gives with that close, for misses and right answers, first
+// answers and later ones; an answer that is not the memory's last is left
+// alone.
+func TestReclosed(t *testing.T) {
+	planned := m0.Add(10 * time.Minute)
+	tests := []struct {
+		name     string
+		attempts []Attempt
+		closed   time.Time
+	}{
+		{"a first miss, closed early", []Attempt{{At: m0.Add(time.Minute)}}, m0.Add(2 * time.Minute)},
+		{"a first right answer, closed early", []Attempt{{At: m0.Add(time.Minute), Right: true}}, m0.Add(3 * time.Minute)},
+		{"a lapse, closed early", []Attempt{{At: m0.AddDate(0, 0, -5), Right: true}, {At: m0.Add(time.Minute)}}, m0.Add(2 * time.Minute)},
+		{"closed later than planned", []Attempt{{At: m0.Add(time.Minute)}}, m0.Add(time.Hour)},
+		{"closed before the answer's time", []Attempt{{At: m0.Add(time.Minute)}}, m0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := len(tt.attempts)
+			closes := make([]time.Time, n)
+			closes[n-1] = planned
+			recorded := Replay(1, "q", tt.attempts, closes)
+			closes[n-1] = tt.closed
+			want := Replay(1, "q", tt.attempts, closes)
+			got, moved := recorded.Reclosed(tt.attempts[n-1].At, planned, tt.closed)
+			if !got.Due.Equal(want.Due) || moved != !want.Due.Equal(recorded.Due) {
+				t.Errorf("Reclosed: due %v (moved %v), want %v (recorded %v)", got.Due, moved, want.Due, recorded.Due)
+			}
+		})
+	}
+	m := Replay(1, "q", []Attempt{{At: m0}, {At: m0.Add(time.Hour), Right: true, Review: true}}, []time.Time{planned})
+	if got, moved := m.Reclosed(m0, planned, m0.Add(time.Minute)); moved || !got.Due.Equal(m.Due) {
+		t.Errorf("Reclosed of an answer followed by a review: moved %v, due %v; want unchanged %v", moved, got.Due, m.Due)
+	}
+}
+
 // TestRightReviewsPushDueOut: each right review on time schedules the next
 // one further out than the last.
 func TestRightReviewsPushDueOut(t *testing.T) {
@@ -137,7 +174,7 @@ func TestReviewOrder(t *testing.T) {
 		{QuestionID: "new"},
 	}
 	skip := func(id string) bool { return id == "open" || id == "open-future" }
-	q := ReviewOrder(mems, skip, now)
+	q := ReviewOrder(mems, skip, now, ExamPlan{})
 	var got []string
 	for _, m := range q.Due {
 		got = append(got, m.QuestionID)
@@ -149,11 +186,11 @@ func TestReviewOrder(t *testing.T) {
 	if !q.Next.Equal(now.Add(time.Hour)) {
 		t.Errorf("next: got %v, want %v", q.Next, now.Add(time.Hour))
 	}
-	empty := ReviewOrder(mems[3:4], nil, now)
+	empty := ReviewOrder(mems[3:4], nil, now, ExamPlan{})
 	if len(empty.Due) != 0 || !empty.Next.Equal(now.Add(48*time.Hour)) {
 		t.Errorf("nothing due: got %d due, next %v; want 0, %v", len(empty.Due), empty.Next, now.Add(48*time.Hour))
 	}
-	if none := ReviewOrder(nil, nil, now); len(none.Due) != 0 || !none.Next.IsZero() {
+	if none := ReviewOrder(nil, nil, now, ExamPlan{}); len(none.Due) != 0 || !none.Next.IsZero() {
 		t.Errorf("no memories: got %+v, want nothing", none)
 	}
 }

@@ -17,21 +17,33 @@ type MergeCount struct {
 // when the two are equal but for Line), the others are appended in
 // incoming's order (Added); base's other questions stay as they are. The
 // result has base's name, or incoming's when base has none (a new bank);
-// incoming's questions should already carry that name (see Rename).
-// Neither argument is modified. Two questions of incoming with the same ID
+// incoming's questions should already carry that name (see Rename). The
+// exam settings are incoming's when it has some, else base's. Neither
+// argument is modified. Two questions of incoming with the same ID
 // count once each; the later one wins (Validate reports such a file).
 func Merge(base, incoming Bank) (Bank, MergeCount) {
-	// Room for every incoming question at once: a bank of thousands grown
-	// one append at a time would leave up to as much again unused.
-	qs := make([]Question, len(base.Questions), len(base.Questions)+len(incoming.Questions))
+	at := make(map[string]int, len(base.Questions))
+	for i, q := range base.Questions {
+		at[q.ID] = i
+	}
+	// Room for exactly the questions of the result: a bank of thousands
+	// grown one append at a time, or given room for every incoming
+	// question when most replace one of base, would keep up to as much
+	// again unused for as long as it is kept.
+	added := 0
+	for _, q := range incoming.Questions {
+		if _, ok := at[q.ID]; !ok {
+			added++
+		}
+	}
+	qs := make([]Question, len(base.Questions), len(base.Questions)+added)
 	copy(qs, base.Questions)
-	out := Bank{Name: base.Name, Path: base.Path, Questions: qs}
+	out := Bank{Name: base.Name, Path: base.Path, Questions: qs, Exam: base.Exam}
+	if incoming.Exam != nil {
+		out.Exam = incoming.Exam
+	}
 	if out.Name == "" {
 		out.Name, out.Path = incoming.Name, incoming.Path
-	}
-	at := make(map[string]int, len(out.Questions))
-	for i, q := range out.Questions {
-		at[q.ID] = i
 	}
 	var n MergeCount
 	for _, q := range incoming.Questions {
@@ -49,6 +61,55 @@ func Merge(base, incoming Bank) (Bank, MergeCount) {
 		}
 	}
 	return out, n
+}
+
+// ShareUnchanged makes each question of b that base also has (by ID)
+// share base's memory for the fields in which the two are equal: the
+// texts, and the options, tags and community votes when they are equal
+// whole. What b's questions hold does not change, only where it is held:
+// a bank imported again with a few fields edited then costs one copy of
+// the rest, base's. It modifies b's questions in place; base is not
+// modified, and both must stay so afterwards (they share memory).
+func ShareUnchanged(b *Bank, base *Bank) {
+	at := make(map[string]*Question, len(base.Questions))
+	for i := range base.Questions {
+		at[base.Questions[i].ID] = &base.Questions[i]
+	}
+	for i := range b.Questions {
+		q := &b.Questions[i]
+		old := at[q.ID]
+		if old == nil {
+			continue
+		}
+		q.ID = old.ID
+		q.Bank = same(q.Bank, old.Bank)
+		q.Stem = same(q.Stem, old.Stem)
+		q.Explanation = same(q.Explanation, old.Explanation)
+		q.Source = same(q.Source, old.Source)
+		q.Path = same(q.Path, old.Path)
+		if len(q.Options) > 0 && slices.Equal(q.Options, old.Options) {
+			q.Options = old.Options
+		} else if len(q.Options) == len(old.Options) {
+			for j := range q.Options {
+				q.Options[j].Text = same(q.Options[j].Text, old.Options[j].Text)
+				q.Options[j].Rationale = same(q.Options[j].Rationale, old.Options[j].Rationale)
+			}
+		}
+		if len(q.Tags) > 0 && slices.Equal(q.Tags, old.Tags) {
+			q.Tags = old.Tags
+		}
+		if len(q.Community) > 0 && questionDiff(&Question{Community: q.Community}, &Question{Community: old.Community}) == "" {
+			q.Community = old.Community
+		}
+	}
+}
+
+// same is old when it equals s, else s.
+func same(s, old string) string {
+	if s == old {
+		return old
+	}
+	return s
 }
 
 // Without returns b without the question of that ID, and whether b had it.

@@ -1,8 +1,10 @@
 package questions
 
 import (
+	"reflect"
 	"slices"
 	"testing"
+	"unsafe"
 )
 
 func mergeQ(id, stem string, line int) Question {
@@ -77,5 +79,71 @@ func TestRename(t *testing.T) {
 	Rename(&b, "New")
 	if b.Name != "New" || b.Questions[0].ID != "New#3" || b.Questions[1].ID != "custom-7" || b.Questions[1].Bank != "New" {
 		t.Errorf("after Rename: %+v", b)
+	}
+}
+
+func TestShareUnchanged(t *testing.T) {
+	t.Parallel()
+	// fresh returns a copy of s in memory of its own, as a parser makes it.
+	fresh := func(s string) string { return string([]byte(s)) }
+	old := Bank{Name: "Net", Questions: []Question{
+		{ID: "q1", Bank: "Net", Stem: "Stem one?", Explanation: "Because.", Tags: []string{"dns"},
+			Options:   []Option{{Letter: "A", Text: "Yes", Correct: true}, {Letter: "B", Text: "No", Rationale: "Never."}},
+			Community: []CommunityVote{{Letters: []string{"A"}, Percent: 90}}},
+		{ID: "q2", Bank: "Net", Stem: "Stem two?", Options: []Option{{Letter: "A", Text: "One"}, {Letter: "B", Text: "Two", Correct: true}}},
+	}}
+	again := func() Bank {
+		b := Bank{Name: "Net"}
+		for _, q := range old.Questions {
+			q.ID, q.Bank, q.Stem, q.Explanation = fresh(q.ID), fresh(q.Bank), fresh(q.Stem), fresh(q.Explanation)
+			q.Options = slices.Clone(q.Options)
+			for i := range q.Options {
+				q.Options[i].Text, q.Options[i].Rationale = fresh(q.Options[i].Text), fresh(q.Options[i].Rationale)
+			}
+			q.Tags = slices.Clone(q.Tags)
+			q.Community = slices.Clone(q.Community)
+			b.Questions = append(b.Questions, q)
+		}
+		return b
+	}
+	shared := func(a, b string) bool { return a == b && unsafe.StringData(a) == unsafe.StringData(b) }
+
+	b := again()
+	b.Questions[0].Explanation = "Edited."
+	b.Questions[1].Options[1].Text = "Three"
+	b.Questions = append(b.Questions, Question{ID: "q3", Bank: "Net", Stem: "New?"})
+	want := again()
+	want.Questions[0].Explanation = "Edited."
+	want.Questions[1].Options[1].Text = "Three"
+	want.Questions = append(want.Questions, Question{ID: "q3", Bank: "Net", Stem: "New?"})
+	ShareUnchanged(&b, &old)
+	if !reflect.DeepEqual(b, want) {
+		t.Fatalf("got %+v, want %+v: the values changed", b, want)
+	}
+	q0, q1 := b.Questions[0], b.Questions[1]
+	if !shared(q0.Stem, old.Questions[0].Stem) || !shared(q0.ID, old.Questions[0].ID) || !shared(q0.Bank, old.Questions[0].Bank) {
+		t.Error("the unchanged texts of an edited question are not shared")
+	}
+	if &q0.Options[0] != &old.Questions[0].Options[0] || &q0.Tags[0] != &old.Questions[0].Tags[0] || &q0.Community[0] != &old.Questions[0].Community[0] {
+		t.Error("equal options, tags or votes are not shared")
+	}
+	if &q1.Options[0] == &old.Questions[1].Options[0] || !shared(q1.Options[0].Text, old.Questions[1].Options[0].Text) {
+		t.Error("options that differ share their slice, or an unchanged option's text is not shared")
+	}
+	if old.Questions[0].Explanation != "Because." || old.Questions[1].Options[1].Text != "Two" {
+		t.Error("base changed")
+	}
+}
+
+// Merge keeps no unused room in the result, which a snapshot may keep
+// for long: neither for incoming questions that replace others, nor for
+// the ones it adds.
+func TestMergeRoom(t *testing.T) {
+	t.Parallel()
+	base := Bank{Name: "B", Questions: []Question{mergeQ("B#1", "One?", 1), mergeQ("B#2", "Two?", 2)}}
+	in := Bank{Name: "B", Questions: []Question{mergeQ("B#1", "One, edited?", 1), mergeQ("B#2", "Two?", 2), mergeQ("B#3", "Three?", 3)}}
+	got, n := Merge(base, in)
+	if len(got.Questions) != 3 || cap(got.Questions) != 3 || n != (MergeCount{Added: 1, Updated: 1, Unchanged: 1}) {
+		t.Errorf("got %d questions, room for %d, %+v; want 3, 3, 1 added, 1 updated, 1 unchanged", len(got.Questions), cap(got.Questions), n)
 	}
 }

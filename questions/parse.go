@@ -188,6 +188,16 @@ func validate(banks []Bank, max int) (Problems, invalid) {
 		if len(b.Questions) == 0 {
 			where(0, "bank %q has no questions", clip(b.Name))
 		}
+		if b.Exam != nil {
+			path := b.Exam.Path
+			if path == "" {
+				path = b.Path
+			}
+			checkExam(b.Exam, func(line int, format string, args ...any) {
+				found++
+				ps.addMax(max, &omitted, path, line, format, args...)
+			})
+		}
 		for qi := range b.Questions {
 			q := &b.Questions[qi]
 			before := found

@@ -23,6 +23,7 @@ import (
 // newline are the titled shapes only (an Aiken question has no title to
 // find after the glue).
 func TestParseShapesProperty(t *testing.T) {
+	t.Parallel() // CPU-bound: beside the package's other tests
 	const cases = 300
 	errored := 0
 	for seed := range uint64(cases) {
@@ -51,6 +52,7 @@ func TestParseShapesProperty(t *testing.T) {
 // or fails with an error, read as the loader reads a bank folder; never
 // "no questions" with at most a warning.
 func TestParseNeverSkipsAnAnswer(t *testing.T) {
+	t.Parallel() // CPU-bound: beside the package's other tests
 	for seed := range uint64(400) {
 		rng := rand.New(rand.NewPCG(seed, 19))
 		var data []byte

@@ -24,6 +24,7 @@ import (
 // seen before in the concatenation, cannot be told apart from a title
 // whose exam name starts with that word.
 func TestParseTextProperty(t *testing.T) {
+	t.Parallel() // CPU-bound: beside the package's other tests
 	const cases = 400
 	errored := 0
 	for seed := range uint64(cases) {
@@ -343,6 +344,7 @@ func diffQuestions(got, want []Question) string {
 // an error (an answer that reads two ways, say), never to other questions
 // without one.
 func TestParseTableProperty(t *testing.T) {
+	t.Parallel() // CPU-bound: beside the package's other tests
 	const cases = 300
 	refused := 0
 	for seed := range uint64(cases) {

@@ -47,6 +47,10 @@ type Bank struct {
 	Path string
 	// Questions are in file order.
 	Questions []Question
+	// Exam is the bank's exam settings as its files give them (a
+	// structured bank's exam block, an exam.yaml beside its files); nil
+	// when they give none.
+	Exam *Exam `json:",omitempty"`
 }
 
 // Question is one multiple-choice question.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	fsrs "github.com/open-spaced-repetition/go-fsrs/v3"
 )
 
 // ExamDate is the date a member sits their exam (/quiz exam), per guild.
@@ -69,6 +71,79 @@ type Readiness struct {
 	Exam    time.Time // the instant predicted for
 	Overall TopicReadiness
 	Topics  []TopicReadiness // one per tag of the questions, sorted by tag (case-insensitively)
+	// Pace is the answers a day that keep the member on track; zero once
+	// the exam is not after now.
+	Pace Pace
+}
+
+// Pace is how many answers a day keep a member on track for their exam:
+// every question of the exam answered at least once before it, and every
+// question reviewed each time it comes due until then (its schedule ending
+// by the exam: Memory.ExamDue), each answer assumed right. Answers counts
+// them all from now to the exam instant (a question due now counts now; a
+// review due at the exam instant or after does not), Unseen the first
+// answers among them; PerDay spreads them evenly over the days left.
+type Pace struct {
+	Answers int
+	Unseen  int // first answers to questions never answered
+	Days    int // days left, today counted: the hours to the exam over 24, rounded up
+	PerDay  int // Answers / Days, rounded up
+}
+
+// ComputePace computes the pace at now for the exam at exam over the
+// questions with the given memories (mems[i] for the i-th question; the
+// zero Memory for one never answered). It is zero when exam is not after
+// now. Its cost is a few FSRS steps per question answered (the intervals
+// grow with each right answer, and the last one before the exam ends at
+// it), and those of one question for all the questions never answered.
+func ComputePace(mems []Memory, now, exam time.Time) Pace {
+	if !now.Before(exam) {
+		return Pace{}
+	}
+	var p Pace
+	// A question never answered is scheduled from its first answer now,
+	// which depends on nothing but its card (the same for every such
+	// question): its reviews are counted once per card.
+	firstReviews := map[fsrs.Card]int{}
+	for _, m := range mems {
+		m.History = nil // not needed to schedule; spares the copies
+		if m.Seen() {
+			p.Answers += reviewsBefore(m, now, exam)
+			continue
+		}
+		p.Unseen++
+		p.Answers++
+		n, ok := firstReviews[m.card()]
+		if !ok {
+			n = reviewsBefore(Remember(m, Attempt{At: now, Right: true}, time.Time{}), now, exam)
+			firstReviews[m.card()] = n
+		}
+		p.Answers += n
+	}
+	p.Days = int((exam.Sub(now) + 24*time.Hour - 1) / (24 * time.Hour))
+	p.PerDay = (p.Answers + p.Days - 1) / p.Days
+	return p
+}
+
+// reviewsBefore counts the right reviews m's schedule holds from now until
+// exam: each at its due time under the exam (ExamDue; one due already is
+// answered now), the next scheduled from it, until one falls at or after
+// the exam.
+func reviewsBefore(m Memory, now, exam time.Time) int {
+	n := 0
+	for range 1000 { // a guard: each review is at least a day after the last, within a day of the exam at worst
+		due := m.ExamDue(exam)
+		if due.Before(now) {
+			due = now
+		}
+		if !due.Before(exam) {
+			break
+		}
+		m = Remember(m, Attempt{At: due, Right: true, Review: true}, time.Time{})
+		m.History = nil
+		n++
+	}
+	return n
 }
 
 // ReadinessExplained is the one-line plain explanation of Recall to show
@@ -78,11 +153,15 @@ const ReadinessExplained = "Predicted recalled: the share of the bank's question
 // ComputeReadiness computes a member's readiness over the questions qs (a
 // bank, or every bank the guild uses) from their memories (keyed by
 // question ID; questions without one are unseen) at now, for the exam at
-// exam. A question whose ID skip reports (skip may be nil; the caller
-// skips questions still open in the guild) is not counted as due. A
-// question ID that appears twice in qs counts once.
+// exam, and the pace that keeps them on track (ComputePace). A question is
+// due when it is under the exam's schedule (ExamPlan.Due); one whose ID
+// skip reports (skip may be nil; the caller skips questions still open in
+// the guild) is not counted as due. A question ID that appears twice in qs
+// counts once.
 func ComputeReadiness(qs []Question, mems map[string]Memory, skip func(questionID string) bool, now, exam time.Time) Readiness {
 	out := Readiness{Exam: exam}
+	plan := ExamPlan{At: exam}
+	var paced []Memory
 	byTag := map[string]*TopicReadiness{}
 	recall := map[string]float64{} // topic → sum of retrievability
 	seenIDs := map[string]bool{}
@@ -107,7 +186,11 @@ func ComputeReadiness(qs []Question, mems map[string]Memory, skip func(questionI
 		seenIDs[q.ID] = true
 		m, ok := mems[q.ID]
 		ok = ok && m.Seen()
-		due := ok && m.DueBy(now) && (skip == nil || !skip(q.ID))
+		if !ok {
+			m = Memory{QuestionID: q.ID}
+		}
+		paced = append(paced, m)
+		due := ok && !plan.Due(m, now).After(now) && (skip == nil || !skip(q.ID))
 		var r float64
 		if ok {
 			r = m.Retrievability(exam)
@@ -133,6 +216,7 @@ func ComputeReadiness(qs []Question, mems map[string]Memory, skip func(questionI
 			t.Recall = min(max(recall[t.Topic]/float64(t.Questions), 0), 1)
 		}
 	}
+	out.Pace = ComputePace(paced, now, exam)
 	// The overall row's topic is "" and no tag is "", so the sums do not mix.
 	finish(&out.Overall)
 	for _, t := range byTag {

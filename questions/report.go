@@ -11,7 +11,7 @@ const MaxReportText = 1000
 // wording, an option), made with the Report button of a revealed question
 // and listed by /quizadmin reports until an admin closes it.
 type Report struct {
-	ID         uint64 // allocated by storage, per guild, from 1
+	ID         ReportID // allocated by storage, per guild, from 1
 	GuildID    GuildID
 	QuestionID string
 	PostID     PostID // the post the report was made on

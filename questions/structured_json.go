@@ -53,7 +53,7 @@ func jsonTree(path string, data []byte, opt ParseOptions) (root *snode, ps Probl
 		}
 		var notObj *notObjectError
 		if errors.As(err, &notObj) {
-			ps.add(path, notObj.line, "the bank must be a mapping of fields (bank, source, questions); this file is %s", notObj.what)
+			ps.add(path, notObj.line, "the bank must be a mapping of fields (bank, source, questions, exam); this file is %s", notObj.what)
 			return nil, ps
 		}
 		var syn *json.SyntaxError

@@ -124,10 +124,11 @@ func (d *sdecoder) strings(k *skey) []string {
 }
 
 func (d *sdecoder) bank(root *snode) *Bank {
-	f := d.fields(root, "the bank", "bank", "source", "questions")
+	f := d.fields(root, "the bank", "bank", "source", "questions", "exam")
 	if f == nil {
 		return nil
 	}
+	exam := d.exam(f["exam"])
 	name := d.str(f["bank"])
 	if f["bank"] == nil || name == "" {
 		d.problem(root.line, "missing bank name (bank: <name>)")
@@ -146,7 +147,7 @@ func (d *sdecoder) bank(root *snode) *Bank {
 		d.problem(qs.val.line, "questions must be a list")
 		return nil
 	}
-	b := &Bank{Name: name, Path: d.path}
+	b := &Bank{Name: name, Path: d.path, Exam: exam}
 	ids := map[string]int{}
 	numbers := map[int]int{} // explicit numbers only
 	for i, item := range qs.val.items {

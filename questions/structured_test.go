@@ -339,6 +339,38 @@ func TestReadmeExamples(t *testing.T) {
 			t.Errorf("the README has no %s example that parses", kind)
 		}
 	}
+
+	// The exam settings' examples: a YAML and a JSON bank with an exam
+	// block, and an exam.yaml, all the same settings.
+	exams := regexp.MustCompile("(?s)```(yaml|json) (exam|exam\\.yaml)\n(.*?)```").FindAllSubmatch(doc, -1)
+	if len(exams) != 3 {
+		t.Fatalf("the README has %d exam settings examples, want 3 (YAML, JSON, exam.yaml)", len(exams))
+	}
+	for _, m := range exams {
+		kind, data := string(m[1])+" "+string(m[2]), m[3]
+		var e *Exam
+		if string(m[2]) == ExamFileName {
+			ef, ps := parseExamFile(ExamFileName, data)
+			if err := ps.Err(); err != nil {
+				t.Errorf("%s example: %v", kind, err)
+				continue
+			}
+			e = ef.exam
+		} else {
+			banks, ps := ParseFile("README."+string(m[1]), data, ParseOptions{})
+			if err := ps.Err(); err != nil || len(banks) != 1 {
+				t.Errorf("%s example: %d banks, %v", kind, len(banks), err)
+				continue
+			}
+			e = banks[0].Exam
+		}
+		want := Exam{Questions: 65, Minutes: 90, Pass: PassMark{Score: 700, Min: 100, Max: 1000}, Domains: []Domain{
+			{Name: "Cloud Concepts", Weight: 24}, {Name: "Security and Compliance", Weight: 30},
+			{Name: "Cloud Technology and Services", Weight: 34}, {Name: "Billing, Pricing, and Support", Weight: 12}}}
+		if e == nil || !e.Equal(want) {
+			t.Errorf("%s example: got %+v, want %+v", kind, e, want)
+		}
+	}
 }
 
 // problemStrings renders problems as "path:line: message", one per entry.
@@ -383,7 +415,7 @@ func TestYAMLErrorLines(t *testing.T) {
 		{
 			name: "error after the first document",
 			data: lines("[{question: a, options: b}, b c: d]", "x"),
-			want: []string{"b.yaml:1: the bank must be a mapping of fields (bank, source, questions)", "b.yaml:2: YAML after the first document: did not find expected <document start>"},
+			want: []string{"b.yaml:1: the bank must be a mapping of fields (bank, source, questions, exam)", "b.yaml:2: YAML after the first document: did not find expected <document start>"},
 		},
 		{
 			name: "composer error has no line",

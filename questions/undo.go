@@ -54,7 +54,7 @@ const (
 // custom ID can hold neither an import's files nor the state. It is used
 // once: confirming or cancelling takes it.
 type Confirmation struct {
-	ID      uint64 // assigned when saved; unique within the guild
+	ID      ConfirmationID // assigned when saved; unique within the guild
 	GuildID GuildID
 	UserID  UserID // the admin who asked: only they may confirm
 	Action  ConfirmAction
@@ -97,7 +97,7 @@ const (
 // BankVersion is an imported bank as it was before a change, kept until
 // ExpiresAt (UndoKeep after the change) so that the change can be undone.
 type BankVersion struct {
-	ID      uint64 // assigned when kept; unique within the guild, increasing
+	ID      VersionID // assigned when kept; unique within the guild, increasing
 	GuildID GuildID
 	// File is the bank as it was stored before the change.
 	File   BankFile
@@ -128,7 +128,7 @@ type BankEdit struct {
 	At     time.Time
 	// Restore is the ID of the version this edit puts back (it is deleted
 	// with the edit); 0 for none.
-	Restore uint64
+	Restore VersionID
 }
 
 // Digest is a short fingerprint of a stored bank file's bytes: two files

@@ -26,9 +26,14 @@ import (
 // review when flagged (8 bytes); then each answer in recording order: the
 // post or review ID and the answer's sequence number (uvarints), the
 // interaction (8 bytes), the time (8 bytes, timeKey), flags (1 byte:
-// ansRight, ansReview), right picks and points (uvarints), the number of
-// letters chosen and the letters. A post without a question ID has no
-// memory: its answers are kept under the member's ID alone, without a
+// ansRight, ansReview, ansMock), right picks and points (uvarints), the
+// number of letters chosen and the letters. A mock answer (ansMock: an
+// answered question of an ended mock exam, see mocks.go) has the attempt's
+// ID in place of the post's, the sequence number the attempt took when it
+// ended, the end as its time, no interaction, picks, points or letters: it
+// is there for the card (a review answer of the memory model, History
+// included) and nothing else reads it. A post without a question ID has
+// no memory: its answers are kept under the member's ID alone, without a
 // card.
 const (
 	answersFormat = 2 // a version-7 memory record starts with 1, an answer with 0
@@ -38,6 +43,7 @@ const (
 
 	ansRight  = 1
 	ansReview = 2
+	ansMock   = 4
 )
 
 // recAnswer is one answer of a record.
@@ -48,9 +54,16 @@ type recAnswer struct {
 	at          time.Time
 	right       bool
 	review      bool
+	mock        bool // id is a questions.MockID; review is false
 	picks       int
 	points      int
 	choice      []string
+}
+
+// attempt is the answer as the memory model counts it: a mock answer as a
+// review answer.
+func (ra recAnswer) attempt() questions.Attempt {
+	return questions.Attempt{At: ra.at, Right: ra.right, Review: ra.review || ra.mock}
 }
 
 // answer is the stored answer as the API returns it.
@@ -158,6 +171,9 @@ func appendRecAnswer(b []byte, ra recAnswer) []byte {
 	if ra.review {
 		f |= ansReview
 	}
+	if ra.mock {
+		f |= ansMock
+	}
 	b = append(b, f)
 	b = appendUvarints(b, uint64(ra.picks), uint64(ra.points), uint64(len(ra.choice)))
 	for _, l := range ra.choice {
@@ -170,7 +186,7 @@ func appendRecAnswer(b []byte, ra recAnswer) []byte {
 func readRecAnswer(r *reader) recAnswer {
 	ra := recAnswer{id: questions.PostID(r.uvarint()), seq: r.uvarint(), interaction: r.u64(), at: keyTime(r.u64())}
 	f := r.byte()
-	ra.right, ra.review = f&ansRight != 0, f&ansReview != 0
+	ra.right, ra.review, ra.mock = f&ansRight != 0, f&ansReview != 0, f&ansMock != 0
 	ra.picks, ra.points = r.int(), r.int()
 	n := r.int()
 	if n > len(r.b) {
@@ -190,15 +206,16 @@ func readRecAnswer(r *reader) recAnswer {
 	return ra
 }
 
-// skipRecAnswer reads past one answer and returns its ID.
-func skipRecAnswer(r *reader) questions.PostID {
-	id := questions.PostID(r.uvarint())
+// skipRecAnswer reads past one answer and returns its ID and whether it
+// is a mock answer (whose ID is a mock exam's).
+func skipRecAnswer(r *reader) (id questions.PostID, mock bool) {
+	id = questions.PostID(r.uvarint())
 	r.uvarint()
-	r.bytes(17)
+	f := r.bytes(17)
 	r.uvarint()
 	r.uvarint()
 	r.bytes(r.int())
-	return id
+	return id, len(f) == 17 && f[16]&ansMock != 0
 }
 
 // appendHeader appends the format, flags and card of a record whose last
@@ -270,7 +287,7 @@ func decodeRecord(k, v []byte, qid string) (record, error) {
 	if hasCard {
 		rec.mem.History = make([]questions.Attempt, len(rec.answers))
 		for i, ra := range rec.answers {
-			rec.mem.History[i] = questions.Attempt{At: ra.at, Right: ra.right, Review: ra.review}
+			rec.mem.History[i] = ra.attempt()
 		}
 		if fromLast && len(rec.answers) > 0 {
 			rec.mem.LastReview = rec.answers[len(rec.answers)-1].at
@@ -316,7 +333,7 @@ func storedAnswer(g *bbolt.Bucket, d *deltas, guildID questions.GuildID, user qu
 	readHeader(&r, &m)
 	for len(r.b) > 0 && !r.bad {
 		at := r
-		if skipRecAnswer(&r) == id {
+		if got, mock := skipRecAnswer(&r); got == id && !mock {
 			return readRecAnswer(&at).answer(guildID, user), true
 		}
 	}
@@ -330,43 +347,54 @@ func storedAnswer(g *bbolt.Bucket, d *deltas, guildID questions.GuildID, user qu
 // post's closesAt so that a miss comes due after the close; zero for a
 // review). A post without a question ID keeps its answers under the
 // member alone, without memory. It returns the question's number and the
-// member's answers to its posts (not reviews) before a, and how many of
-// them were right: what the statistics need (countStats).
+// member's answers to its posts (not reviews, not mock answers) before a,
+// and how many of them were right: what the statistics need (countStats).
 func storeAnswer(g *bbolt.Bucket, d *deltas, qid string, id questions.PostID, a questions.Answer, review bool, closesAt time.Time) (num uint32, prior, priorRight int, err error) {
-	b := g.Bucket(bAnswers)
-	seq, err := b.NextSequence()
+	seq, err := g.Bucket(bAnswers).NextSequence()
 	if err != nil {
 		return 0, 0, 0, err
 	}
+	ra := recAnswer{id: id, seq: seq, interaction: a.InteractionID, at: a.At, right: a.Right, review: review,
+		picks: a.RightPicks, points: a.Points, choice: a.Choice}
+	return addToRecord(g, d, a.UserID, qid, ra, closesAt)
+}
+
+// addToRecord appends ra, an answer of user to question qid, to their
+// record of it (created, and the question numbered, when it has none) and
+// counts it into their card (questions.Remember with closesAt, as
+// storeAnswer says). ra's seq is set. It returns the question's number
+// and, for an answer to a post (ra neither a review nor a mock answer),
+// the member's earlier answers to the question's posts and how many were
+// right (priorAnswers); 0 and 0 otherwise.
+func addToRecord(g *bbolt.Bucket, d *deltas, user questions.UserID, qid string, ra recAnswer, closesAt time.Time) (num uint32, prior, priorRight int, err error) {
+	b := g.Bucket(bAnswers)
 	num, _, err = questionNum(g, d, qid, true)
 	if err != nil {
 		return 0, 0, 0, err
 	}
 	var kb [12]byte
-	key := recordKey(kb[:0], a.UserID, num)
+	key := recordKey(kb[:0], user, num)
 	v := d.get(b, key)
-	m := questions.Memory{UserID: a.UserID, QuestionID: qid}
+	m := questions.Memory{UserID: user, QuestionID: qid}
 	var rest []byte
 	if v != nil {
 		r := reader{b: v}
 		hasCard, fromLast := readHeader(&r, &m)
 		if r.bad {
-			return 0, 0, 0, fmt.Errorf("answers of member %d to question %q: damaged record (%d bytes)", a.UserID, qid, len(v))
+			return 0, 0, 0, fmt.Errorf("answers of member %d to question %q: damaged record (%d bytes)", user, qid, len(v))
 		}
 		rest = r.b
 		if hasCard && fromLast {
 			m.LastReview = lastAnswerAt(rest)
 		}
-		if !review {
+		if !ra.review && !ra.mock {
 			prior, priorRight = priorAnswers(rest)
 		}
 	}
 	if qid != "" {
-		m = questions.Remember(m, questions.Attempt{At: a.At, Right: a.Right, Review: review}, closesAt)
+		m = questions.Remember(m, ra.attempt(), closesAt)
 	}
-	ra := recAnswer{id: id, seq: seq, interaction: a.InteractionID, at: a.At, right: a.Right, review: review,
-		picks: a.RightPicks, points: a.Points, choice: a.Choice}
-	nv := appendHeader(d.value(len(rest)+96), m, qid != "", a.At)
+	nv := appendHeader(d.value(len(rest)+96), m, qid != "", ra.at)
 	nv = append(nv, rest...)
 	nv = appendRecAnswer(nv, ra)
 	return num, prior, priorRight, d.put(b, key, nv)
@@ -393,8 +421,9 @@ func answerCount(b *bbolt.Bucket) int {
 		var m questions.Memory
 		readHeader(&r, &m)
 		for len(r.b) > 0 && !r.bad {
-			skipRecAnswer(&r)
-			n++
+			if _, mock := skipRecAnswer(&r); !mock {
+				n++
+			}
 		}
 		return nil
 	})

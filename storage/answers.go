@@ -241,7 +241,7 @@ func (db *DB) Answers(postID questions.PostID) ([]questions.Answer, error) {
 				return err
 			}
 			for _, ra := range rec.answers {
-				if ra.id == postID {
+				if ra.id == postID && !ra.mock {
 					out = append(out, ra.answer(p.GuildID, rec.user))
 				}
 			}

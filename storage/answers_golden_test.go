@@ -199,7 +199,7 @@ func answersScenario(t *testing.T, db *DB, startReview func(questions.Review) qu
 			// question open in its own guild is refused (TestRecordReviewWhileOpen).
 			rv := startReview(questions.Review{GuildID: guild, UserID: u, QuestionID: otherPost.QuestionID,
 				Correct: []string{"B"}, OptionCount: 4, SelectCount: 1, OpenedAt: at})
-			add(true, questions.Answer{PostID: rv.ID, GuildID: guild, UserID: u, Choice: []string{questions.Letter(i % 2)}, At: at.Add(time.Minute)})
+			add(true, questions.Answer{PostID: rv.ID.Post(), GuildID: guild, UserID: u, Choice: []string{questions.Letter(i % 2)}, At: at.Add(time.Minute)})
 		}
 	}
 	return calls, posts

@@ -239,7 +239,7 @@ func (db *DB) DeleteBank(ctx context.Context, guildID questions.GuildID, name st
 // and further past it than before, stores nothing and returns an error
 // wrapping a *questions.QuotaError (questions.ErrOverQuota). Safe for
 // concurrent use.
-func (db *DB) SaveBanks(ctx context.Context, guildID questions.GuildID, files []questions.BankFile, draftID uint64) error {
+func (db *DB) SaveBanks(ctx context.Context, guildID questions.GuildID, files []questions.BankFile, draftID questions.DraftID) error {
 	recs := make([][]byte, len(files))
 	for i, f := range files {
 		v, err := encodeBank(f)

@@ -11,7 +11,6 @@ import (
 	"hash/fnv"
 	"os"
 	"runtime/debug"
-	"strings"
 	"sync/atomic"
 
 	"go.etcd.io/bbolt"
@@ -82,22 +81,6 @@ func (db *DB) Check() error {
 	}
 	db.releaseMap()
 	return nil
-}
-
-// onlyFreeList reports whether every problem of a check's err (checkTx's
-// joined errors) is one of a page against the free-page list, as bbolt
-// words them: "unreachable unfreed" or "reachable freed".
-func onlyFreeList(err error) bool {
-	var errs []error
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		errs = j.Unwrap()
-	}
-	for _, e := range errs {
-		if m := e.Error(); !strings.HasSuffix(m, ": unreachable unfreed") && !strings.HasSuffix(m, ": reachable freed") {
-			return false
-		}
-	}
-	return len(errs) > 0
 }
 
 func checkTx(tx *bbolt.Tx) error {

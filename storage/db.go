@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strconv"
 	"sync"
 	"time"
 
@@ -53,9 +54,16 @@ type Options struct {
 	// which every call of the DB fails with an error wrapping ErrDamaged,
 	// as after damage met at run time.
 	OnChecked func(error)
+	// NoSync skips fsync (bbolt's NoSync and NoGrowSync): a commit is in
+	// the page cache when the method returns, which the process ending
+	// does not lose but a machine's crash may. For tests, whose files are
+	// thrown away; bbolt still syncs a new file's first pages.
+	NoSync bool
 
-	fullCheckMax int64  // tests: FullCheckMax when 0
-	checkBegun   func() // tests: see DB.checkBegun
+	fullCheckMax int64 // tests: FullCheckMax when 0
+	// duringCheck, for tests, runs inside the background check's read
+	// transaction, before bbolt's check starts.
+	duringCheck func()
 }
 
 // DB is a quizhost database: one bbolt file holding settings, posts,
@@ -94,9 +102,6 @@ type DB struct {
 	// checked is closed when the background consistency check is done
 	// (see Open); nil when Open checked the file itself.
 	checked chan struct{}
-	// checkBegun, when set (tests), is called in the background check's
-	// read transaction before the check.
-	checkBegun func()
 }
 
 // Open opens (creating if needed) the database at path, waits at most
@@ -143,7 +148,7 @@ func open(ctx context.Context, path string, opts Options, migs []migration) (*DB
 	if err := plausibleFile(path); err != nil {
 		return nil, fmt.Errorf("open %s: %w: %w", path, ErrDamaged, err)
 	}
-	b, err := openLocked(ctx, path, opts.Timeout)
+	b, err := openLocked(ctx, path, opts.Timeout, opts.NoSync)
 	if err != nil {
 		if errors.Is(err, berrors.ErrTimeout) {
 			return nil, fmt.Errorf("open %s: %w", path, ErrInUse)
@@ -187,8 +192,7 @@ func open(ctx context.Context, path string, opts Options, migs []migration) (*DB
 	db.releaseMap() // the pages a check or a migration read
 	if !full {
 		db.checked = make(chan struct{})
-		db.checkBegun = opts.checkBegun
-		go db.checkInBackground(opts.OnChecked)
+		go db.checkInBackground(opts.OnChecked, opts.duringCheck)
 	}
 	return db, nil
 }
@@ -202,25 +206,25 @@ const FullCheckMax = 64 << 20
 // (its breaker). It unmaps the pages the check read, and reports to
 // onChecked.
 //
-// bbolt's check in a read transaction compares the pages that
-// transaction reaches with the free-page list as it is when the check
-// starts: pages a writer took from that list or gave back to it since the
-// transaction began (a commit in progress, answers arriving) are then
-// reported "unreachable unfreed" or "reachable freed", though the file is
-// sound (bbolt: "not safe to execute other writer transactions at the same
-// time"). A report made only of those is confirmed by the check in a write
-// transaction, which no writer runs beside (writes wait for it).
-func (db *DB) checkInBackground(onChecked func(error)) {
+// It holds the write turn (DB.gate) throughout, so writes wait for it
+// (about 2 s a gigabyte) and reads do not: bbolt's check compares the
+// pages its transaction reaches with the free-page list as it is when the
+// check starts, not as the transaction saw it, so a write committed in
+// between (the pages it took from the list, the pages it freed) made a
+// sound file look damaged ("unreachable unfreed", "reachable freed"), and
+// it reads that list without a lock (bbolt: a check in a read transaction
+// is "not safe" beside writers). A check in a write transaction would
+// hold writes as long.
+func (db *DB) checkInBackground(onChecked func(error), during func()) {
 	defer close(db.checked)
+	db.gate <- struct{}{}
 	err := db.view(func(tx *bbolt.Tx) error {
-		if db.checkBegun != nil {
-			db.checkBegun()
+		if during != nil {
+			during()
 		}
 		return checkTx(tx)
 	})
-	if err != nil && onlyFreeList(err) {
-		err = db.update(context.Background(), checkTx)
-	}
+	<-db.gate
 	if err != nil && !errors.Is(err, ErrDamaged) {
 		err = fmt.Errorf("%w: %w", ErrDamaged, err)
 	}
@@ -235,10 +239,19 @@ func (db *DB) checkInBackground(onChecked func(error)) {
 	}
 }
 
+// initialMmap is how much of the file bbolt maps when it opens it: address
+// space, not memory (only the pages read take memory). A write that grows
+// the file past the map remaps it, and before that bbolt copies every key
+// and value the write has touched to the heap (node.dereference), so that
+// a write of ten 1 MiB banks would hold them twice; and the remap waits
+// for every read in flight. Mapping 1 GiB at once spares files below it
+// both. On a 32-bit system (strconv.IntSize 32) it is 0: bbolt's default.
+const initialMmap = (1 << 30) * (strconv.IntSize / 64)
+
 // openLocked opens the file with bbolt, waiting for its lock at most
 // timeout (then bbolt's ErrTimeout) or until ctx ends: bbolt's own wait
 // cannot be interrupted, so it waits lockPoll at a time.
-func openLocked(ctx context.Context, path string, timeout time.Duration) (*bbolt.DB, error) {
+func openLocked(ctx context.Context, path string, timeout time.Duration, noSync bool) (*bbolt.DB, error) {
 	deadline := time.Now().Add(timeout)
 	for {
 		if err := ctx.Err(); err != nil {
@@ -248,8 +261,11 @@ func openLocked(ctx context.Context, path string, timeout time.Duration) (*bbolt
 		err := protect(func() error {
 			var err error
 			b, err = bbolt.Open(path, 0o600, &bbolt.Options{
-				Timeout:      max(min(lockPoll, time.Until(deadline)), time.Millisecond),
-				FreelistType: bbolt.FreelistMapType,
+				Timeout:         max(min(lockPoll, time.Until(deadline)), time.Millisecond),
+				FreelistType:    bbolt.FreelistMapType,
+				InitialMmapSize: initialMmap,
+				NoSync:          noSync,
+				NoGrowSync:      noSync,
 			})
 			return err
 		})

@@ -13,8 +13,8 @@
 // # Durability
 //
 // Every method that changes data returns after its transaction has
-// committed, and bbolt's commit fsyncs (NoSync stays off): a nil error
-// means the change survives a crash. RecordAnswer, the hot path, merges
+// committed, and bbolt's commit fsyncs (unless Options.NoSync, for
+// tests): a nil error means the change survives a crash. RecordAnswer, the hot path, merges
 // concurrent callers into shared transactions (a leader/follower group
 // commit, see groupCommit), so many answers share one fsync pair without
 // the fixed 10 ms wait of bbolt's DB.Batch. An answer, its post tallies,
@@ -60,6 +60,8 @@
 //	    <guild><channel><post> → ∅          open posts
 //	unrevealed/
 //	    <post> → ∅                          closed posts whose reveal is not recorded yet
+//	mockdue/                               created on the first mock exam
+//	    <guild><user><mock> → deadline     mock exams open, or ended by their deadline with the result not yet sent
 //	guilds/
 //	    <guild>/
 //	        info/
@@ -68,7 +70,8 @@
 //	            <user><question number> → answer record: the member's FSRS card of the question (due, stability,
 //	                                       difficulty, elapsed, scheduled, reps, lapses, state), then each of their
 //	                                       answers to its posts and reviews: post or review ID, seq, interaction,
-//	                                       at, right, review, right picks, points, letters (answerrec.go)
+//	                                       at, right, review, right picks, points, letters (answerrec.go); and
+//	                                       their answers in ended mock exams: mock ID, the attempt's seq, at, right
 //	            <user> → the same without a card   answers to posts without a question ID
 //	        asked/
 //	            <question ID> → <post>     asked in the current round
@@ -101,10 +104,16 @@
 //	            <user> → member record     all-time points, answered, correct, reached, current and best streak,
 //	                                       last study day; the day, week and month of the latest answer and the
 //	                                       member's points, answered, correct, reached there; topic stats (members.go)
+//	        drills/                        created on a member's first /quiz drill
+//	            <user> → JSON drill        the member's drill: topic, question IDs in order, how many shown, start
 //	        reviews/
 //	            <review> → review record   a question shown in /quiz review: member, times, key snapshot, question, bank, tags
 //	        shown/
 //	            <user><review> → ∅          reviews not answered yet (deleted with them once expired)
+//	        mocks/                         sequence = last mock exam ID; created on the first mock exam
+//	            <user><mock> → JSON attempt    a member's mock exam: bank, pass mark, times, each question's key, answer and flag; seq once ended
+//	        bankexams/                     created on the first /quizadmin bank exam
+//	            <lower-case name> → JSON exam settings   questions, minutes, pass mark an admin set for a bank
 //	        reports/                       sequence = last report ID; created on the first report
 //	            <report> → JSON report     a member's report about a question: question, post, member, text, time
 //	        resets/
@@ -186,7 +195,7 @@
 //
 // Reshard moves servers between the files of two layouts offline. It knows
 // how to find the server of every top-level record (reshardBuckets:
-// guilds/<guild> whole, settings/<guild>, open/<guild>…, posts/ by the
+// guilds/<guild> whole, settings/<guild>, open/<guild>…, mockdue/<guild>…, posts/ by the
 // post's "guild", unrevealed/ through its post) and refuses a file with a
 // top-level bucket or meta key it does not know; a new top-level bucket
 // needs a rule there (TestReshardKnowsEveryBucket fails until it has one).
@@ -227,7 +236,8 @@
 // compares a migrated file with the same history written by this build).
 // Migrations 2 to 7 read and write the layout of version 7. Version 9
 // (buildStats) counted every guild's question statistics (qstats, qbanks)
-// from its answers, as RecordAnswer counts them since. A file at the
+// from its answers to posts (not reviews', not the mock answers of ended
+// mock exams), as RecordAnswer counts them since. A file at the
 // latest version is only read: Open writes nothing to it.
 //
 // # Memory and reviews
@@ -243,6 +253,23 @@
 // expired unanswered is deleted (StartReview for its member, PruneExpired
 // for all); an answered one stays, as history: a redelivery of its
 // answer is recognised through it, and a regrade updates its key.
+//
+// # Mock exams
+//
+// A member's mock exam (mocks.go) is one record holding its questions,
+// the key of each as it was at the start, and the member's answers and
+// flags; each click rewrites it (UpdateMock, one transaction). When it
+// ends, the same transaction stamps it with the guild's next answer
+// sequence number and adds each answered question to the member's answer
+// record of it as a mock answer (the attempt's ID, that number, the end,
+// right or wrong), counted into the card as a review answer (never into
+// scores): the card's History holds it, rebuildMemory replays it in its
+// place among the record's answers, and Regrade grades the attempts
+// again and sets their mock answers' right from them. The top-level mockdue/ lists the attempts the
+// scheduler must act on at a deadline, so that it finds them without
+// reading every guild; the attempts ended by their deadline stay in it
+// until their result is sent (MockNotified). The buckets are created on
+// first use and read as empty when absent: no schema version was needed.
 //
 // # Confirmations and undo
 //
@@ -297,6 +324,7 @@
 //	drafts.go, reports.go          pasted drafts and suggestions; members' reports
 //	undo.go                        confirmations waiting for a click, kept versions of banks, EditBanks
 //	memory.go, review.go, exams.go members' FSRS memory and review queue; /quiz review questions; exam dates
+//	mocks.go, bankexams.go         members' mock exams and the scheduler's index of them; the exam settings admins set
 //	regrade.go                     Regrade: a question's answers graded again under its corrected key
 //	insights.go                    the item analysis: per-question statistics kept by RecordAnswer, dismissed flags
 //	shards.go, reshard.go          the shard layout a file holds; Reshard between layouts, offline

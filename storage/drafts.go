@@ -23,7 +23,7 @@ type draftRec struct {
 	ExpiresAt time.Time        `json:"expiresAt,omitzero"`
 }
 
-func (r draftRec) draft(guildID questions.GuildID, id uint64) questions.Draft {
+func (r draftRec) draft(guildID questions.GuildID, id questions.DraftID) questions.Draft {
 	return questions.Draft{ID: id, GuildID: guildID, UserID: r.UserID, Kind: questions.DraftKind(r.Kind),
 		Bank: r.Bank, Text: r.Text, Queued: r.Queued, CreatedAt: r.CreatedAt, ExpiresAt: r.ExpiresAt}
 }
@@ -66,9 +66,11 @@ func (db *DB) SaveDraft(ctx context.Context, d questions.Draft) (questions.Draft
 			return err
 		}
 		if d.ID == 0 {
-			if d.ID, err = b.NextSequence(); err != nil {
+			seq, err := b.NextSequence()
+			if err != nil {
 				return err
 			}
+			d.ID = questions.DraftID(seq)
 		} else if _, err := getDraft(b, d.ID, now); err != nil {
 			return err
 		}
@@ -88,7 +90,7 @@ func (db *DB) SaveDraft(ctx context.Context, d questions.Draft) (questions.Draft
 // Draft returns the guild's draft of that ID, or an error wrapping
 // questions.ErrNotFound if there is none or it has expired. Safe for
 // concurrent use.
-func (db *DB) Draft(guildID questions.GuildID, id uint64) (questions.Draft, error) {
+func (db *DB) Draft(guildID questions.GuildID, id questions.DraftID) (questions.Draft, error) {
 	var d questions.Draft
 	err := db.view(func(tx *bbolt.Tx) error {
 		r, err := getDraft(sub(guildRO(tx, guildID), bDrafts), id, db.now())
@@ -103,7 +105,7 @@ func (db *DB) Draft(guildID questions.GuildID, id uint64) (questions.Draft, erro
 
 // DeleteDraft removes the guild's draft of that ID; an error wrapping
 // questions.ErrNotFound if there is none. Safe for concurrent use.
-func (db *DB) DeleteDraft(ctx context.Context, guildID questions.GuildID, id uint64) error {
+func (db *DB) DeleteDraft(ctx context.Context, guildID questions.GuildID, id questions.DraftID) error {
 	err := db.update(ctx, func(tx *bbolt.Tx) error {
 		b := sub(guildRO(tx, guildID), bDrafts)
 		if b == nil || b.Get(u64(id)) == nil {
@@ -133,7 +135,7 @@ func (db *DB) Suggestions(guildID questions.GuildID) ([]questions.Draft, error) 
 				return fmt.Errorf("draft %d: %w", getU64(k), err)
 			}
 			if r.Queued && !r.expired(now) {
-				out = append(out, r.draft(guildID, getU64(k)))
+				out = append(out, r.draft(guildID, getID[questions.DraftID](k)))
 			}
 			return nil
 		})
@@ -146,7 +148,7 @@ func (db *DB) Suggestions(guildID questions.GuildID) ([]questions.Draft, error) 
 
 // getDraft reads a draft out of b (which may be nil); ErrNotFound when
 // there is none or it expired at now.
-func getDraft(b *bbolt.Bucket, id uint64, now time.Time) (draftRec, error) {
+func getDraft(b *bbolt.Bucket, id questions.DraftID, now time.Time) (draftRec, error) {
 	var r draftRec
 	var v []byte
 	if b != nil {
@@ -206,7 +208,7 @@ func tidyDrafts(b *bbolt.Bucket, d questions.Draft, now time.Time) error {
 			// Left for Draft to report; it counts for nobody.
 		case r.expired(now):
 			drop = append(drop, append([]byte(nil), k...))
-		case r.UserID != d.UserID || getU64(k) == d.ID:
+		case r.UserID != d.UserID || getID[questions.DraftID](k) == d.ID:
 		case r.Queued:
 			queued++
 		default:

@@ -2,11 +2,13 @@ package storage
 
 import (
 	"bytes"
+	"context"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,24 +26,58 @@ const guild = 1000
 // has not) and runs bbolt's consistency check on the file.
 func newDB(t testing.TB) (*DB, string) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "quiz.db")
+	path := newPath(t)
 	db := openPath(t, path)
 	return db, path
 }
+
+// newPath returns the path of a new database file in t.TempDir(), a copy
+// of newFile.
+func newPath(t testing.TB) string {
+	t.Helper()
+	data, err := newFile()
+	if err != nil {
+		t.Fatalf("a new database file: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "quiz.db")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// newFile is a database file as Open creates it (empty, at the current
+// schema version), made once per test binary: newDB copies it rather than
+// have bbolt create every test's file, which syncs the new file's first
+// pages to disk, a few milliseconds each.
+var newFile = sync.OnceValues(func() ([]byte, error) {
+	dir, err := os.MkdirTemp("", "quizhost-storage-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "quiz.db")
+	db, err := Open(context.Background(), path, Options{NoSync: true})
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Close(); err != nil {
+		return nil, err
+	}
+	return os.ReadFile(path)
+})
 
 // openPath opens path with the test clock (without fsync in tests) and
 // registers the cleanup.
 func openPath(t testing.TB, path string) *DB {
 	t.Helper()
-	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }})
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
 	// Tests skip fsync: what they read back is in the page cache all the
 	// same, and durability across a crash is crash_test.go's, which opens
 	// its own files. Benchmarks measure durable commits.
-	if _, bench := t.(*testing.B); !bench {
-		db.bolt.NoSync = true
+	_, bench := t.(*testing.B)
+	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }, NoSync: !bench})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
 	}
 	t.Cleanup(func() {
 		db.Close() // may be closed already

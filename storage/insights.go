@@ -7,7 +7,8 @@ package storage
 // their answers and right answers there, which the discrimination of the
 // next answer needs; and the flags an admin dismissed (qdismissed).
 //
-// Every answer to a post (not a /quiz review's) counts, whatever the
+// Every answer to a post (not a /quiz review's or a drill's, not a mock
+// exam's: the answer records' mock answers) counts, whatever the
 // resets (statistics describe the questions, not the competition), graded
 // as stored. RecordAnswer updates the question's record and the member's
 // bank totals in its transaction: two reads and two writes, whatever the
@@ -222,8 +223,8 @@ func memberBankKey(dst []byte, user questions.UserID, bank string) []byte {
 	return append(binary.BigEndian.AppendUint64(dst, uint64(user)), bankKey(bank)...)
 }
 
-// priorAnswers counts the answers to posts (not reviews) of an answer
-// record's answers, and those right.
+// priorAnswers counts the answers to posts (not reviews, not mock
+// answers) of an answer record's answers, and those right.
 func priorAnswers(answers []byte) (n, right int) {
 	r := reader{b: answers}
 	for len(r.b) > 0 && !r.bad {
@@ -234,7 +235,7 @@ func priorAnswers(answers []byte) (n, right int) {
 		r.uvarint()
 		r.uvarint()
 		r.bytes(r.int())
-		if f&ansReview == 0 {
+		if f&(ansReview|ansMock) == 0 {
 			n++
 			if f&ansRight != 0 {
 				right++
@@ -306,7 +307,7 @@ func rebuildStats(tx *bbolt.Tx, g *bbolt.Bucket) error {
 			return err
 		}
 		for _, ra := range rec.answers {
-			if !ra.review {
+			if !ra.review && !ra.mock { // a mock answer's ID is a mock exam's, not a post's
 				refs = append(refs, obsRef{seq: ra.seq, user: rec.user, num: num, post: ra.id, right: ra.right, mask: letterMask(ra.choice)})
 			}
 		}

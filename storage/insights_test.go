@@ -18,7 +18,7 @@ import (
 )
 
 // storedObs is an answer to a post as the oracle reads it from the answer
-// records.
+// records (not a review's or a drill's, not a mock answer).
 type storedObs struct {
 	seq    uint64
 	user   questions.UserID
@@ -49,7 +49,7 @@ func scratchStats(t *testing.T, db *DB, guildID questions.GuildID) map[string]qu
 				return err
 			}
 			for _, ra := range rec.answers {
-				if ra.review {
+				if ra.review || ra.mock { // a mock answer's ID is a mock exam's
 					continue
 				}
 				p, err := getPost(tx, ra.id)

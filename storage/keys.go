@@ -20,6 +20,9 @@ var (
 	bGuilds   = []byte("guilds")
 	// Closed posts whose reveal has not been sent (schema version 3).
 	bUnrevealed = []byte("unrevealed")
+	// Mock exams the scheduler acts on at their deadline (created on the
+	// first mock exam, no schema version).
+	bMockDue = []byte("mockdue")
 
 	// Inside guilds/<guild>/.
 	bInfo    = []byte("info")
@@ -58,6 +61,11 @@ var (
 	bQstats     = []byte("qstats")
 	bQbanks     = []byte("qbanks")
 	bQdismissed = []byte("qdismissed")
+	// Created on first use (no schema version): members' mock exams, the
+	// exam settings admins set for banks, and members' drills.
+	bMocks     = []byte("mocks")
+	bBankExams = []byte("bankexams")
+	bDrills    = []byte("drills")
 
 	// Inside guilds/<guild>/periods/<period>/ (schema version 8), beside
 	// the rankings' groups (see rank.go).

@@ -145,7 +145,7 @@ func decodeMemoryV7(k, v []byte) (questions.Memory, error) {
 // answers: a post, or a review.
 type sourceV7 struct {
 	questionID string
-	closesAt   time.Time // the post's ClosesAt; zero for a review
+	closesAt   time.Time // the post's close for the memory model (memoryClose); zero for a review
 	review     bool
 	found      bool
 }
@@ -158,7 +158,7 @@ func sourceOfV7(tx *bbolt.Tx, g *bbolt.Bucket, id questions.PostID, cache map[qu
 	}
 	var s sourceV7
 	if v := getIn(sub(g, bReviews), u64(id)); v != nil {
-		r, err := decodeReview(0, id, v)
+		r, err := decodeReview(0, questions.ReviewID(id), v)
 		if err != nil {
 			return sourceV7{}, err
 		}
@@ -172,7 +172,7 @@ func sourceOfV7(tx *bbolt.Tx, g *bbolt.Bucket, id questions.PostID, cache map[qu
 		if err != nil {
 			return sourceV7{}, err
 		}
-		s = sourceV7{questionID: p.QuestionID, closesAt: p.ClosesAt, found: true}
+		s = sourceV7{questionID: p.QuestionID, closesAt: memoryClose(p), found: true}
 	}
 	cache[id] = s
 	return s, nil

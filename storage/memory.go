@@ -25,7 +25,8 @@ import (
 // resets.
 
 // postSource is what the answers to a post count for: its question's
-// close (a miss comes due after it) and its topics.
+// close for the memory model (memoryClose: a miss comes due after it) and
+// its topics.
 type postSource struct {
 	closesAt time.Time
 	topics   []string
@@ -41,9 +42,77 @@ func sourceOf(tx *bbolt.Tx, id questions.PostID, cache map[questions.PostID]post
 	if err != nil {
 		return postSource{}, err
 	}
-	s := postSource{closesAt: p.ClosesAt, topics: topicsOf(p)}
+	s := postSource{closesAt: memoryClose(p), topics: topicsOf(p)}
 	cache[id] = s
 	return s, nil
+}
+
+// memoryClose is the close a post's answers are scheduled from
+// (questions.Remember's closesAt): its actual close when it closed before
+// its ClosesAt (an admin's /quizadmin close), else its ClosesAt, so a
+// close the scheduler makes a moment late moves nothing. While the post
+// is open it is ClosesAt: what its answers are recorded with. A post
+// without a ClosesAt (a daily question that closes with the next day's)
+// keeps none: its misses come due a minute after the answer, which the
+// review queue holds back until the close.
+func memoryClose(p questions.Post) time.Time {
+	if p.Closed && !p.ClosesAt.IsZero() && p.ClosedAt.Before(p.ClosesAt) {
+		return p.ClosedAt
+	}
+	return p.ClosesAt
+}
+
+// rescheduleClosed moves the cards of the answers to p, a post just
+// closed, from the close they were recorded with (ClosesAt) to
+// memoryClose(p) (questions.Memory.Reclosed), so that a miss of a question
+// closed early comes due minutes after the close rather than after its
+// scheduled one; a rebuild (sourceOf) counts the same close. It changes
+// nothing unless the post closed before its ClosesAt. A post without
+// answers costs nothing; else a pass over the keys of the guild's answer
+// records, reading those of the post's question (answers are kept by
+// member and question, as for deleteAnswersTo).
+func rescheduleClosed(tx *bbolt.Tx, p questions.Post) error {
+	closed := memoryClose(p)
+	if p.QuestionID == "" || p.Answers == 0 || closed.Equal(p.ClosesAt) {
+		return nil
+	}
+	g := guildRO(tx, p.GuildID)
+	b := sub(g, bAnswers)
+	if b == nil {
+		return nil
+	}
+	num, ok, err := questionNum(g, nil, p.QuestionID, false)
+	if err != nil || !ok {
+		return err
+	}
+	type change struct{ k, v []byte }
+	var changes []change
+	c := b.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if recordNum(k) != num {
+			continue
+		}
+		rec, err := decodeRecord(k, v, p.QuestionID)
+		if err != nil {
+			return err
+		}
+		for _, ra := range rec.answers {
+			if ra.id != p.ID || ra.review || ra.mock {
+				continue
+			}
+			if moved, ok := rec.mem.Reclosed(ra.at, p.ClosesAt, closed); ok {
+				rec.mem = moved
+				changes = append(changes, change{slices.Clone(k), encodeRecord(rec)})
+			}
+			break
+		}
+	}
+	for _, c := range changes {
+		if err := b.Put(c.k, c.v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // countStored counts one stored answer (of user) into the guild's scores
@@ -98,8 +167,8 @@ func countReview(g *bbolt.Bucket, d *deltas, user questions.UserID, at time.Time
 }
 
 // rebuildMemory recomputes the cards of the guild's answer records from
-// the answers they hold (to posts and to reviews, whatever the resets), in
-// recording order, with questions.Remember as the answers did: those of
+// the answers they hold (to posts, to reviews and in ended mock exams,
+// whatever the resets), in recording order, with questions.Remember as the answers did: those of
 // every record, or only those for which only(user, questionID) is true.
 // A record left without answers is deleted. Answers whose post is gone
 // are skipped. Its cost is a pass over the guild's answer records.
@@ -159,7 +228,7 @@ func replay(tx *bbolt.Tx, rec *record, sources map[questions.PostID]postSource) 
 	m := questions.Memory{UserID: rec.user, QuestionID: rec.qid}
 	for _, ra := range rec.answers {
 		var closes time.Time
-		if !ra.review {
+		if !ra.review && !ra.mock {
 			src, err := sourceOf(tx, ra.id, sources)
 			if errors.Is(err, questions.ErrNotFound) {
 				continue
@@ -169,7 +238,7 @@ func replay(tx *bbolt.Tx, rec *record, sources map[questions.PostID]postSource) 
 			}
 			closes = src.closesAt
 		}
-		m = questions.Remember(m, questions.Attempt{At: ra.at, Right: ra.right, Review: ra.review}, closes)
+		m = questions.Remember(m, ra.attempt(), closes)
 	}
 	rec.mem = m
 	return nil
@@ -367,13 +436,15 @@ func (db *DB) Players(guildID questions.GuildID, now time.Time) ([]questions.Use
 	return out, nil
 }
 
-// ReviewQueue returns what the member has to review at now
-// (questions.ReviewOrder): their due questions, misses first, then by due
-// time, and the next due time. It leaves out the questions open in the
-// guild, read in the same transaction, and those for which inBank is false
-// (inBank may be nil; the bot passes "is in a bank the guild uses", so a
-// deleted question is never offered). Safe for concurrent use.
-func (db *DB) ReviewQueue(guildID questions.GuildID, userID questions.UserID, now time.Time, inBank func(questionID string) bool) (questions.ReviewQueue, error) {
+// ReviewQueue returns what the member has to review at now under their
+// exam plan (questions.ReviewOrder; the zero plan without an exam): their
+// due questions, misses first, then by due time, the next due time, and in
+// the days before the exam its final pass. It leaves out the questions
+// open in the guild, read in the same transaction, and those for which
+// inBank is false (inBank may be nil; the bot passes "is in a bank the
+// guild uses", so a deleted question is never offered). Safe for
+// concurrent use.
+func (db *DB) ReviewQueue(guildID questions.GuildID, userID questions.UserID, now time.Time, inBank func(questionID string) bool, exam questions.ExamPlan) (questions.ReviewQueue, error) {
 	var q questions.ReviewQueue
 	err := db.view(func(tx *bbolt.Tx) error {
 		mems, err := memoriesOf(guildRO(tx, guildID), nil, userID, nil, nil)
@@ -384,7 +455,7 @@ func (db *DB) ReviewQueue(guildID questions.GuildID, userID questions.UserID, no
 		if err != nil {
 			return err
 		}
-		q = questions.ReviewOrder(mems, func(id string) bool { return open[id] || inBank != nil && !inBank(id) }, now)
+		q = questions.ReviewOrder(mems, func(id string) bool { return open[id] || inBank != nil && !inBank(id) }, now, exam)
 		return nil
 	})
 	if err != nil {

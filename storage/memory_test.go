@@ -174,6 +174,52 @@ func TestRememberAnswerHook(t *testing.T) {
 	}
 }
 
+// TestEarlyCloseMovesSchedules: a post closed before its ClosesAt
+// schedules its answers from the actual close: a miss comes due a minute
+// after it, a right answer's days count from it; a post closed on time (a
+// moment late) or without a ClosesAt moves nothing; and a rebuild from
+// the answers gives the same memories.
+func TestEarlyCloseMovesSchedules(t *testing.T) {
+	t.Parallel()
+	db, _ := newDB(t)
+	early := mustPost(t, db, questions.Post{QuestionID: "net#1", ClosesAt: t0.Add(10 * time.Minute)})
+	noClose := mustPost(t, db, questions.Post{QuestionID: "net#2"})
+	onTime := mustPost(t, db, questions.Post{QuestionID: "net#3", ClosesAt: t0.Add(10 * time.Minute)})
+	for _, p := range []questions.Post{early, noClose, onTime} {
+		answerRemembered(t, db, p, 1, t0.Add(time.Minute), "A") // miss
+		answerRemembered(t, db, p, 2, t0.Add(time.Minute), "B") // right
+	}
+	rightBefore, _ := memoryOf(t, db, guild, 2, "net#1")
+	onTimeBefore, _ := memoryOf(t, db, guild, 1, "net#3")
+	closes := []struct {
+		p  questions.Post
+		at time.Time
+	}{{early, t0.Add(2 * time.Minute)}, {noClose, t0.Add(time.Hour)}, {onTime, t0.Add(10*time.Minute + 300*time.Millisecond)}}
+	for _, c := range closes {
+		if _, ok, err := db.ClosePost(t.Context(), c.p.ID, c.at); err != nil || !ok {
+			t.Fatalf("close %s: %v, %v", c.p.QuestionID, ok, err)
+		}
+	}
+	for _, tt := range []struct {
+		qid  string
+		want time.Time
+	}{{"net#1", t0.Add(3 * time.Minute)}, {"net#2", t0.Add(2 * time.Minute)}, {"net#3", onTimeBefore.Due}} {
+		if m, _ := memoryOf(t, db, guild, 1, tt.qid); !m.Due.Equal(tt.want) {
+			t.Errorf("member 1's miss of %s is due %v, want %v", tt.qid, m.Due, tt.want)
+		}
+	}
+	if m, _ := memoryOf(t, db, guild, 2, "net#1"); !m.Due.Equal(rightBefore.Due.Add(-8 * time.Minute)) {
+		t.Errorf("member 2's right answer to net#1 is due %v, want 8 minutes earlier than %v (closed 8 minutes early)", m.Due, rightBefore.Due)
+	}
+	live := dumpMemory(t, db, guild)
+	if err := db.RebuildMemory(t.Context(), guild, nil); err != nil {
+		t.Fatal(err)
+	}
+	if d := diffMaps(dumpMemory(t, db, guild), live); d != "" {
+		t.Errorf("rebuild differs from the memories after the closes:\n%s", d)
+	}
+}
+
 // TestDeletePostForgetsItsAnswers: deleting a post (a question whose
 // message could not be sent) recomputes the memories of its question from
 // the answers left, as a rebuild would.
@@ -267,23 +313,23 @@ func TestReviewFlow(t *testing.T) {
 	answerRemembered(t, db, p, 2, t0, "B") // right
 
 	// While the post is open, nothing is offered.
-	q, err := db.ReviewQueue(guild, 1, closes.Add(5*time.Minute), nil)
+	q, err := db.ReviewQueue(guild, 1, closes.Add(5*time.Minute), nil, questions.ExamPlan{})
 	if err != nil || len(q.Due) != 0 || !q.Next.IsZero() {
 		t.Fatalf("queue while open: got %+v, %v; want nothing (the question is open)", q, err)
 	}
 	if _, _, err := db.ClosePost(t.Context(), p.ID, closes); err != nil {
 		t.Fatal(err)
 	}
-	q, _ = db.ReviewQueue(guild, 1, closes.Add(30*time.Second), nil)
+	q, _ = db.ReviewQueue(guild, 1, closes.Add(30*time.Second), nil, questions.ExamPlan{})
 	if len(q.Due) != 0 || !q.Next.Equal(closes.Add(time.Minute)) {
 		t.Fatalf("queue before the step: got %+v, want none due, next %v", q, closes.Add(time.Minute))
 	}
 	now := closes.Add(2 * time.Minute)
-	q, _ = db.ReviewQueue(guild, 1, now, nil)
+	q, _ = db.ReviewQueue(guild, 1, now, nil, questions.ExamPlan{})
 	if len(q.Due) != 1 || q.Due[0].QuestionID != "net#1" {
 		t.Fatalf("queue after the step: got %+v, want net#1 due", q)
 	}
-	if q2, _ := db.ReviewQueue(guild, 1, now, func(string) bool { return false }); len(q2.Due) != 0 {
+	if q2, _ := db.ReviewQueue(guild, 1, now, func(string) bool { return false }, questions.ExamPlan{}); len(q2.Due) != 0 {
 		t.Errorf("queue with the question out of the banks: got %d due, want 0", len(q2.Due))
 	}
 
@@ -297,10 +343,10 @@ func TestReviewFlow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.ID == 0 || r.ID == p.ID || !r.ExpiresAt.Equal(now.Add(questions.ReviewExpiry)) {
+	if r.ID == 0 || r.ID.Post() == p.ID || !r.ExpiresAt.Equal(now.Add(questions.ReviewExpiry)) {
 		t.Errorf("started review: got %+v, want a new ID, expiry an hour on", r)
 	}
-	got, err := db.RecordReview(t.Context(), questions.Answer{PostID: r.ID, GuildID: guild, UserID: 1, InteractionID: 77, Choice: []string{"B"}, At: now.Add(time.Minute)})
+	got, err := db.RecordReview(t.Context(), questions.Answer{PostID: r.ID.Post(), GuildID: guild, UserID: 1, InteractionID: 77, Choice: []string{"B"}, At: now.Add(time.Minute)})
 	if err != nil || !got.Right || got.Points != 0 {
 		t.Fatalf("RecordReview: got %+v, %v; want right, 0 points", got, err)
 	}
@@ -308,7 +354,7 @@ func TestReviewFlow(t *testing.T) {
 	if m.State != questions.StateReview || m.Due.Sub(now) < 24*time.Hour || len(m.History) != 2 || !m.History[1].Review {
 		t.Errorf("memory after a right review: got %+v, want review state, due days out, a review attempt", m)
 	}
-	q, _ = db.ReviewQueue(guild, 1, now.Add(2*time.Minute), nil)
+	q, _ = db.ReviewQueue(guild, 1, now.Add(2*time.Minute), nil, questions.ExamPlan{})
 	if len(q.Due) != 0 || !q.Next.Equal(m.Due) {
 		t.Errorf("queue after the review: got %+v, want none due, next %v", q, m.Due)
 	}
@@ -326,7 +372,7 @@ func TestReviewFlow(t *testing.T) {
 	// A review the next day extends the streak and nothing else.
 	next := t0.AddDate(0, 0, 1)
 	r2, _ := db.StartReview(t.Context(), questions.Review{GuildID: guild, UserID: 2, QuestionID: "net#1", Correct: []string{"B"}, OptionCount: 4, SelectCount: 1, OpenedAt: next})
-	if _, err := db.RecordReview(t.Context(), questions.Answer{PostID: r2.ID, GuildID: guild, UserID: 2, InteractionID: 78, Choice: []string{"C"}, At: next}); err != nil {
+	if _, err := db.RecordReview(t.Context(), questions.Answer{PostID: r2.ID.Post(), GuildID: guild, UserID: 2, InteractionID: 78, Choice: []string{"C"}, At: next}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := db.MemberStats(guild, 2, next)
@@ -360,7 +406,7 @@ func TestRecordReviewRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ok := questions.Answer{PostID: r.ID, GuildID: guild, UserID: 1, InteractionID: 5, Choice: []string{"C", "A"}, At: t0}
+	ok := questions.Answer{PostID: r.ID.Post(), GuildID: guild, UserID: 1, InteractionID: 5, Choice: []string{"C", "A"}, At: t0}
 	tests := []struct {
 		name string
 		edit func(*questions.Answer)
@@ -430,7 +476,7 @@ func TestCountStoredMatchesLive(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.RecordReview(t.Context(), questions.Answer{PostID: r.ID, GuildID: guild, UserID: user, InteractionID: uint64(100 + i), Choice: []string{"B"}, At: at}); err != nil {
+		if _, err := db.RecordReview(t.Context(), questions.Answer{PostID: r.ID.Post(), GuildID: guild, UserID: user, InteractionID: uint64(100 + i), Choice: []string{"B"}, At: at}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -187,7 +187,7 @@ func indexShown(tx *bbolt.Tx) error {
 			return nil
 		}
 		return reviews.ForEach(func(k, v []byte) error {
-			r, err := decodeReview(0, getID[questions.PostID](k), v)
+			r, err := decodeReview(0, getID[questions.ReviewID](k), v)
 			if err != nil {
 				return fmt.Errorf("guild %d: %w", getU64(name), err)
 			}
@@ -302,8 +302,9 @@ func recreate(g *bbolt.Bucket, name []byte) (*bbolt.Bucket, error) {
 	return b, nil
 }
 
-// convertAnswers turns guilds/<g>/answers (<post><user> → answer) and
-// guilds/<g>/memory (<user><question ID> → card and history) into answer
+// convertAnswers turns guilds/<g>/answers (<post><user> → answer),
+// guilds/<g>/memory (<user><question ID> → card and history) and the
+// answers of ended mock exams (guilds/<g>/mocks, which stay) into answer
 // records (guilds/<g>/answers/<user><question number>), the questions
 // numbered in the order of their IDs (qids, qnames). A record's card is
 // the memory's when there is one, else computed from its answers as
@@ -343,6 +344,20 @@ func convertAnswers(tx *bbolt.Tx, g *bbolt.Bucket) error {
 		}
 		rec.answers = append(rec.answers, recAnswer{id: a.PostID, seq: aseq, interaction: a.InteractionID, at: a.At,
 			right: a.Right, review: src.review, picks: a.RightPicks, points: a.Points, choice: a.Choice})
+	}
+	// The answers of ended mock exams (guilds/<g>/mocks, created on first
+	// use in version 7), which version 7's memory counted: mock answers,
+	// at the sequence number their attempt took when it ended.
+	if err := eachMockAnswer(g, func(id questions.MockID, seq uint64, user questions.UserID, qid string, a questions.Attempt) {
+		rk := recKey{user, qid}
+		rec := recs[rk]
+		if rec == nil {
+			rec = &record{user: user, qid: qid}
+			recs[rk] = rec
+		}
+		rec.answers = append(rec.answers, recAnswer{id: questions.PostID(id), seq: seq, at: a.At, right: a.Right, mock: true})
+	}); err != nil {
+		return err
 	}
 	// Number the questions in the order of their IDs.
 	seen := map[string]bool{}
@@ -592,7 +607,7 @@ func convertReviews(_ *bbolt.Tx, g *bbolt.Bucket) error {
 	type kv struct{ k, v []byte }
 	var all []kv
 	if err := b.ForEach(func(k, v []byte) error {
-		r, err := decodeReview(0, getID[questions.PostID](k), v)
+		r, err := decodeReview(0, getID[questions.ReviewID](k), v)
 		if err != nil {
 			return err
 		}

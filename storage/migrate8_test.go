@@ -27,7 +27,7 @@ import (
 type richScenario struct {
 	guilds    []questions.GuildID
 	posts     []questions.Post
-	reviews   []questions.PostID
+	reviews   []questions.ReviewID
 	members   []questions.UserID
 	questions []string // the question IDs asked
 	times     []time.Time
@@ -58,7 +58,7 @@ func v7Writer(t *testing.T, db *DB) scenarioWriter {
 		startReview: func(r questions.Review) questions.Review { return v7StartReview(t, db, r) },
 		review: func(r questions.Review, at time.Time, choice []string) {
 			err := db.bolt.Update(func(tx *bbolt.Tx) error {
-				_, err := v7RecordReview(db, tx, questions.Answer{PostID: r.ID, GuildID: r.GuildID, UserID: r.UserID,
+				_, err := v7RecordReview(db, tx, questions.Answer{PostID: r.ID.Post(), GuildID: r.GuildID, UserID: r.UserID,
 					InteractionID: uint64(r.ID) * 7, Choice: choice, At: at})
 				return err
 			})
@@ -88,7 +88,7 @@ func apiWriter(t *testing.T, db *DB) scenarioWriter {
 			return rv
 		},
 		review: func(r questions.Review, at time.Time, choice []string) {
-			if _, err := db.RecordReview(t.Context(), questions.Answer{PostID: r.ID, GuildID: r.GuildID, UserID: r.UserID,
+			if _, err := db.RecordReview(t.Context(), questions.Answer{PostID: r.ID.Post(), GuildID: r.GuildID, UserID: r.UserID,
 				InteractionID: uint64(r.ID) * 7, Choice: choice, At: at}); err != nil {
 				t.Fatal(err)
 			}
@@ -241,7 +241,7 @@ func results(t *testing.T, db *DB, sc richScenario) string {
 			for _, u := range sc.members {
 				ms, err := db.MemberStats(g, u, at)
 				put(fmt.Sprintf("%s: stats of %d", when, u), ms, err)
-				q, err := db.ReviewQueue(g, u, at, nil)
+				q, err := db.ReviewQueue(g, u, at, nil, questions.ExamPlan{})
 				put(fmt.Sprintf("%s: review queue of %d", when, u), q, err)
 			}
 			st, err := db.ActiveStreaks(g, at, 0)

@@ -278,7 +278,7 @@ func deleteAnswersTo(g *bbolt.Bucket, p questions.Post) (map[questions.UserID]bo
 		}
 		kept := rec.answers[:0]
 		for _, ra := range rec.answers {
-			if ra.id != p.ID {
+			if ra.id != p.ID || ra.mock {
 				kept = append(kept, ra)
 				continue
 			}
@@ -373,10 +373,13 @@ func (db *DB) openPosts(prefix []byte) ([]questions.Post, error) {
 }
 
 // ClosePost closes a post at `at` (now if zero): no answer is accepted
-// after, and UnrevealedPosts lists it until MarkRevealed. It returns the
-// post and true if this call closed it, or the post and false if it was
-// closed already (then ClosedAt is unchanged). It
-// returns an error wrapping questions.ErrNotFound for an unknown post.
+// after, and UnrevealedPosts lists it until MarkRevealed. A close before
+// the post's ClosesAt moves the review schedules of its answers in the
+// same transaction, so that they count from the actual close (see
+// questions.Memory.Reclosed). It returns the post and true if this call
+// closed it, or the post and false if it was closed already (then
+// ClosedAt is unchanged). It returns an error wrapping
+// questions.ErrNotFound for an unknown post.
 // Safe for concurrent use: of concurrent calls, exactly one gets true.
 func (db *DB) ClosePost(ctx context.Context, postID questions.PostID, at time.Time) (questions.Post, bool, error) {
 	if at.IsZero() {
@@ -398,6 +401,9 @@ func (db *DB) ClosePost(ctx context.Context, postID questions.PostID, at time.Ti
 			if err := tx.Bucket(bUnrevealed).Put(u64(p.ID), nil); err != nil {
 				return err
 			}
+		}
+		if err := rescheduleClosed(tx, p); err != nil {
+			return err
 		}
 		return putPost(tx, p)
 	})

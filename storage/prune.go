@@ -249,7 +249,7 @@ func hasExpired(g *bbolt.Bucket, now time.Time) bool {
 		if v == nil {
 			return found // a key to drop
 		}
-		if r, err := decodeReview(0, getID[questions.PostID](k[8:]), v); err != nil || !now.Before(r.ExpiresAt) {
+		if r, err := decodeReview(0, getID[questions.ReviewID](k[8:]), v); err != nil || !now.Before(r.ExpiresAt) {
 			return found // an expired review, or one to look at
 		}
 		return nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -103,17 +104,31 @@ func TestPruneScores(t *testing.T) {
 		{"thirty days", 30 * 24 * time.Hour, append(append([]string{"all"}, days("2025-02-12", "2025-03-14")...),
 			"m2025-02", "m2025-03", "w2025-02-10", "w2025-02-17", "w2025-02-24", "w2025-03-03", "w2025-03-10")},
 	}
+	// The fixture is built once; each case prunes a copy of its file.
+	fx, fxPath := newDB(t)
+	if err := fx.SaveSettings(t.Context(), questions.Settings{GuildID: guild, TimeZone: "America/New_York"}); err != nil {
+		t.Fatal(err)
+	}
+	buildFixture(t, fx, fixture{guild: guild, members: members, answers: 2400, posts: 50,
+		end: t0, span: 120 * 24 * time.Hour, seed: 7})
+	// A second guild in UTC, all of whose periods are old.
+	buildFixture(t, fx, fixture{guild: guild + 1, members: 5, answers: 50, posts: 10,
+		end: t0.AddDate(0, -2, 0), span: 10 * 24 * time.Hour, seed: 8})
+	if err := fx.Close(); err != nil {
+		t.Fatal(err)
+	}
+	fxData, err := os.ReadFile(fxPath)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			db, _ := newDB(t)
-			if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: guild, TimeZone: "America/New_York"}); err != nil {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "quiz.db")
+			if err := os.WriteFile(path, fxData, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			buildFixture(t, db, fixture{guild: guild, members: members, answers: 2400, posts: 50,
-				end: t0, span: 120 * 24 * time.Hour, seed: 7})
-			// A second guild in UTC, all of whose periods are old.
-			buildFixture(t, db, fixture{guild: guild + 1, members: 5, answers: 50, posts: 10,
-				end: t0.AddDate(0, -2, 0), span: 10 * 24 * time.Hour, seed: 8})
+			db := openPath(t, path)
 
 			before, otherBefore := periodNames(t, db, guild), periodNames(t, db, guild+1)
 			if len(before) < 120+17+4 {

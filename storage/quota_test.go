@@ -19,12 +19,11 @@ import (
 // openQuota opens a fresh database with quota q.
 func openQuota(t *testing.T, q questions.Quota) *DB {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "quiz.db")
-	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }, Quota: q})
+	path := newPath(t)
+	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }, Quota: q, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	db.bolt.NoSync = true
 	t.Cleanup(func() {
 		db.Close()
 		checkFile(t, path)

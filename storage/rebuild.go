@@ -41,7 +41,8 @@ func (db *DB) rebuild(tx *bbolt.Tx, guildID questions.GuildID) error {
 
 // countedAnswers returns the guild's answers that count (recorded after
 // the last ResetGuild and the member's last ResetMember), of the members
-// in users (every member when users is nil), in recording order.
+// in users (every member when users is nil), in recording order; mock
+// answers are not among them.
 func countedAnswers(g *bbolt.Bucket, users map[questions.UserID]bool) ([]answerRef, error) {
 	counts := countsFilter(g)
 	var refs []answerRef
@@ -62,7 +63,7 @@ func countedAnswers(g *bbolt.Bucket, users map[questions.UserID]bool) ([]answerR
 			return err
 		}
 		for _, ra := range rec.answers {
-			if counts(user, ra.seq) {
+			if !ra.mock && counts(user, ra.seq) { // mock answers never count for scores
 				refs = append(refs, answerRef{user: user, ra: ra})
 			}
 		}

@@ -58,7 +58,7 @@ func TestRecordsUnchanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.RecordReview(t.Context(), questions.Answer{PostID: rv.ID, GuildID: guild, UserID: user, InteractionID: 43,
+	if _, err := db.RecordReview(t.Context(), questions.Answer{PostID: rv.ID.Post(), GuildID: guild, UserID: user, InteractionID: 43,
 		Choice: []string{"A"}, At: t0.Add(2*time.Hour + time.Minute)}); err != nil {
 		t.Fatal(err)
 	}

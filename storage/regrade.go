@@ -12,12 +12,13 @@ import (
 )
 
 // Regrade grades every stored answer to one question of the guild (to its
-// posts and to its reviews, whatever the resets) again against correct,
+// posts, to its reviews and in mock exams, whatever the resets) again
+// against correct,
 // the question's current key, for a question with optionCount options. In
 // one transaction it sets the key of the posts that have answers and of
 // the question's reviews, answered or still waiting for their answer, of
 // optionCount options (Correct, SelectCount, and each post's count of
-// right answers),
+// right answers) and of its questions in mock exams, ended or open,
 // re-grades the stored answers (right, right picks, points; a review
 // answer still earns no points), then recounts the guild's scores,
 // streaks, topic stats and leaderboards from every counted answer (as
@@ -28,7 +29,8 @@ import (
 // It refuses, changing nothing, a key that is not 1 to optionCount
 // distinct letters among the options, a question open in the guild
 // (questions.ErrQuestionOpen: close it first), and a question whose stored posts or
-// reviews have another number of options (questions.ErrOptionsChanged). It returns what
+// reviews, or answered mock questions, have another number of options
+// (questions.ErrOptionsChanged). It returns what
 // changed. Its cost is a pass over the guild's answers plus a rebuild of
 // its scores. Safe for concurrent use.
 func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID string, correct []string, optionCount int) (questions.Regraded, error) {
@@ -76,9 +78,12 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 		for _, rec := range recs {
 			for _, ra := range rec.answers {
 				id := ra.id
+				if ra.mock {
+					continue
+				}
 				if ra.review {
 					if reviews[id] == nil {
-						r, err := getReview(tx, guildID, id)
+						r, err := getReview(tx, guildID, questions.ReviewID(id))
 						if err != nil {
 							return err
 						}
@@ -108,11 +113,28 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 				}
 			}
 		}
+		// Mock exams' questions: their answers are graded against the
+		// key their attempt holds; the mock answers in the records follow
+		// them (below); after the posts' and reviews' checks.
+		mockAnswers, mockChanged, err := regradeMocks(g, guildID, questionID, key, optionCount)
+		if err != nil {
+			return err
+		}
 		// Grade again.
 		for _, rec := range recs {
 			changed := false
 			for i := range rec.answers {
 				ra := &rec.answers[i]
+				if ra.mock {
+					right, err := mockRight(g, rec.user, questions.MockID(ra.id), questionID)
+					if err != nil {
+						return err
+					}
+					if right != ra.right {
+						ra.right, changed = right, true
+					}
+					continue // counted with its attempt
+				}
 				gr := questions.GradeChoice(key, ra.choice)
 				if p := posts[ra.id]; p != nil {
 					if gr.Right {
@@ -151,7 +173,7 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 				if reviews[id] != nil {
 					return nil
 				}
-				r, err := decodeReview(guildID, id, v)
+				r, err := decodeReview(guildID, questions.ReviewID(id), v)
 				if err != nil {
 					return err
 				}
@@ -172,6 +194,8 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 				}
 			}
 		}
+		out.Answers += mockAnswers
+		out.Changed += mockChanged
 		// The statistics follow the key (and the grades, and through them
 		// every later answer's rest-of-bank accuracy).
 		if len(posts) > 0 {

@@ -30,7 +30,7 @@ func history(t *testing.T, db *DB, key []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.RecordReview(t.Context(), questions.Answer{PostID: r.ID, GuildID: guild, UserID: 2, InteractionID: 99, Choice: []string{"C"}, At: at}); err != nil {
+	if _, err := db.RecordReview(t.Context(), questions.Answer{PostID: r.ID.Post(), GuildID: guild, UserID: 2, InteractionID: 99, Choice: []string{"C"}, At: at}); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.ResetMember(t.Context(), guild, 3); err != nil {
@@ -181,7 +181,7 @@ func TestRegradeReachesPendingReviews(t *testing.T) {
 	if got, err := db.Review(guild, r.ID); err != nil || len(got.Correct) != 1 || got.Correct[0] != "C" {
 		t.Errorf("pending review's key after the regrade: got %v, %v; want [C]", got.Correct, err)
 	}
-	a, err := db.RecordReview(t.Context(), questions.Answer{PostID: r.ID, GuildID: guild, UserID: 1, InteractionID: 500, Choice: []string{"C"}, At: at.Add(time.Minute)})
+	a, err := db.RecordReview(t.Context(), questions.Answer{PostID: r.ID.Post(), GuildID: guild, UserID: 1, InteractionID: 500, Choice: []string{"C"}, At: at.Add(time.Minute)})
 	if err != nil {
 		t.Fatal(err)
 	}

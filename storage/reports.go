@@ -70,9 +70,11 @@ func (db *DB) AddReport(ctx context.Context, r questions.Report) (questions.Repo
 			}
 		}
 		if r.ID == 0 {
-			if r.ID, err = b.NextSequence(); err != nil {
+			seq, err := b.NextSequence()
+			if err != nil {
 				return err
 			}
+			r.ID = questions.ReportID(seq)
 		}
 		return b.Put(u64(r.ID), v)
 	})
@@ -83,7 +85,7 @@ func (db *DB) AddReport(ctx context.Context, r questions.Report) (questions.Repo
 }
 
 func decodeReport(guildID questions.GuildID, k, v []byte) (questions.Report, error) {
-	id := getU64(k)
+	id := getID[questions.ReportID](k)
 	var r reportRec
 	if err := json.Unmarshal(v, &r); err != nil {
 		return questions.Report{}, fmt.Errorf("report %d: %w", id, err)
@@ -120,7 +122,7 @@ func (db *DB) Reports(guildID questions.GuildID) ([]questions.Report, error) {
 // CloseReport closes (deletes) one of the guild's reports; an error
 // wrapping questions.ErrNotFound if it is not open. Safe for concurrent
 // use.
-func (db *DB) CloseReport(ctx context.Context, guildID questions.GuildID, reportID uint64) error {
+func (db *DB) CloseReport(ctx context.Context, guildID questions.GuildID, reportID questions.ReportID) error {
 	err := db.update(ctx, func(tx *bbolt.Tx) error {
 		b := sub(guildRO(tx, guildID), bReports)
 		if b == nil || b.Get(u64(reportID)) == nil {

@@ -96,6 +96,7 @@ func reshardBuckets() map[string]guildOfRecord {
 		},
 		string(bSettings): byKey,
 		string(bOpen):     byKey, // <guild><channel><post>
+		string(bMockDue):  byKey, // <guild><user><mock>
 		string(bPosts): func(_ *bbolt.Tx, k, v []byte) (uint64, error) {
 			return postGuild(k, v)
 		},

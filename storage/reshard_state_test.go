@@ -65,6 +65,11 @@ func populate(t testing.TB, db *DB, g questions.GuildID, salt int) []questions.P
 		if err := db.ResetMember(t.Context(), g, 2); err != nil { // answers stay, no longer count
 			t.Fatalf("ResetMember: %v", err)
 		}
+		m := newMock(4) // an open mock exam: in mockdue/ until its deadline
+		m.GuildID = g
+		if _, err := db.StartMock(t.Context(), m); err != nil {
+			t.Fatalf("StartMock: %v", err)
+		}
 	}
 	return posts
 }
@@ -116,6 +121,13 @@ func view(t testing.TB, db *DB, g questions.GuildID) string {
 	}
 	streaks, err := db.ActiveStreaks(g, t0, 0)
 	check("streaks", streaks, err)
+	due, err := db.MocksDue()
+	due = slices.DeleteFunc(due, func(d questions.MockDue) bool { return d.GuildID != g })
+	check("mocks due", due, err)
+	for _, d := range due {
+		m, err := db.LatestMock(g, d.UserID)
+		check(fmt.Sprintf("mock of member %d", d.UserID), m, err)
+	}
 	return b.String()
 }
 

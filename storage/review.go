@@ -71,7 +71,7 @@ func encodeReview(r questions.Review) []byte {
 	return b
 }
 
-func decodeReview(guildID questions.GuildID, id questions.PostID, v []byte) (questions.Review, error) {
+func decodeReview(guildID questions.GuildID, id questions.ReviewID, v []byte) (questions.Review, error) {
 	if len(v) > 0 && v[0] == '{' {
 		var r reviewRec
 		if err := json.Unmarshal(v, &r); err != nil {
@@ -112,7 +112,7 @@ func decodeReview(guildID questions.GuildID, id questions.PostID, v []byte) (que
 
 // getReview reads a review of the guild; the error wraps
 // questions.ErrNotFound if there is none.
-func getReview(tx *bbolt.Tx, guildID questions.GuildID, id questions.PostID) (questions.Review, error) {
+func getReview(tx *bbolt.Tx, guildID questions.GuildID, id questions.ReviewID) (questions.Review, error) {
 	v := getIn(sub(guildRO(tx, guildID), bReviews), u64(id))
 	if v == nil {
 		return questions.Review{}, fmt.Errorf("review %d: %w", id, questions.ErrNotFound)
@@ -174,7 +174,7 @@ func (db *DB) StartReview(ctx context.Context, r questions.Review) (questions.Re
 		if _, _, err := questionNum(g, nil, r.QuestionID, true); err != nil {
 			return err
 		}
-		r.ID = questions.PostID(id)
+		r.ID = questions.ReviewID(id)
 		if err := shown.Put(cat(u64(r.UserID), u64(id)), nil); err != nil {
 			return err
 		}
@@ -188,7 +188,7 @@ func (db *DB) StartReview(ctx context.Context, r questions.Review) (questions.Re
 
 // Review returns a review of the guild; an error wrapping
 // questions.ErrNotFound if there is none. Safe for concurrent use.
-func (db *DB) Review(guildID questions.GuildID, reviewID questions.PostID) (questions.Review, error) {
+func (db *DB) Review(guildID questions.GuildID, reviewID questions.ReviewID) (questions.Review, error) {
 	var r questions.Review
 	err := db.view(func(tx *bbolt.Tx) error {
 		var err error
@@ -234,14 +234,14 @@ func (db *DB) RecordReview(ctx context.Context, a questions.Answer) (questions.A
 // the review and a graded, or a refusal (with the stored answer for
 // ErrAlreadyAnswered).
 func (db *DB) checkReview(tx *bbolt.Tx, a questions.Answer) (questions.Review, questions.Answer, error) {
-	r, err := getReview(tx, a.GuildID, a.PostID)
+	r, err := getReview(tx, a.GuildID, questions.ReviewID(a.PostID))
 	if err != nil {
 		return questions.Review{}, questions.Answer{}, err
 	}
 	if r.UserID != a.UserID {
 		return questions.Review{}, questions.Answer{}, fmt.Errorf("review %d, member %d: %w", r.ID, a.UserID, questions.ErrNotYours)
 	}
-	if stored, ok := storedAnswer(guildRO(tx, a.GuildID), nil, a.GuildID, a.UserID, r.QuestionID, r.ID); ok {
+	if stored, ok := storedAnswer(guildRO(tx, a.GuildID), nil, a.GuildID, a.UserID, r.QuestionID, r.ID.Post()); ok {
 		return questions.Review{}, stored, fmt.Errorf("review %d, member %d: %w", r.ID, a.UserID, questions.ErrAlreadyAnswered)
 	}
 	if !a.At.Before(r.ExpiresAt) {
@@ -275,7 +275,7 @@ func (db *DB) recordReview(tx *bbolt.Tx, d *deltas, a questions.Answer) (questio
 	if err != nil {
 		return questions.Answer{}, nil, err
 	}
-	if _, _, _, err := storeAnswer(g, d, r.QuestionID, r.ID, a, true, time.Time{}); err != nil {
+	if _, _, _, err := storeAnswer(g, d, r.QuestionID, r.ID.Post(), a, true, time.Time{}); err != nil {
 		return questions.Answer{}, nil, err
 	}
 	if shown := g.Bucket(bShown); shown != nil {
@@ -313,11 +313,11 @@ func deleteShown(g *bbolt.Bucket, user questions.UserID, now time.Time, keep int
 			stale = append(stale, entry{key: e.key}) // not a review waiting for its answer
 			continue
 		}
-		r, err := decodeReview(0, getID[questions.PostID](e.id), v)
+		r, err := decodeReview(0, getID[questions.ReviewID](e.id), v)
 		if err != nil {
 			return 0, err
 		}
-		if _, answered := storedAnswer(g, nil, 0, user, r.QuestionID, r.ID); answered {
+		if _, answered := storedAnswer(g, nil, 0, user, r.QuestionID, r.ID.Post()); answered {
 			stale = append(stale, entry{key: e.key})
 			continue
 		}

@@ -76,7 +76,7 @@ func TestRecordReviewWhileOpen(t *testing.T) {
 				p = mustPost(t, db, tt.post)
 				before = dumpGuild(t, db, guild)
 			}
-			a := questions.Answer{PostID: r.ID, GuildID: guild, UserID: 1, InteractionID: 5, Choice: []string{"B"}, At: t0.Add(time.Minute)}
+			a := questions.Answer{PostID: r.ID.Post(), GuildID: guild, UserID: 1, InteractionID: 5, Choice: []string{"B"}, At: t0.Add(time.Minute)}
 			got, err := db.RecordReview(t.Context(), a)
 			if tt.between && p.ID == 0 {
 				t.Fatalf("RecordReview = %v without a write transaction; the test needs one", err)

@@ -1,10 +1,12 @@
 package storage
 
 import (
+	"context"
 	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quizhost/quizhost/internal/sharding"
 	"github.com/quizhost/quizhost/questions"
@@ -92,5 +94,55 @@ func TestClaimShardLayoutRefusesInvalid(t *testing.T) {
 	db, _ := newDB(t)
 	if err := db.ClaimShardLayout(t.Context(), layout(3, 1, 4)); err == nil {
 		t.Fatalf("ClaimShardLayout(3-1/4): got nil, want an error")
+	}
+}
+
+// TestClaimShardLayoutDuringCheck: at the usual start (the layout accepted
+// as the file has it) ClaimShardLayout only reads, so the bot's start does
+// not wait for a large file's background check, which holds writes until
+// it ends.
+func TestClaimShardLayoutDuringCheck(t *testing.T) {
+	t.Parallel()
+	db, path := newDB(t)
+	mustPost(t, db, questions.Post{QuestionID: "q#1"})
+	db.Close()
+	for _, tc := range []struct {
+		name   string
+		record sharding.Layout // recorded before, when not zero
+		claim  sharding.Layout
+	}{
+		{"unsharded, zero", sharding.Layout{}, sharding.Layout{}},
+		{"the layout recorded", layout(0, 1, 2), layout(0, 1, 2)},
+	} {
+		if !tc.record.IsZero() {
+			db := openPath(t, path)
+			if err := db.ClaimShardLayout(t.Context(), tc.record); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+		}
+		claimed := make(chan error, 1)
+		reported := make(chan error, 1)
+		var db *DB
+		opened := make(chan struct{})
+		during := func() {
+			<-opened
+			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second) // fails the claim if it waits for the check
+			defer cancel()
+			claimed <- db.ClaimShardLayout(ctx, tc.claim)
+		}
+		var err error
+		db, err = Open(t.Context(), path, Options{fullCheckMax: 1, duringCheck: during, OnChecked: func(err error) { reported <- err }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		close(opened)
+		if err := <-claimed; err != nil {
+			t.Errorf("%s: claimed during the check: %v", tc.name, err)
+		}
+		if err := <-reported; err != nil {
+			t.Errorf("%s: the check: %v", tc.name, err)
+		}
+		db.Close()
 	}
 }

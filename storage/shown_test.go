@@ -53,11 +53,11 @@ func TestReviewsKept(t *testing.T) {
 			t.Errorf("review %d of 7: Review = %v, want kept %v", i+1, err, kept)
 		}
 	}
-	if _, err := db.RecordReview(t.Context(), questions.Answer{PostID: shown[0].ID, GuildID: guild, UserID: 1, Choice: []string{"B"}, At: t0.Add(time.Minute)}); !errors.Is(err, questions.ErrNotFound) {
+	if _, err := db.RecordReview(t.Context(), questions.Answer{PostID: shown[0].ID.Post(), GuildID: guild, UserID: 1, Choice: []string{"B"}, At: t0.Add(time.Minute)}); !errors.Is(err, questions.ErrNotFound) {
 		t.Errorf("answering a deleted review: got %v, want ErrNotFound", err)
 	}
 	answered := shown[6]
-	if _, err := db.RecordReview(t.Context(), questions.Answer{PostID: answered.ID, GuildID: guild, UserID: 1, Choice: []string{"B"}, At: t0.Add(time.Minute)}); err != nil {
+	if _, err := db.RecordReview(t.Context(), questions.Answer{PostID: answered.ID.Post(), GuildID: guild, UserID: 1, Choice: []string{"B"}, At: t0.Add(time.Minute)}); err != nil {
 		t.Fatal(err)
 	}
 	other := startReview(t, db, 2, "net#1", t0)
@@ -98,7 +98,7 @@ func TestReviewsKept(t *testing.T) {
 // and live drafts stay.
 func TestPruneExpiredDrafts(t *testing.T) {
 	db, _ := newDB(t)
-	var ids []uint64
+	var ids []questions.DraftID
 	for _, d := range []questions.Draft{
 		{UserID: 1, ExpiresAt: t0.Add(time.Hour)},
 		{UserID: 2, ExpiresAt: t0.Add(3 * time.Hour)},
@@ -160,7 +160,7 @@ func TestMigrateV5(t *testing.T) {
 			if err := g.Bucket(bReviews).Put(u64(id), v); err != nil {
 				return err
 			}
-			recs = append(recs, questions.Review{ID: questions.PostID(id)})
+			recs = append(recs, questions.Review{ID: questions.ReviewID(id)})
 			if i == 0 { // answered, as RecordReview stores it
 				a := questions.Answer{PostID: questions.PostID(id), GuildID: guild, UserID: 1, Choice: []string{"B"}, At: at.Add(time.Minute),
 					Grade: questions.GradeChoice([]string{"B"}, []string{"B"})}

@@ -67,7 +67,7 @@ func recOf(f questions.BankFile) bankRec {
 	return bankRec{Name: f.Name, Format: string(f.Format), Data: f.Data, ImportedAt: utc(f.ImportedAt), ImportedBy: f.ImportedBy}
 }
 
-func (r confirmRec) confirmation(guildID questions.GuildID, id uint64) questions.Confirmation {
+func (r confirmRec) confirmation(guildID questions.GuildID, id questions.ConfirmationID) questions.Confirmation {
 	c := questions.Confirmation{ID: id, GuildID: guildID, UserID: r.UserID, Action: questions.ConfirmAction(r.Action),
 		Bank: r.Bank, QuestionID: r.QuestionID, Member: r.Member, Stamp: r.Stamp,
 		CreatedAt: r.CreatedAt, ExpiresAt: r.ExpiresAt}
@@ -77,7 +77,7 @@ func (r confirmRec) confirmation(guildID questions.GuildID, id uint64) questions
 	return c
 }
 
-func (r versionRec) version(guildID questions.GuildID, id uint64) questions.BankVersion {
+func (r versionRec) version(guildID questions.GuildID, id questions.VersionID) questions.BankVersion {
 	return questions.BankVersion{ID: id, GuildID: guildID, File: r.File.file(), Change: questions.BankChange(r.Change),
 		By: r.By, At: r.At, After: r.After, ExpiresAt: r.ExpiresAt}
 }
@@ -126,9 +126,11 @@ func (db *DB) SaveConfirmation(ctx context.Context, c questions.Confirmation) (q
 		if _, err := trimExpiring(b, now, questions.MaxConfirmations-1, questions.MaxConfirmBytes-c.Size(), false); err != nil {
 			return err
 		}
-		if c.ID, err = b.NextSequence(); err != nil {
+		seq, err := b.NextSequence()
+		if err != nil {
 			return err
 		}
+		c.ID = questions.ConfirmationID(seq)
 		return b.Put(u64(c.ID), v)
 	})
 	if err != nil {
@@ -140,7 +142,7 @@ func (db *DB) SaveConfirmation(ctx context.Context, c questions.Confirmation) (q
 // Confirmation returns the guild's confirmation of that ID, or an error
 // wrapping questions.ErrNotFound if there is none (it was taken, replaced
 // or never made) or it has expired. Safe for concurrent use.
-func (db *DB) Confirmation(guildID questions.GuildID, id uint64) (questions.Confirmation, error) {
+func (db *DB) Confirmation(guildID questions.GuildID, id questions.ConfirmationID) (questions.Confirmation, error) {
 	var c questions.Confirmation
 	err := db.view(func(tx *bbolt.Tx) error {
 		r, err := getConfirm(sub(guildRO(tx, guildID), bConfirms), id, db.now())
@@ -157,7 +159,7 @@ func (db *DB) Confirmation(guildID questions.GuildID, id uint64) (questions.Conf
 // it: of several takes of one confirmation, one gets it and the others an
 // error wrapping questions.ErrNotFound (as for a confirmation that is gone
 // or has expired; an expired one is deleted too). Safe for concurrent use.
-func (db *DB) TakeConfirmation(ctx context.Context, guildID questions.GuildID, id uint64) (questions.Confirmation, error) {
+func (db *DB) TakeConfirmation(ctx context.Context, guildID questions.GuildID, id questions.ConfirmationID) (questions.Confirmation, error) {
 	var c questions.Confirmation
 	var gone error
 	now := db.now()
@@ -185,7 +187,7 @@ func (db *DB) TakeConfirmation(ctx context.Context, guildID questions.GuildID, i
 
 // getConfirm reads a confirmation out of b (which may be nil);
 // ErrNotFound when there is none or it expired at now.
-func getConfirm(b *bbolt.Bucket, id uint64, now time.Time) (confirmRec, error) {
+func getConfirm(b *bbolt.Bucket, id questions.ConfirmationID, now time.Time) (confirmRec, error) {
 	var r confirmRec
 	v := getIn(b, u64(id))
 	if v == nil {
@@ -318,7 +320,7 @@ func (db *DB) BankVersions(guildID questions.GuildID) ([]questions.BankVersion, 
 				return fmt.Errorf("version %d: %w", getU64(k), err)
 			}
 			if now.Before(r.ExpiresAt) {
-				out = append(out, r.version(guildID, getU64(k)))
+				out = append(out, r.version(guildID, getID[questions.VersionID](k)))
 			}
 			return nil
 		})

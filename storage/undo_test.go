@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -18,12 +17,11 @@ import (
 // clockDB is a fresh database whose clock the test moves through *now.
 func clockDB(t *testing.T, now *time.Time) *DB {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "quiz.db")
-	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return *now }})
+	path := newPath(t)
+	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return *now }, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	db.bolt.NoSync = true
 	t.Cleanup(func() { db.Close(); checkFile(t, path) })
 	return db
 }
@@ -130,7 +128,7 @@ func TestConfirmationsOneTake(t *testing.T) {
 func TestConfirmationBounds(t *testing.T) {
 	now := t0
 	db := clockDB(t, &now)
-	var ids []uint64
+	var ids []questions.ConfirmationID
 	for i := range questions.MaxConfirmations + 2 {
 		c, err := db.SaveConfirmation(t.Context(), questions.Confirmation{GuildID: guild, UserID: questions.UserID(7 + i%2),
 			Action: questions.ConfirmBankRemove, Bank: fmt.Sprint(i)})

@@ -353,7 +353,7 @@ func v7StartReview(t testing.TB, db *DB, r questions.Review) questions.Review {
 		if err := v7DeleteShown(g, r.UserID, r.OpenedAt, questions.MaxOpenReviews-1); err != nil {
 			return err
 		}
-		r.ID = questions.PostID(id)
+		r.ID = questions.ReviewID(id)
 		if err := g.Bucket(bShown).Put(cat(u64(r.UserID), u64(id)), nil); err != nil {
 			return err
 		}
@@ -410,7 +410,7 @@ func v7DeleteShown(g *bbolt.Bucket, user questions.UserID, now time.Time, keep i
 // in tx (without its check that the question is not open).
 func v7RecordReview(db *DB, tx *bbolt.Tx, a questions.Answer) (questions.Answer, error) {
 	a.At = a.At.UTC()
-	r, err := getReview(tx, a.GuildID, a.PostID)
+	r, err := getReview(tx, a.GuildID, questions.ReviewID(a.PostID))
 	if err != nil {
 		return questions.Answer{}, err
 	}

@@ -181,7 +181,7 @@ func (s *store) ActiveStreaks(questions.GuildID, time.Time, int) ([]questions.Sc
 	return nil, nil
 }
 
-func (s *store) SaveBanks(context.Context, questions.GuildID, []questions.BankFile, uint64) error {
+func (s *store) SaveBanks(context.Context, questions.GuildID, []questions.BankFile, questions.DraftID) error {
 	return nil
 }
 
@@ -195,11 +195,11 @@ func (s *store) SaveConfirmation(_ context.Context, c questions.Confirmation) (q
 	return c, nil
 }
 
-func (s *store) Confirmation(guildID questions.GuildID, id uint64) (questions.Confirmation, error) {
+func (s *store) Confirmation(guildID questions.GuildID, id questions.ConfirmationID) (questions.Confirmation, error) {
 	return questions.Confirmation{}, fmt.Errorf("confirmation %d: %w", id, questions.ErrNotFound)
 }
 
-func (s *store) TakeConfirmation(_ context.Context, guildID questions.GuildID, id uint64) (questions.Confirmation, error) {
+func (s *store) TakeConfirmation(_ context.Context, guildID questions.GuildID, id questions.ConfirmationID) (questions.Confirmation, error) {
 	return questions.Confirmation{}, fmt.Errorf("confirmation %d: %w", id, questions.ErrNotFound)
 }
 
@@ -207,11 +207,11 @@ func (s *store) SaveDraft(_ context.Context, d questions.Draft) (questions.Draft
 	return d, nil
 }
 
-func (s *store) Draft(guildID questions.GuildID, id uint64) (questions.Draft, error) {
+func (s *store) Draft(guildID questions.GuildID, id questions.DraftID) (questions.Draft, error) {
 	return questions.Draft{}, fmt.Errorf("draft %d: %w", id, questions.ErrNotFound)
 }
 
-func (s *store) DeleteDraft(context.Context, questions.GuildID, uint64) error { return nil }
+func (s *store) DeleteDraft(context.Context, questions.GuildID, questions.DraftID) error { return nil }
 
 func (s *store) Suggestions(questions.GuildID) ([]questions.Draft, error) { return nil, nil }
 
@@ -252,7 +252,7 @@ func clonePost(p questions.Post) questions.Post {
 }
 
 // The study and report features record nothing either: no memories, no
-// reviews, no exam dates, no reports.
+// reviews, no drills, no exam dates, no reports.
 
 func (s *store) Memories(questions.GuildID, questions.UserID) ([]questions.Memory, error) {
 	return nil, nil
@@ -273,7 +273,7 @@ func (s *store) OpenQuestions(guildID questions.GuildID) (map[string]bool, error
 	return open, err
 }
 
-func (s *store) ReviewQueue(questions.GuildID, questions.UserID, time.Time, func(string) bool) (questions.ReviewQueue, error) {
+func (s *store) ReviewQueue(questions.GuildID, questions.UserID, time.Time, func(string) bool, questions.ExamPlan) (questions.ReviewQueue, error) {
 	return questions.ReviewQueue{}, nil
 }
 
@@ -281,7 +281,7 @@ func (s *store) StartReview(context.Context, questions.Review) (questions.Review
 	return questions.Review{}, questions.ErrNotFound
 }
 
-func (s *store) Review(questions.GuildID, questions.PostID) (questions.Review, error) {
+func (s *store) Review(questions.GuildID, questions.ReviewID) (questions.Review, error) {
 	return questions.Review{}, questions.ErrNotFound
 }
 
@@ -295,13 +295,19 @@ func (s *store) ExamDate(questions.GuildID, questions.UserID) (questions.ExamDat
 	return questions.ExamDate{}, questions.ErrNotFound
 }
 
+func (s *store) SaveDrill(context.Context, questions.Drill) error { return nil }
+
+func (s *store) Drill(questions.GuildID, questions.UserID) (questions.Drill, error) {
+	return questions.Drill{}, questions.ErrNotFound
+}
+
 func (s *store) AddReport(_ context.Context, r questions.Report) (questions.Report, error) {
 	return r, nil
 }
 
 func (s *store) Reports(questions.GuildID) ([]questions.Report, error) { return nil, nil }
 
-func (s *store) CloseReport(context.Context, questions.GuildID, uint64) error { return nil }
+func (s *store) CloseReport(context.Context, questions.GuildID, questions.ReportID) error { return nil }
 
 func (s *store) Regrade(context.Context, questions.GuildID, string, []string, int) (questions.Regraded, error) {
 	return questions.Regraded{}, questions.ErrNotFound
@@ -323,4 +329,38 @@ func (s *store) QuestionNumbers(context.Context, questions.GuildID, []string) (m
 
 func (s *store) DismissFlags(context.Context, questions.GuildID, uint32) error {
 	return questions.ErrNotFound
+}
+
+func (s *store) StartMock(context.Context, questions.Mock) (questions.Mock, error) {
+	return questions.Mock{}, questions.ErrNotFound
+}
+
+func (s *store) LatestMock(questions.GuildID, questions.UserID) (questions.Mock, error) {
+	return questions.Mock{}, questions.ErrNotFound
+}
+
+func (s *store) Mock(questions.GuildID, questions.UserID, questions.MockID) (questions.Mock, error) {
+	return questions.Mock{}, questions.ErrNotFound
+}
+
+func (s *store) Mocks(questions.GuildID, questions.UserID, int) ([]questions.Mock, error) {
+	return nil, nil
+}
+
+func (s *store) UpdateMock(context.Context, questions.GuildID, questions.UserID, questions.MockID, func(*questions.Mock) error) (questions.Mock, error) {
+	return questions.Mock{}, questions.ErrNotFound
+}
+
+func (s *store) MocksDue() ([]questions.MockDue, error) { return nil, nil }
+
+func (s *store) MockNotified(context.Context, questions.GuildID, questions.UserID, questions.MockID) error {
+	return nil
+}
+
+func (s *store) BankExams(questions.GuildID) (map[string]questions.Exam, error) {
+	return map[string]questions.Exam{}, nil
+}
+
+func (s *store) SetBankExam(context.Context, questions.GuildID, string, questions.Exam) error {
+	return nil
 }

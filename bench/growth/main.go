@@ -400,7 +400,7 @@ func (s *sim) review(at time.Time) error {
 		if s.r.Float64() >= m.review {
 			continue
 		}
-		q, err := s.db.ReviewQueue(guildID, m.id, at, nil)
+		q, err := s.db.ReviewQueue(guildID, m.id, at, nil, questions.ExamPlan{})
 		if err != nil {
 			return err
 		}
@@ -460,7 +460,7 @@ func (s *sim) session(m member, due []questions.Memory, at time.Time, r *rand.Ra
 			choice = wrong(correct, options)
 		}
 		t = t.Add(20 * time.Second)
-		if _, err := s.db.RecordReview(s.ctx, questions.Answer{PostID: rv.ID, GuildID: guildID, UserID: m.id,
+		if _, err := s.db.RecordReview(s.ctx, questions.Answer{PostID: rv.ID.Post(), GuildID: guildID, UserID: m.id,
 			InteractionID: r.Uint64(), Choice: choice, At: t}); err != nil {
 			return i, err
 		}

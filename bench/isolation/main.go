@@ -8,8 +8,9 @@
 //
 // It prints, for the answers with and without the other server's imports,
 // latency from the interaction reaching the bot to its reply (p50, p99,
-// max), how many were replied to after Discord's 3 s deadline, and how
-// many imports completed meanwhile; then the ratio of the p99s against the
+// max), how many were replied to after Discord's 3 s deadline, how many
+// imports completed meanwhile, and the bot's CPU time over the burst's
+// time (cores); then the ratio of the p99s against the
 // target (at most 1.5). Every reply must be the grade of the member's pick;
 // afterwards the database must hold every answer exactly once (no reply
 // lost), and any request the server refused as Discord would fails the
@@ -54,6 +55,7 @@ type result struct {
 	loaded  bool // the other server imported meanwhile
 	burst   harness.BurstResult
 	imports int
+	cores   float64 // the bot's CPU time over the burst's
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -125,10 +127,19 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	for round := 1; round <= cfg.rounds; round++ {
 		for _, loaded := range []bool{false, true} {
 			fmt.Fprintf(os.Stderr, "round %d, imports %v…\n", round, loaded)
+			cpu0, err := child.CPU()
+			if err != nil {
+				return err
+			}
 			r, err := burst(ctx, srv, q, cfg, next, loaded, files, &imported)
 			if err != nil {
 				return fmt.Errorf("round %d: %w\n%s", round, err, child.LogTail(2000))
 			}
+			cpu1, err := child.CPU()
+			if err != nil {
+				return err
+			}
+			r.cores = (cpu1 - cpu0).Seconds() / r.burst.Elapsed.Seconds()
 			results = append(results, r)
 			users = append(users, r.burst.Users...)
 			next += uint64(cfg.answers)
@@ -140,13 +151,13 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "run\tanswers/s\tp50\tp99\tmax\tover 3 s\tdeferred\timports meanwhile\t")
+	fmt.Fprintln(tw, "run\tanswers/s\tp50\tp99\tmax\tover 3 s\tdeferred\timports meanwhile\tbot CPU (cores)\t")
 	for i, r := range results {
 		what := "no imports"
 		if r.loaded {
 			what = "other server importing"
 		}
-		fmt.Fprintf(tw, "%s %d\t%s%d\t\n", what, i/2+1, r.burst.Cells(), r.imports)
+		fmt.Fprintf(tw, "%s %d\t%s%d\t%.2f\t\n", what, i/2+1, r.burst.Cells(), r.imports, r.cores)
 	}
 	tw.Flush()
 	p99 := func(loaded bool) float64 {
@@ -154,6 +165,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	quiet, busy := p99(false), p99(true)
 	fmt.Fprintf(out, "\nmedian p99: %.1f ms without imports, %.1f ms with the other server importing: %.2f× (target: at most 1.5×)\n", quiet, busy, busy/quiet)
+	cores := func(loaded bool) float64 {
+		return harness.Median(results, func(r result) bool { return r.loaded == loaded }, func(r result) float64 { return r.cores })
+	}
+	fmt.Fprintf(out, "median bot CPU: %.2f cores without imports, %.2f with\n", cores(false), cores(true))
 
 	var problems []error
 	for _, r := range results {

@@ -40,13 +40,9 @@ const (
 // End-to-end tests mostly wait: on loopback round trips, on the disk's
 // flushes, on a browser. So that their package does not take the sum of
 // their waits, the tests that call t.Parallel run up to
-// parallelTests at once unless -test.parallel is given.
+// parallelTests at once unless -test.parallel is given (WaitingTests).
 func VerifyTestMain(m *testing.M) {
-	if f := flag.Lookup("test.parallel"); f != nil && f.Value.String() == f.DefValue {
-		if err := f.Value.Set(fmt.Sprint(parallelTests)); err != nil {
-			panic(err)
-		}
-	}
+	WaitingTests()
 	if code := m.Run(); code != 0 {
 		os.Exit(code)
 	}
@@ -70,6 +66,18 @@ func VerifyTestMain(m *testing.M) {
 	}
 	fmt.Fprintf(os.Stderr, "goleak: %v\n", err)
 	os.Exit(1)
+}
+
+// WaitingTests lets the parallel tests of a package whose tests mostly
+// wait (loopback round trips, discordgo's fixed pauses) run parallelTests
+// at once, unless -test.parallel is given. TestMain calls it before
+// m.Run; VerifyTestMain does.
+func WaitingTests() {
+	if f := flag.Lookup("test.parallel"); f != nil && f.Value.String() == f.DefValue {
+		if err := f.Value.Set(fmt.Sprint(parallelTests)); err != nil {
+			panic(err)
+		}
+	}
 }
 
 // closesOnlyPausing reports an error unless every goroutine in a discordgo

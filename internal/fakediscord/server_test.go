@@ -20,6 +20,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	discordtest.WaitingTests() // several tests wait out discordgo's second
 	goleak.VerifyTestMain(m)
 }
 

@@ -82,6 +82,10 @@ type Config struct {
 	Catalogue *questions.Catalogue
 	// Logger receives the bot's and the sandbox's logs (default: discarded).
 	Logger *slog.Logger
+	// RefreshEvery is how often the bot edits the live answer count of
+	// the questions answered since (bot.Config.RefreshEvery; 0: the bot's
+	// default).
+	RefreshEvery time.Duration
 }
 
 // Sandbox is a running sandbox: the embedded Discord server, the bot and
@@ -156,7 +160,7 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 		return nil, fmt.Errorf("sandbox: open database: %w", err)
 	}
 	b, err := bot.New(bot.Config{Token: token, APIBase: srv.URL(), Store: db, Catalogue: cfg.Catalogue,
-		Logger: log, Clock: clk})
+		Logger: log, Clock: clk, RefreshEvery: cfg.RefreshEvery})
 	if err != nil {
 		_ = ln.Close()
 		srv.Close()

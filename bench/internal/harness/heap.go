@@ -23,6 +23,12 @@ const GCTraceEnv = "GODEBUG=gctrace=1"
 // when it ended, and what was live.
 type GC struct{ Start, End, Live int }
 
+// Room is the heap the collection lets grow before the next one, in MiB:
+// twice what it found live, the runtime's default pacing (GOGC=100, which
+// the benchmarks' children run with). The process is bound to reach it
+// sooner or later, unless another collection starts early.
+func (g GC) Room() int { return 2 * g.Live }
+
 // gcLine matches a gctrace line's "A->B->C MB".
 var gcLine = regexp.MustCompile(`(?m)^gc \d+ @.* (\d+)->(\d+)->(\d+) MB`)
 

@@ -14,4 +14,7 @@ func TestGCs(t *testing.T) {
 	if got := GCs(log); !reflect.DeepEqual(got, want) {
 		t.Errorf("GCs = %v, want %v", got, want)
 	}
+	if got := want[1].Room(); got != 142 {
+		t.Errorf("Room = %d, want 142", got)
+	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/quizhost/quizhost/internal/discordtest"
 	"github.com/quizhost/quizhost/internal/sandbox"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -25,6 +26,10 @@ import (
 // revealed question (the README's docs/sandbox.png:
 // go test ./internal/sandbox/browser -run TestBrowser -screenshot ../../../docs/sandbox.png).
 var screenshot = flag.String("screenshot", "", "write the screenshot of a revealed question to this PNG file")
+
+// mockScreenshot, when set, is where TestBrowser writes its picture of a
+// mock exam's result.
+var mockScreenshot = flag.String("mock-screenshot", "", "write the screenshot of a mock exam's result to this PNG file")
 
 // startBrowser starts one headless Chromium (found by TestMain) for the
 // test and its subtests.
@@ -57,7 +62,16 @@ func startBrowser(t *testing.T) context.Context {
 			log.Printf(format, a...)
 		}
 	}))
-	t.Cleanup(func() { cancelBrowser(); cancelAlloc(); _ = os.RemoveAll(profile) })
+	t.Cleanup(func() {
+		// Closed through the protocol and waited for, then killed if it
+		// is still there (cancelAlloc).
+		if err := chromedp.Cancel(browser); err != nil {
+			t.Logf("close Chromium: %v", err)
+		}
+		cancelBrowser()
+		cancelAlloc()
+		_ = os.RemoveAll(profile)
+	})
 	if err := chromedp.Run(browser); err != nil {
 		t.Fatalf("start Chromium: %v", err)
 	}
@@ -81,6 +95,32 @@ func run(t *testing.T, ctx context.Context, step string, actions ...chromedp.Act
 	}
 }
 
+// click clicks the element sel finds, as chromedp.Click does. The page
+// replaces what the server says changed (#messages, #clock) as it
+// happens: an element found just before it was replaced is a node
+// Chromium no longer knows, and the click fails before any mouse event is
+// sent, so it is made again on the element now there.
+func click(sel string, opts ...chromedp.QueryOption) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		for {
+			err := chromedp.Click(sel, opts...).Do(ctx)
+			if err == nil || !strings.Contains(err.Error(), "Could not find node with given id") {
+				return err
+			}
+		}
+	})
+}
+
+// typeText types text into the element sel finds, the whole text in one
+// insertion, as an input method or a paste does: the page gets one input
+// event, where chromedp.SendKeys dispatches three key events a character
+// and Chromium draws a frame for each (some 17 ms of CPU a character).
+// Keys the page acts on by themselves (Enter, the arrows, Escape) go
+// through chromedp.KeyEvent.
+func typeText(sel, text string) chromedp.Tasks {
+	return chromedp.Tasks{chromedp.Focus(sel), input.InsertText(text)}
+}
+
 // jsString quotes s for a JavaScript expression.
 func jsString(s string) string { return fmt.Sprintf("%q", s) }
 
@@ -101,21 +141,21 @@ func countText(sel, text string, n *int) chromedp.Action {
 func slash(command string, options ...[2]string) chromedp.Tasks {
 	tasks := chromedp.Tasks{
 		chromedp.WaitVisible(`#composer-input`),
-		chromedp.SendKeys(`#composer-input`, command),
+		typeText(`#composer-input`, command),
 		waitText(`#popup[data-query=`+jsString(command)+`] .popup-name`, command),
-		chromedp.Click(fmt.Sprintf(`//div[@id="popup"]//span[@class="popup-name" and text()=%s]/..`, jsString(command)), chromedp.BySearch),
+		click(fmt.Sprintf(`//div[@id="popup"]//span[@class="popup-name" and text()=%s]/..`, jsString(command)), chromedp.BySearch),
 		chromedp.WaitVisible(`#cmd-chip`),
 	}
 	for _, o := range options {
 		tasks = append(tasks, chromedp.SetValue(`#opt-`+o[0], o[1]))
 	}
-	return append(tasks, chromedp.Click(`#send`))
+	return append(tasks, click(`#send`))
 }
 
 // actAs switches the page to member's view of the current channel.
 func actAs(memberID string) chromedp.Tasks {
 	return chromedp.Tasks{
-		chromedp.Click(`.switcher a[data-member="` + memberID + `"]`),
+		click(`.switcher a[data-member="` + memberID + `"]`),
 		chromedp.WaitVisible(`.switcher a.active[data-member="` + memberID + `"]`),
 		chromedp.WaitVisible(`#composer-input`),
 	}
@@ -124,10 +164,20 @@ func actAs(memberID string) chromedp.Tasks {
 // answer picks value from the open question's select menu.
 func answer(value string) chromedp.Tasks {
 	return chromedp.Tasks{
-		chromedp.Click(`.select:not(.disabled) .select-head`),
+		click(`.select:not(.disabled) .select-head`),
 		chromedp.WaitVisible(`.select.open .select-option[data-value="` + value + `"]`),
-		chromedp.Click(`.select.open .select-option[data-value="` + value + `"]`),
+		click(`.select.open .select-option[data-value="` + value + `"]`),
 	}
+}
+
+// answered waits until the open question's live count shows n answers:
+// the bot's edit that re-renders the message has landed.
+func answered(n int) chromedp.Action {
+	want := "1 answer so far"
+	if n != 1 {
+		want = fmt.Sprintf("%d answers so far", n)
+	}
+	return waitText(`.message:not(.ephemeral) .content`, want)
 }
 
 // highlighted reads the command picker's highlighted row: its name, and
@@ -155,15 +205,15 @@ func TestBrowser(t *testing.T) {
 			chromedp.WaitVisible(`.switcher a.active[data-member="7001"]`),
 		)
 		run(t, ctx, "/quiz ask with the bank from autocomplete",
-			chromedp.SendKeys(`#composer-input`, "/quiz ask"),
+			typeText(`#composer-input`, "/quiz ask"),
 			waitText(`#popup[data-query="/quiz ask"] .popup-name`, "/quiz ask"),
-			chromedp.Click(`//div[@id="popup"]//span[text()="/quiz ask"]/..`, chromedp.BySearch),
+			click(`//div[@id="popup"]//span[text()="/quiz ask"]/..`, chromedp.BySearch),
 			chromedp.WaitVisible(`#opt-bank`),
-			chromedp.SendKeys(`#opt-bank`, "Test"),
+			typeText(`#opt-bank`, "Test"),
 			waitText(`#popup[data-query="Test"] .popup-name`, "Test Bank"),
-			chromedp.Click(`//div[@id="popup"]//span[text()="Test Bank"]/..`, chromedp.BySearch),
+			click(`//div[@id="popup"]//span[text()="Test Bank"]/..`, chromedp.BySearch),
 			chromedp.SetValue(`#opt-minutes`, "30"),
-			chromedp.Click(`#send`),
+			click(`#send`),
 			waitText(`.message .embed-desc`, "Which is a colour?"),
 			waitText(`.message.ephemeral .content`, "Posted question 1 of Test Bank"),
 			waitText(`.message .reply-head`, "Alice used /quiz ask"),
@@ -171,14 +221,14 @@ func TestBrowser(t *testing.T) {
 		)
 
 		run(t, ctx, "Bob answers A", actAs("7002"), answer("A"),
-			waitText(`.message.ephemeral .content`, "Right!"))
+			waitText(`.message.ephemeral .content`, "Right!"), answered(1))
 		var others int
 		run(t, ctx, "Bob does not see Alice's private reply", countText(`.message`, "Posted question 1", &others))
 		if others != 0 {
 			t.Errorf("Bob's view: got %d of Alice's private replies, want 0", others)
 		}
 		run(t, ctx, "Carol answers B", actAs("7003"), answer("B"),
-			waitText(`.message.ephemeral .content`, "Not quite."))
+			waitText(`.message.ephemeral .content`, "Not quite."), answered(2))
 		run(t, ctx, "Carol does not see Bob's private reply", countText(`.message`, "Right!", &others))
 		if others != 0 {
 			t.Errorf("Carol's view: got %d of Bob's private replies, want 0", others)
@@ -229,10 +279,10 @@ func TestBrowser(t *testing.T) {
 		)
 		run(t, ctx, "submit the text; the preview offers Add",
 			chromedp.SetValue(`#modal-fields textarea`, pasted),
-			chromedp.Click(`#modal-submit`),
+			click(`#modal-submit`),
 			chromedp.WaitNotPresent(`dialog#modal[open]`),
 			waitText(`.message.ephemeral .embed-desc`, "Which is a planet?"),
-			chromedp.Click(`//li[contains(@class,"ephemeral")]//button[normalize-space()="Add"]`, chromedp.BySearch),
+			click(`//li[contains(@class,"ephemeral")]//button[normalize-space()="Add"]`, chromedp.BySearch),
 			waitText(`.message.ephemeral .content`, "added 1"),
 		)
 		run(t, ctx, "/quiz ask draws the pasted question",
@@ -252,7 +302,7 @@ func TestBrowser(t *testing.T) {
 		run(t, ctx, "type / as Alice",
 			chromedp.Navigate(sb.URL()),
 			chromedp.WaitVisible(`.switcher a.active[data-member="7001"]`),
-			chromedp.SendKeys(`#composer-input`, "/"),
+			typeText(`#composer-input`, "/"),
 			waitText(`#popup[data-query="/"] .popup-name`, "/quiz ask"),
 			chromedp.Evaluate(`[...document.querySelectorAll("#popup .popup-name")].map(e => e.textContent)`, &names),
 			chromedp.Evaluate(`(p => p.scrollHeight > p.clientHeight)(document.getElementById("popup"))`, &overflows),
@@ -284,9 +334,9 @@ func TestBrowser(t *testing.T) {
 		run(t, ctx, "Bob types /quizadmin and sends it",
 			chromedp.KeyEvent(kb.Escape),
 			actAs("7002"),
-			chromedp.SendKeys(`#composer-input`, "/quizadmin"),
+			typeText(`#composer-input`, "/quizadmin"),
 			chromedp.Evaluate(`document.querySelectorAll("#popup:not([hidden]) .popup-item").length`, &offered),
-			chromedp.SendKeys(`#composer-input`, kb.Enter),
+			chromedp.KeyEvent(kb.Enter),
 			waitText(`#composer-error`, "/quizadmin needs the Manage Server permission, which Bob does not have"),
 		)
 		if offered != 0 {
@@ -312,7 +362,7 @@ func TestBrowser(t *testing.T) {
 		var closedHeight, pickedHeight float64
 		run(t, ctx, "open the newest question's menu",
 			chromedp.Evaluate(`document.querySelector(".select:not(.disabled) .select-head").offsetHeight`, &closedHeight),
-			chromedp.Click(`.select:not(.disabled) .select-head`),
+			click(`.select:not(.disabled) .select-head`),
 			chromedp.WaitVisible(`.select.open .select-option[data-value="E"]`),
 			chromedp.Evaluate(`(() => {
 				const s = document.getElementById("scroller").getBoundingClientRect();
@@ -326,9 +376,9 @@ func TestBrowser(t *testing.T) {
 		var picked string
 		var truncated bool
 		run(t, ctx, "pick A, C and E",
-			chromedp.Click(`.select.open .select-option[data-value="A"]`),
-			chromedp.Click(`.select.open .select-option[data-value="C"]`),
-			chromedp.Click(`.select.open .select-option[data-value="E"]`),
+			click(`.select.open .select-option[data-value="A"]`),
+			click(`.select.open .select-option[data-value="C"]`),
+			click(`.select.open .select-option[data-value="E"]`),
 			chromedp.Evaluate(`document.querySelector(".select.open .select-head").offsetHeight`, &pickedHeight),
 			chromedp.Evaluate(`document.querySelector(".select.open .select-placeholder").textContent`, &picked),
 			chromedp.Evaluate(`(e => e.scrollWidth > e.clientWidth)(document.querySelector(".select.open .select-placeholder"))`, &truncated),
@@ -340,7 +390,7 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("the menu's head: got %q, want the three picks' labels", picked)
 		}
 		run(t, ctx, "close the menu: the answer is sent",
-			chromedp.Click(`.chat-header`),
+			click(`.chat-header`),
 			waitText(`.message.ephemeral .content`, "Right"),
 		)
 
@@ -403,7 +453,7 @@ func TestBrowser(t *testing.T) {
 			waitText(`#clock .clock-daily`, "Next daily quiz: "),
 		)
 		run(t, ctx, "Advance time to the next daily quiz: it posts",
-			chromedp.Click(`#advance-daily:not([disabled])`),
+			click(`#advance-daily:not([disabled])`),
 			waitText(`.message .content`, "Daily question"),
 			waitText(`#clock .clock-ahead`, "ahead of real time"),
 		)
@@ -411,7 +461,7 @@ func TestBrowser(t *testing.T) {
 			slash("/quiz ask", [2]string{"bank", "Test Bank"}, [2]string{"minutes", "30"}),
 			chromedp.Poll(`document.querySelectorAll(".select:not(.disabled)").length === 2`, nil,
 				chromedp.WithPollingTimeout(15*time.Second)),
-			chromedp.Click(`button[data-advance="1h"]`),
+			click(`button[data-advance="1h"]`),
 			waitText(`.message .embed-title`, "Answer: A"),
 			chromedp.WaitVisible(`.select.disabled`),
 		)
@@ -420,6 +470,105 @@ func TestBrowser(t *testing.T) {
 		if open != 1 {
 			t.Errorf("open questions after the hour: got %d, want 1 (the daily one closes with the next day's)", open)
 		}
+		checkNoViolations(t, ctx, sb)
+	})
+
+	t.Run("a mock exam sat to the end; another runs out of time", func(t *testing.T) {
+		t.Parallel() // a tab and a sandbox each
+		sb := startSandbox(t, "mock-bank.yaml")
+		ctx := tab(t, browser)
+		// mockButton clicks a button of the mock exam's private message.
+		mockButton := func(label string) chromedp.Action {
+			return chromedp.Click(fmt.Sprintf(`//li[contains(@class,"ephemeral")][last()]//button[text()[normalize-space()=%s] and not(@disabled)]`, jsString(label)), chromedp.BySearch)
+		}
+		run(t, ctx, "Bob starts /quiz mock",
+			chromedp.Navigate(sb.URL()),
+			actAs("7002"),
+			slash("/quiz mock", [2]string{"bank", "Mock Bank"}),
+			waitText(`.message.ephemeral .content`, "Your mock exam of Mock Bank: 3 questions in 6 min, pass mark 700 of 100-1000"),
+			waitText(`.message.ephemeral .content`, "question 1 of 3"),
+			waitText(`.message.ephemeral .content`, "0 answered · ⚑ 0 flagged · ○ 3 unanswered"),
+			chromedp.WaitVisible(`.message.ephemeral .content time.ts`),
+		)
+		// The draw's order is random: key and wrong read the question
+		// shown and give its key, or a wrong answer.
+		keys := map[string]string{"Which port does HTTPS": "A", "Which protocol turns names": "B", "Which control proves": "C"}
+		shown := func() (key, wrong string) {
+			t.Helper()
+			var stem string
+			run(t, ctx, "read the question", chromedp.Text(`//li[contains(@class,"ephemeral")][last()]//div[@class="embed-desc"]`, &stem, chromedp.BySearch))
+			for prefix, k := range keys {
+				if strings.HasPrefix(stem, prefix) {
+					return k, map[string]string{"A": "B", "B": "C", "C": "A"}[k]
+				}
+			}
+			t.Fatalf("the question shown: %q, not one of the bank's", stem)
+			return "", ""
+		}
+		key1, wrong1 := shown()
+		run(t, ctx, "answer question 1 wrong, go on",
+			answer(wrong1),
+			waitText(`.message.ephemeral .content`, "Your answer: "+wrong1),
+			mockButton("Next"),
+			waitText(`.message.ephemeral .content`, "question 2 of 3"),
+		)
+		_, wrong2 := shown()
+		run(t, ctx, "answer question 2 wrong and flag it",
+			answer(wrong2),
+			waitText(`.message.ephemeral .content`, "Your answer: "+wrong2),
+			mockButton("Flag for review"),
+			waitText(`.message.ephemeral .content`, "⚑ flagged for review"),
+			waitText(`.message.ephemeral .content`, "2 answered · ⚑ 1 flagged · ○ 1 unanswered"),
+		)
+		run(t, ctx, "back to question 1, change its answer to the right one, on to question 3",
+			mockButton("Back"),
+			waitText(`.message.ephemeral .content`, "question 1 of 3"),
+			answer(key1),
+			waitText(`.message.ephemeral .content`, "Your answer: "+key1),
+			mockButton("Next"),
+			waitText(`.message.ephemeral .content`, "question 2 of 3"),
+			mockButton("Next"),
+			waitText(`.message.ephemeral .content`, "question 3 of 3"),
+		)
+		run(t, ctx, "Finish, confirm: the result",
+			mockButton("Finish"),
+			waitText(`.message.ephemeral .content`, "Finish your mock exam now?"),
+			mockButton("Finish now"),
+			waitText(`.message.ephemeral .content`, "Mock exam result · Mock Bank"),
+			waitText(`.message.ephemeral .embed`, "Time used:"),
+			waitText(`.message.ephemeral .embed`, "Pass mark: 700"),
+			waitText(`.message.ephemeral .embed`, "Domain: Networking"),
+		)
+		var result string
+		run(t, ctx, "read the result", chromedp.Text(`//li[contains(@class,"ephemeral")][last()]`, &result, chromedp.BySearch))
+		if !strings.Contains(result, "Score: 400 on a scale of 100-1000 · 33% (1 of 3 right)") || !strings.Contains(result, "Answered 2 of 3 · 1 unanswered, counted as wrong · ⚑ 1 flagged") ||
+			!strings.Contains(result, "Go over 2 questions") {
+			t.Errorf("the result: got %q", result)
+		}
+		if *mockScreenshot != "" {
+			var png []byte
+			run(t, ctx, "screenshot", chromedp.CaptureScreenshot(&png))
+			if err := os.WriteFile(*mockScreenshot, png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		run(t, ctx, "go over the questions",
+			chromedp.Click(`//li[contains(@class,"ephemeral")][last()]//button[starts-with(normalize-space(),"Go over")]`, chromedp.BySearch),
+			waitText(`.message.ephemeral .content`, "Mock exam review · 1 of 2 · question 2 of 3 · ❌ missed · ⚑ flagged"),
+			waitText(`.message.ephemeral .content`, "You chose "+wrong2+". The answer: "),
+			mockButton("Next"),
+			waitText(`.message.ephemeral .content`, "Mock exam review · 2 of 2 · question 3 of 3 · ○ not answered"),
+		)
+
+		run(t, ctx, "a second attempt; Advance time 10 minutes; the next click shows the result",
+			slash("/quiz mock", [2]string{"bank", "Mock Bank"}),
+			waitText(`.message.ephemeral .content`, "0 answered · ⚑ 0 flagged · ○ 3 unanswered"),
+			chromedp.Click(`button[data-advance="10m"]`),
+			waitText(`#clock .clock-ahead`, "ahead of real time"),
+			mockButton("Next"),
+			waitText(`.message.ephemeral .content`, "Time is up."),
+			waitText(`.message.ephemeral .embed`, "(time ran out)"),
+		)
 		checkNoViolations(t, ctx, sb)
 	})
 

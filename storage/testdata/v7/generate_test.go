@@ -4,8 +4,9 @@ package storage
 // written by the build before version 8 (its own API, not an imitation),
 // and what that build's readers return on it, for TestMigrateV7File. It
 // lives in testdata so that this build does not compile it: to run it,
-// copy it into storage/ of a checkout of a schema-7 build (main at
-// f356d6e) and run
+// copy it and ../../mockscenario_test.go into storage/ of a checkout of a
+// schema-7 build (main at cbbb6ff, the last before schema 8, with issue
+// 21's mock exams, drills and exam settings) and run
 //
 //	QUIZHOST_V7_OUT=/tmp/v7 go test -count=1 -run TestGenerateV7 ./storage
 //
@@ -17,6 +18,17 @@ package storage
 //	regraded.txt.gz    the regrades of TestMigrateV7File and results() after
 //	rebuilt.txt.gz     results() after RebuildScores of each guild, then
 //	shard-<i>.txt.gz   results() on each file of a reshard of rich.db in two
+//
+// and, for the mock exam scenario (mockscenario_test.go, in a file of its
+// own),
+//
+//	mocks.db              the file after playMocks
+//	mocks-results.txt.gz  mockResults() on it
+//	mocks-regraded.txt.gz regradeMockScenario and mockResults() after
+//	mocks-rebuilt.txt.gz  mockResults() after RebuildMemory and
+//	                      RebuildScores of the guild
+//
+// (gzip rich.db and mocks.db before committing them).
 
 import (
 	"compress/gzip"
@@ -76,6 +88,25 @@ func TestGenerateV7(t *testing.T) {
 		writeGz(t, filepath.Join(out, fmt.Sprintf("shard-%d.txt.gz", i)), results(t, s, sc))
 		s.Close()
 	}
+
+	mpath := filepath.Join(dir, "mocks.db")
+	db = openPath(t, mpath)
+	msc := playMocks(t, db)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	copyV7File(t, mpath, filepath.Join(out, "mocks.db"))
+	db = openPath(t, mpath)
+	writeGz(t, filepath.Join(out, "mocks-results.txt.gz"), mockResults(t, db, msc))
+	writeGz(t, filepath.Join(out, "mocks-regraded.txt.gz"), regradeMockScenario(t, db)+mockResults(t, db, msc))
+	if err := db.RebuildMemory(t.Context(), mockGuild, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RebuildScores(t.Context(), mockGuild); err != nil {
+		t.Fatal(err)
+	}
+	writeGz(t, filepath.Join(out, "mocks-rebuilt.txt.gz"), mockResults(t, db, msc))
+	db.Close()
 }
 
 // regradeV7Scenario regrades the first eight questions of the scenario in
@@ -327,7 +358,7 @@ func results(t *testing.T, db *DB, sc richScenario) string {
 			for _, u := range sc.members {
 				ms, err := db.MemberStats(g, u, at)
 				put(fmt.Sprintf("%s: stats of %d", when, u), ms, err)
-				q, err := db.ReviewQueue(g, u, at, nil)
+				q, err := db.ReviewQueue(g, u, at, nil, questions.ExamPlan{})
 				put(fmt.Sprintf("%s: review queue of %d", when, u), q, err)
 			}
 			st, err := db.ActiveStreaks(g, at, 0)

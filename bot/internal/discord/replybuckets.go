@@ -1,6 +1,7 @@
-package bot
+package discord
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -22,75 +23,75 @@ import (
 //     round trip: every reply edit, across all interactions, would wait
 //     for the one before it.
 //
-// So replies share replySlots buckets of discordgo's own limiter, keyed
+// So replies share ReplySlots buckets of discordgo's own limiter, keyed
 // "interaction:<slot>": a fixed number, made once each. An interaction's
 // routes are its own at Discord (exempt from the global limit, limited per
 // token), so a slot stands for a fresh route each time it is taken; only
 // discordgo's global limit can hold a reply up. A slot carries one request
 // at a time; a reply takes its interaction's slot (a hash of the id), or
 // when that one is busy the next free one, so concurrent replies do not
-// wait for each other unless replySlots of them are in flight.
+// wait for each other unless ReplySlots of them are in flight.
 
-// replySlots is how many rate-limit buckets interaction replies share: as
+// ReplySlots is how many rate-limit buckets interaction replies share: as
 // many as replies that can be in flight without waiting for each other.
-const replySlots = 256
+const ReplySlots = 256
 
-// respond sends the interaction's initial response: discordgo's
-// InteractionRespond through a reply slot.
-func (c *call) respond(resp *discordgo.InteractionResponse, options ...discordgo.RequestOption) error {
-	endpoint := discordgo.EndpointInteractionResponse(c.i.ID, c.i.Token)
+// Respond sends interaction i's initial response (a message, an update
+// of the message of its component, a deferral, a form or autocomplete
+// choices): discordgo's InteractionRespond through a reply slot, under
+// ctx. A response with files is sent as multipart.
+func (c *Client) Respond(ctx context.Context, i *discordgo.Interaction, resp *discordgo.InteractionResponse) error {
+	endpoint := discordgo.EndpointInteractionResponse(i.ID, i.Token)
 	if resp.Data != nil && len(resp.Data.Files) > 0 {
 		contentType, body, err := discordgo.MultipartBodyWithJSON(resp, resp.Data.Files)
 		if err != nil {
 			return err
 		}
-		_, err = c.request(http.MethodPost, endpoint, contentType, body, options...)
+		_, err = c.reply(ctx, i, http.MethodPost, endpoint, contentType, body)
 		return err
 	}
 	body, err := discordgo.Marshal(*resp)
 	if err != nil {
 		return err
 	}
-	_, err = c.request(http.MethodPost, endpoint, "application/json", body, options...)
+	_, err = c.reply(ctx, i, http.MethodPost, endpoint, "application/json", body)
 	return err
 }
 
-// editOriginal edits the interaction's reply (@original): discordgo's
-// InteractionResponseEdit through a reply slot.
-func (c *call) editOriginal(data *discordgo.WebhookEdit, options ...discordgo.RequestOption) (*discordgo.Message, error) {
-	uri := discordgo.EndpointWebhookMessage(c.i.AppID, c.i.Token, "@original")
+// EditReply replaces interaction i's response (its @original: the
+// message sent, or the one a deferral promised): discordgo's
+// InteractionResponseEdit through a reply slot, under ctx. Files, if any,
+// are attached (multipart).
+func (c *Client) EditReply(ctx context.Context, i *discordgo.Interaction, data *discordgo.WebhookEdit) error {
+	uri := discordgo.EndpointWebhookMessage(i.AppID, i.Token, "@original")
 	var response []byte
 	if len(data.Files) > 0 {
 		contentType, body, err := discordgo.MultipartBodyWithJSON(data, data.Files)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if response, err = c.request(http.MethodPatch, uri, contentType, body, options...); err != nil {
-			return nil, err
+		if response, err = c.reply(ctx, i, http.MethodPatch, uri, contentType, body); err != nil {
+			return err
 		}
 	} else {
 		body, err := discordgo.Marshal(data)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if response, err = c.request(http.MethodPatch, uri, "application/json", body, options...); err != nil {
-			return nil, err
+		if response, err = c.reply(ctx, i, http.MethodPatch, uri, "application/json", body); err != nil {
+			return err
 		}
 	}
 	var m *discordgo.Message
-	if err := unmarshalReply(response, &m); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return unmarshalReply(response, &m)
 }
 
-// followup sends a follow-up message: discordgo's FollowupMessageCreate
-// through a reply slot. The message is nil unless wait is set.
-func (c *call) followup(wait bool, data *discordgo.WebhookParams, options ...discordgo.RequestOption) (*discordgo.Message, error) {
-	uri := discordgo.EndpointWebhookToken(c.i.AppID, c.i.Token)
-	if wait {
-		uri += "?wait=true"
-	}
+// FollowUp sends a follow-up message of interaction i, after its
+// response: discordgo's FollowupMessageCreate (with wait=true, so that
+// Discord answers once the message is in) through a reply slot, under
+// ctx. Files, if any, are attached (multipart).
+func (c *Client) FollowUp(ctx context.Context, i *discordgo.Interaction, data *discordgo.WebhookParams) error {
+	uri := discordgo.EndpointWebhookToken(i.AppID, i.Token) + "?wait=true"
 	var (
 		response []byte
 		err      error
@@ -98,24 +99,21 @@ func (c *call) followup(wait bool, data *discordgo.WebhookParams, options ...dis
 	if len(data.Files) > 0 {
 		contentType, body, encErr := discordgo.MultipartBodyWithJSON(data, data.Files)
 		if encErr != nil {
-			return nil, encErr
+			return encErr
 		}
-		response, err = c.request(http.MethodPost, uri, contentType, body, options...)
+		response, err = c.reply(ctx, i, http.MethodPost, uri, contentType, body)
 	} else {
 		body, encErr := discordgo.Marshal(data)
 		if encErr != nil {
-			return nil, encErr
+			return encErr
 		}
-		response, err = c.request(http.MethodPost, uri, "application/json", body, options...)
+		response, err = c.reply(ctx, i, http.MethodPost, uri, "application/json", body)
 	}
-	if !wait || err != nil {
-		return nil, err
+	if err != nil {
+		return err
 	}
 	var m *discordgo.Message
-	if err := unmarshalReply(response, &m); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return unmarshalReply(response, &m)
 }
 
 // unmarshalReply decodes a reply's returned message as discordgo does
@@ -127,27 +125,27 @@ func unmarshalReply(data []byte, v any) error {
 	return nil
 }
 
-// request sends one interaction-reply request through a reply slot's
-// bucket; discordgo's RequestWithLockedBucket releases it (and retries
-// 502s and 429s through it, as for any route).
-func (c *call) request(method, uri, contentType string, body []byte, options ...discordgo.RequestOption) ([]byte, error) {
-	bucket, err := c.replyBucket()
+// reply sends one request of interaction i's replies through a reply
+// slot's bucket, under ctx; discordgo's RequestWithLockedBucket releases
+// it (and retries 502s and 429s through it, as for any route).
+func (c *Client) reply(ctx context.Context, i *discordgo.Interaction, method, uri, contentType string, body []byte) ([]byte, error) {
+	bucket, err := c.replyBucket(ctx, i.ID)
 	if err != nil {
 		return nil, err
 	}
-	return c.s.RequestWithLockedBucket(method, uri, contentType, body, bucket, 0, options...)
+	return c.rest.RequestWithLockedBucket(method, uri, contentType, body, bucket, 0, discordgo.WithContext(ctx))
 }
 
-// replyBucket takes a reply slot's bucket, locked, as discordgo's
-// LockBucket takes a route's, for a route it has never seen: nothing in
-// the bucket (another interaction's rate-limit headers) holds it up, a
-// global rate limit does, waited out while c.ctx allows.
-func (c *call) replyBucket() (*discordgo.Bucket, error) {
-	rl := c.s.Ratelimiter
-	home := slotOf(c.i.ID)
+// replyBucket takes a reply slot's bucket for interaction id, locked, as
+// discordgo's LockBucket takes a route's, for a route it has never seen:
+// nothing in the bucket (another interaction's rate-limit headers) holds
+// it up, a global rate limit does, waited out while ctx allows.
+func (c *Client) replyBucket(ctx context.Context, id string) (*discordgo.Bucket, error) {
+	rl := c.rest.Ratelimiter
+	home := slotOf(id)
 	var bucket *discordgo.Bucket
-	for n := range replySlots {
-		b := rl.GetBucket(slotKey((home + n) % replySlots))
+	for n := range ReplySlots {
+		b := rl.GetBucket(slotKey((home + n) % ReplySlots))
 		if b.TryLock() {
 			bucket = b
 			break
@@ -159,7 +157,7 @@ func (c *call) replyBucket() (*discordgo.Bucket, error) {
 	}
 	bucket.Remaining = 1 // a fresh route's: only the global limit can wait
 	if wait := rl.GetWaitTime(bucket, 1); wait > 0 {
-		if err := sleepCtx(c.ctx, wait); err != nil {
+		if err := sleepCtx(ctx, wait); err != nil {
 			bucket.Unlock()
 			return nil, fmt.Errorf("wait out the global rate limit: %w", err)
 		}
@@ -176,7 +174,7 @@ func slotOf(id string) int {
 		h ^= uint32(id[i])
 		h *= 16777619
 	}
-	return int(h % replySlots)
+	return int(h % ReplySlots)
 }
 
 // slotKey is the discordgo bucket key of reply slot n, "interaction:<n>"

@@ -1,4 +1,4 @@
-package bot
+package discord
 
 import (
 	"bytes"
@@ -115,7 +115,7 @@ func fatalClose(code int) (string, bool) {
 // the request there before the transport redirected it), and what to do
 // about a refused token or a fatal close code. fatal reports whether
 // retrying cannot help.
-func (b *Bot) connectError(err error) (msg error, fatal bool) {
+func (c *Client) connectError(err error) (msg error, fatal bool) {
 	var ce *websocket.CloseError
 	if errors.As(err, &ce) {
 		if why, ok := fatalClose(ce.Code); ok {
@@ -124,17 +124,17 @@ func (b *Bot) connectError(err error) (msg error, fatal bool) {
 	}
 	var re *discordgo.RESTError
 	if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusUnauthorized {
-		return fmt.Errorf("the Discord API at %s refused the bot token (HTTP 401 Unauthorized): check DISCORD_TOKEN", b.cfg.APIBase), true
+		return fmt.Errorf("the Discord API at %s refused the bot token (HTTP 401 Unauthorized): check DISCORD_TOKEN", c.cfg.APIBase), true
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	return fmt.Errorf("connect to Discord at %s: %w", b.cfg.APIBase, err), false
+	return fmt.Errorf("connect to Discord at %s: %w", c.cfg.APIBase, err), false
 }
 
 // connect opens the gateway connection, giving up when ctx ends.
-func (b *Bot) connect(ctx context.Context, s *discordgo.Session, a *attempt) error {
+func connect(ctx context.Context, s *discordgo.Session, a *attempt) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	a.begin(ctx)
@@ -147,31 +147,31 @@ func (b *Bot) connect(ctx context.Context, s *discordgo.Session, a *attempt) err
 // stopped), in its identify turn, waiting 1 s, 2 s, 4 s … up to 10 minutes
 // between failed tries, like discordgo. It returns when ctx ends (nil) or
 // on a fatal close code (the error to stop the bot with).
-func (b *Bot) keepConnected(ctx context.Context, sh *shard, p *pacer) error {
+func (c *Client) keepConnected(ctx context.Context, sh *shard) error {
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-sh.dropped:
 		}
-		b.log.Warn("gateway connection dropped: reconnecting", "shard", sh.id)
+		c.log.Warn("gateway connection dropped: reconnecting", "shard", sh.id)
 		wait := time.Second
 		for {
-			err := b.connectShard(ctx, sh, p)
+			err := c.connectShard(ctx, sh)
 			if err == nil || errors.Is(err, discordgo.ErrWSAlreadyOpen) {
-				b.shardUp(sh)
-				b.log.Info("reconnected to the gateway", "shard", sh.id)
-				b.cfg.Metrics.Reconnect()
+				c.shardUp(sh)
+				c.log.Info("reconnected to the gateway", "shard", sh.id)
+				c.cfg.Reconnected()
 				break
 			}
 			if ctx.Err() != nil {
 				return nil
 			}
-			msg, fatal := b.connectError(err)
+			msg, fatal := c.connectError(err)
 			if fatal {
 				return msg
 			}
-			b.log.Warn("reconnect to the gateway", "shard", sh.id, "err", msg, "retry_in", wait)
+			c.log.Warn("reconnect to the gateway", "shard", sh.id, "err", msg, "retry_in", wait)
 			select {
 			case <-ctx.Done():
 				return nil

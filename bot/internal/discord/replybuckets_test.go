@@ -1,11 +1,13 @@
-package bot
+package discord
 
 import (
 	"context"
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,9 +45,16 @@ func (r *replyServer) sent() []string {
 	return append([]string(nil), r.paths...)
 }
 
-// replyCall is an interaction's call on a session whose REST requests
-// rt answers.
-func replyCall(t *testing.T, ctx context.Context, rt http.RoundTripper) *call {
+// call is one interaction's replies, under ctx, through c.
+type call struct {
+	ctx context.Context
+	c   *Client
+	i   *discordgo.Interaction
+}
+
+// testClient is a Client whose REST session sends its requests to rt
+// directly (none of the bot's transport around it).
+func testClient(t testing.TB, rt http.RoundTripper) *Client {
 	t.Helper()
 	s, err := discordgo.New("Bot x")
 	if err != nil {
@@ -53,7 +62,28 @@ func replyCall(t *testing.T, ctx context.Context, rt http.RoundTripper) *call {
 	}
 	s.Client = &http.Client{Transport: rt}
 	s.LogLevel = discordgoSilent
-	return &call{ctx: ctx, s: s, i: &discordgo.Interaction{ID: "1300000000000000001", AppID: "9001", Token: "tok"}}
+	return &Client{rest: s}
+}
+
+// replyCall is an interaction's call on a session whose REST requests
+// rt answers.
+func replyCall(t *testing.T, ctx context.Context, rt http.RoundTripper) *call {
+	t.Helper()
+	return &call{ctx: ctx, c: testClient(t, rt), i: &discordgo.Interaction{ID: "1300000000000000001", AppID: "9001", Token: "tok"}}
+}
+
+// bucketKeys returns the keys of the buckets rl holds, sorted. It reads
+// the limiter's unexported map: discordgo has no other way to see it.
+func bucketKeys(rl *discordgo.RateLimiter) []string {
+	rl.Lock()
+	defer rl.Unlock()
+	m := reflect.ValueOf(rl).Elem().FieldByName("buckets")
+	keys := make([]string, 0, m.Len())
+	for _, k := range m.MapKeys() {
+		keys = append(keys, k.String())
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // setGlobalLimit makes discordgo's limiter of s hold every request until
@@ -68,23 +98,26 @@ func setGlobalLimit(t *testing.T, s *discordgo.Session, d time.Duration) {
 	}
 }
 
-// replyCalls are the three ways a call talks to Discord, by name.
+// noPings is the bot's allowed_mentions: nobody.
+func noPings() *discordgo.MessageAllowedMentions {
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
+}
+
+// replyCalls are the three ways an interaction's replies reach Discord, by name.
 var replyCalls = []struct {
 	name string
 	send func(c *call) error
 }{
 	{"respond", func(c *call) error {
-		return c.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+		return c.c.Respond(c.ctx, c.i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{Content: "hi", AllowedMentions: noPings()}})
 	}},
 	{"editOriginal", func(c *call) error {
 		content := "hi"
-		_, err := c.editOriginal(&discordgo.WebhookEdit{Content: &content, AllowedMentions: noPings()})
-		return err
+		return c.c.EditReply(c.ctx, c.i, &discordgo.WebhookEdit{Content: &content, AllowedMentions: noPings()})
 	}},
 	{"followup", func(c *call) error {
-		_, err := c.followup(true, &discordgo.WebhookParams{Content: "hi", AllowedMentions: noPings()})
-		return err
+		return c.c.FollowUp(c.ctx, c.i, &discordgo.WebhookParams{Content: "hi", AllowedMentions: noPings()})
 	}},
 }
 
@@ -98,7 +131,7 @@ func TestReplyHonoursGlobalLimit(t *testing.T) {
 			rt := &replyServer{status: http.StatusOK, body: `{"id":"1","channel_id":"6001"}`}
 			c := replyCall(t, context.Background(), rt)
 			start := time.Now()
-			setGlobalLimit(t, c.s, 100*time.Millisecond)
+			setGlobalLimit(t, c.c.rest, 100*time.Millisecond)
 			if err := rc.send(c); err != nil {
 				t.Fatalf("got %v, want nil", err)
 			}
@@ -114,14 +147,14 @@ func TestReplyHonoursGlobalLimit(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
 			c := replyCall(t, ctx, rt)
-			setGlobalLimit(t, c.s, time.Hour)
+			setGlobalLimit(t, c.c.rest, time.Hour)
 			if err := rc.send(c); !errors.Is(err, context.Canceled) {
 				t.Errorf("got %v, want context.Canceled", err)
 			}
 			if got := rt.sent(); len(got) != 0 {
 				t.Errorf("got requests %q, want none", got)
 			}
-			b := c.s.Ratelimiter.GetBucket(slotKey(slotOf(c.i.ID)))
+			b := c.c.rest.Ratelimiter.GetBucket(slotKey(slotOf(c.i.ID)))
 			if !b.TryLock() {
 				t.Fatal("the reply's slot is still locked after it gave up")
 			}
@@ -150,7 +183,7 @@ func TestReplyErrors(t *testing.T) {
 func TestReplyTakesAFreeSlot(t *testing.T) {
 	rt := &replyServer{status: http.StatusNoContent}
 	c := replyCall(t, context.Background(), rt)
-	home := c.s.Ratelimiter.GetBucket(slotKey(slotOf(c.i.ID)))
+	home := c.c.rest.Ratelimiter.GetBucket(slotKey(slotOf(c.i.ID)))
 	home.Lock() // another interaction's request is in flight on it
 	defer home.Unlock()
 	done := make(chan error, 1)
@@ -172,14 +205,14 @@ func TestSlotKey(t *testing.T) {
 	for _, tc := range []struct {
 		n    int
 		want string
-	}{{0, "interaction:0"}, {7, "interaction:7"}, {42, "interaction:42"}, {replySlots - 1, "interaction:255"}} {
+	}{{0, "interaction:0"}, {7, "interaction:7"}, {42, "interaction:42"}, {ReplySlots - 1, "interaction:255"}} {
 		if got := slotKey(tc.n); got != tc.want {
 			t.Errorf("slotKey(%d) = %q, want %q", tc.n, got, tc.want)
 		}
 	}
 	for _, id := range []string{"", "1", "5001", "1300000000000000001", "18446744073709551615"} {
-		if n := slotOf(id); n < 0 || n >= replySlots {
-			t.Errorf("slotOf(%q) = %d, want within [0, %d)", id, n, replySlots)
+		if n := slotOf(id); n < 0 || n >= ReplySlots {
+			t.Errorf("slotOf(%q) = %d, want within [0, %d)", id, n, ReplySlots)
 		}
 	}
 }
@@ -210,21 +243,20 @@ var replySenders = []struct {
 }{
 	{"discordgo",
 		func(c *call) error {
-			return c.s.InteractionRespond(c.i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource})
+			return c.c.rest.InteractionRespond(c.i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource})
 		},
 		func(c *call) error {
 			content := "hi"
-			_, err := c.s.InteractionResponseEdit(c.i, &discordgo.WebhookEdit{Content: &content, AllowedMentions: noPings()})
+			_, err := c.c.rest.InteractionResponseEdit(c.i, &discordgo.WebhookEdit{Content: &content, AllowedMentions: noPings()})
 			return err
 		}},
 	{"slots",
 		func(c *call) error {
-			return c.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource})
+			return c.c.Respond(c.ctx, c.i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource})
 		},
 		func(c *call) error {
 			content := "hi"
-			_, err := c.editOriginal(&discordgo.WebhookEdit{Content: &content, AllowedMentions: noPings()})
-			return err
+			return c.c.EditReply(c.ctx, c.i, &discordgo.WebhookEdit{Content: &content, AllowedMentions: noPings()})
 		}},
 }
 
@@ -234,18 +266,13 @@ var replySenders = []struct {
 func BenchmarkReplyRetained(b *testing.B) {
 	for _, rs := range replySenders {
 		b.Run(rs.name, func(b *testing.B) {
-			s, err := discordgo.New("Bot x")
-			if err != nil {
-				b.Fatal(err)
-			}
-			s.Client = &http.Client{Transport: slowServer{}}
-			s.LogLevel = discordgoSilent
+			cl := testClient(b, slowServer{})
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
 			for i := 0; b.Loop(); i++ {
 				id := strconv.Itoa(1300000000000000000 + i)
-				c := &call{ctx: context.Background(), s: s, i: &discordgo.Interaction{ID: id, AppID: "9001",
+				c := &call{ctx: context.Background(), c: cl, i: &discordgo.Interaction{ID: id, AppID: "9001",
 					Token: "aW50ZXJhY3Rpb246" + id + strings.Repeat("x", 150)}}
 				if err := rs.respond(c); err != nil {
 					b.Fatal(err)
@@ -255,8 +282,8 @@ func BenchmarkReplyRetained(b *testing.B) {
 			runtime.GC()
 			runtime.ReadMemStats(&after)
 			b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(b.N), "retained-B/op")
-			b.ReportMetric(float64(len(RateLimitBuckets(&Bot{sess: s}))), "buckets")
-			runtime.KeepAlive(s)
+			b.ReportMetric(float64(len(bucketKeys(cl.rest.Ratelimiter))), "buckets")
+			runtime.KeepAlive(cl)
 		})
 	}
 }
@@ -267,16 +294,11 @@ func BenchmarkReplyEdits(b *testing.B) {
 	const editors = 16
 	for _, rs := range replySenders {
 		b.Run(rs.name, func(b *testing.B) {
-			s, err := discordgo.New("Bot x")
-			if err != nil {
-				b.Fatal(err)
-			}
-			s.Client = &http.Client{Transport: slowServer{rtt: 5 * time.Millisecond}}
-			s.LogLevel = discordgoSilent
+			cl := testClient(b, slowServer{rtt: 5 * time.Millisecond})
 			calls := make([]*call, editors)
 			for i := range calls {
 				id := strconv.Itoa(1300000000000000000 + i)
-				calls[i] = &call{ctx: context.Background(), s: s, i: &discordgo.Interaction{ID: id, AppID: "9001", Token: "tok" + id}}
+				calls[i] = &call{ctx: context.Background(), c: cl, i: &discordgo.Interaction{ID: id, AppID: "9001", Token: "tok" + id}}
 			}
 			for b.Loop() {
 				var wg sync.WaitGroup

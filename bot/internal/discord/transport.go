@@ -1,8 +1,7 @@
-package bot
+package discord
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -134,11 +133,12 @@ func interactionRoute(path string) bool {
 
 type backgroundKey struct{}
 
-// background marks ctx as the scheduler's or the refresher's. Their REST
-// calls do not wait out rate limits (discordgo sleeps through those, deaf
-// to the context, which could hold up shutdown): they fail, and the work is
-// retried later.
-func background(ctx context.Context) context.Context {
+// Background marks ctx as the scheduler's or the refresher's. Their REST
+// calls do not retry a request Discord answered 429 (discordgo would sleep
+// through the wait, deaf to the context, which could hold up shutdown):
+// they fail with a *discordgo.RateLimitError, and the work is retried
+// later.
+func Background(ctx context.Context) context.Context {
 	return context.WithValue(ctx, backgroundKey{}, true)
 }
 
@@ -149,23 +149,4 @@ func rest(ctx context.Context) []discordgo.RequestOption {
 		opts = append(opts, discordgo.WithRetryOnRatelimit(false))
 	}
 	return opts
-}
-
-// maxRateWait is the longest editNow waits for a rate-limited route.
-const maxRateWait = time.Second
-
-// errRateLimited is returned by editNow when the route is rate limited for
-// longer than maxRateWait.
-var errRateLimited = errors.New("rate limited: try again later")
-
-// sleepCtx waits for d or until ctx ends (then returns its error).
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
