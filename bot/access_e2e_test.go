@@ -97,8 +97,8 @@ func TestAdminRoutesRefuseMembers(t *testing.T) {
 			refused("button "+in.CustomID, e.srv.Component(guildID, channelID, demoted, remove.msgID, in.CustomID), before)
 		}
 	}
-	if commands != 17 || components != 4 || modals != 1 {
-		t.Errorf("walked %d commands, %d buttons and menus, %d forms needing Manage Server; want 17, 4 (suggestions, reports, drafts, prompts) and 1 (the paste)",
+	if commands != 18 || components != 6 || modals != 2 {
+		t.Errorf("walked %d commands, %d buttons and menus, %d forms needing Manage Server; want 18, 6 (suggestions, reports, insights' pages and entries, drafts, prompts) and 2 (the paste, the insights' regrade)",
 			commands, components, modals)
 	}
 	// Nothing the refused interactions name changed.

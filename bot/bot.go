@@ -172,6 +172,14 @@ type Store interface {
 	Reports(guildID questions.GuildID) ([]questions.Report, error)
 	CloseReport(ctx context.Context, guildID questions.GuildID, reportID questions.ReportID) error
 	Regrade(ctx context.Context, guildID questions.GuildID, questionID string, correct []string, optionCount int) (questions.Regraded, error)
+
+	// Insights: the questions' statistics (kept by RecordAnswer) and the
+	// flags an admin dismissed (/quizadmin insights).
+	QuestionStats(guildID questions.GuildID, bank string) ([]questions.QuestionStats, error)
+	QuestionStat(guildID questions.GuildID, num uint32) (questions.QuestionStats, error)
+	QuestionNumbers(ctx context.Context, guildID questions.GuildID, qids []string) (map[string]uint32, error)
+	DismissFlags(ctx context.Context, guildID questions.GuildID, num uint32) error
+	StatsVersion(guildID questions.GuildID) (uint64, error)
 }
 
 // Config is everything the bot is built from. Token, Store and Catalogue
@@ -292,10 +300,14 @@ type Bot struct {
 	idle       chan struct{} // closed when inflight drops to zero
 	closing    bool
 
-	wake    chan struct{}         // pokes the scheduler after a post or setting changes
-	refresh chan questions.PostID // posts whose live count needs an edit
-	posts   postLocks             // serialise each post's message edits
-	reveals revealCache           // each answered post's reveal, rendered once for all its replies
+	wake        chan struct{}         // pokes the scheduler after a post or setting changes
+	refresh     chan questions.PostID // posts whose live count needs an edit
+	posts       postLocks             // serialise each post's message edits
+	reveals     revealCache           // each answered post's reveal, rendered once for all its replies
+	charts      insightsCharts        // the last chart of each bank's insights
+	lists       insightsLists         // the last list of each bank's insights
+	statsCharts memberCharts          // the last stats chart of each member
+	drawer      *drawer               // draws the charts one at a time (draw.go)
 
 	// suggests and reviews rate-limit each member's suggestion and review
 	// writes (ratelimit.go).
@@ -395,6 +407,7 @@ func New(cfg Config) (*Bot, error) {
 		mockRetryAt: map[mockRef]time.Time{}, mockTries: map[mockRef]int{},
 		table:    t,
 		suggests: newLimiter(suggestLimit), reviews: newLimiter(reviewLimit),
+		drawer: newDrawer(),
 	}, nil
 }
 

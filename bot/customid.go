@@ -2,6 +2,7 @@ package bot
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +25,9 @@ import (
 //	<period>    day, week, month or all
 //	<ranking>   p (points) or a (accuracy)
 //	<page>      a page number, 0 to maxPage
+//	<question>  a guild's question number (storage's): a decimal from 1 to 2³²−1
+//	<sort>      f (by facility) or d (by discrimination): an insights list's order
+//	<bank>      a bank: bankRef's 8 hex digits, or - for every bank
 //	<a|b|c>     one of the words listed, two or more (the action)
 //
 // A prefix, once sent to Discord, keeps its shape: a new shape is a new
@@ -44,6 +48,9 @@ type componentID struct {
 	ranking      questions.Ranking
 	page         int    // 0-based
 	action       string // the word an <a|b|c> field holds
+	num          uint32 // <question>
+	sortBy       string // <sort>: sortFacility or sortDiscrimination
+	ref          string // <bank>: bankRef's, or "-"
 }
 
 // maxCustomID is Discord's limit on a custom ID's length.
@@ -135,11 +142,14 @@ func (k idKind) check() error {
 
 // sample is a componentID of kind k with the fields k names set: IDs to
 // id, the first word of a list, a day's period and points' ranking, page
-// 0. Tests use it to make a custom ID of every kind.
+// 0, question number id (within 1 to 2³²−1), facility's order and a
+// bank's reference (ffffffff). Tests use it to make a custom ID of every
+// kind.
 func (k idKind) sample(id uint64) componentID {
 	all := componentID{post: questions.PostID(id), review: questions.ReviewID(id), draft: questions.DraftID(id),
 		report: questions.ReportID(id), confirmation: questions.ConfirmationID(id), mock: questions.MockID(id),
-		period: questions.PeriodDay, ranking: questions.ByPoints}
+		period: questions.PeriodDay, ranking: questions.ByPoints, num: uint32(max(min(id, math.MaxUint32), 1)),
+		sortBy: sortFacility, ref: "ffffffff"}
 	f := componentID{kind: k}
 	for _, p := range k.placeholders() {
 		if fd, ok := idFields[p]; ok {
@@ -189,6 +199,40 @@ var idFields = map[string]idField{
 				return false
 			}
 			return true
+		},
+	},
+	"question": {
+		format: func(c componentID) string { return strconv.FormatUint(uint64(c.num), 10) },
+		parse: func(s string, c *componentID) bool {
+			n, err := strconv.ParseUint(s, 10, 32)
+			c.num = uint32(n)
+			return err == nil && n > 0 && strconv.FormatUint(n, 10) == s
+		},
+	},
+	"sort": {
+		format: func(c componentID) string {
+			if c.sortBy == sortDiscrimination {
+				return "d"
+			}
+			return "f"
+		},
+		parse: func(s string, c *componentID) bool {
+			switch s {
+			case "f":
+				c.sortBy = sortFacility
+			case "d":
+				c.sortBy = sortDiscrimination
+			default:
+				return false
+			}
+			return true
+		},
+	},
+	"bank": {
+		format: func(c componentID) string { return c.ref },
+		parse: func(s string, c *componentID) bool {
+			c.ref = s
+			return s == "-" || len(s) == 8 && strings.Trim(s, "0123456789abcdef") == ""
 		},
 	},
 	"page": {

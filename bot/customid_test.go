@@ -44,6 +44,11 @@ func TestCustomIDWire(t *testing.T) {
 		{"report", kindReport, componentID{post: 5}, "rp1:5"},
 		{"report modal", kindReportModal, componentID{post: 5}, "rm1:5"},
 		{"report close", kindReportClose, componentID{report: 9}, "rc1:9"},
+		{"insights page", kindInsights, componentID{sortBy: sortDiscrimination, page: 2, ref: "-"}, "in1:d:2:-"},
+		{"insights page of a bank", kindInsights, componentID{sortBy: sortFacility, ref: bankRef("AWS")}, "in1:f:0:" + bankRef("AWS")},
+		{"insight show", kindInsight, componentID{action: "s", num: 4294967295, sortBy: sortFacility, page: 1, ref: "-"}, "iq1:s:4294967295:f:1:-"},
+		{"insight dismiss", kindInsight, componentID{action: "d", num: 3, sortBy: sortDiscrimination, ref: "0a1b2c3d"}, "iq1:d:3:d:0:0a1b2c3d"},
+		{"regrade form", kindRegradeForm, componentID{num: 12}, "ik1:12"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -73,6 +78,8 @@ func TestCustomIDRejects(t *testing.T) {
 		"pd1:add:1:2", "sg1:add:1", "sg1:reject:-1", "sg1:next:x", "sg1::1",
 		"rv1", "rv1:", "rv1:0", "rv1:01", "rv1:1:2", "rn1", "rn1:", "rn1:skip", "rn1:next:1", "rp1:x", "rm1:-3",
 		"rc1:0", "rc1:", "rc1:1:1", "rp2:1", "a1:1|2", "rn1:next|stop",
+		"in1:x:0:-", "in1:f:01:-", "in1:f:0:AWS", "in1:f:0:0A1B2C3D", "in1:f:0", "iq1:x:1:f:0:-", "iq1:s:0:f:0:-",
+		"iq1:s:4294967296:f:0:-", "iq1:s:1:f:0", "iq1:s:01:f:0:-", "iq1:s|d:1:f:0:-", "in1:f|d:0:-", "ik1:0", "ik1:01", "ik1:", "ik1:1:2",
 	} {
 		if got, err := tb.parseCustomID(id); err == nil {
 			t.Errorf("parseCustomID(%q) = %+v, want an error", id, got)
@@ -88,7 +95,8 @@ func TestCustomIDModalsApart(t *testing.T) {
 	for _, tt := range []struct {
 		id    string
 		modal bool
-	}{{"pm1:1", true}, {"rm1:1", true}, {"pd1:add:1", false}, {"a1:1", false}, {"rp1:1", false}} {
+	}{{"pm1:1", true}, {"rm1:1", true}, {"pd1:add:1", false}, {"a1:1", false}, {"rp1:1", false},
+		{"ik1:1", true}, {"iq1:r:1:f:0:-", false}} {
 		if _, _, ok := tb.component(tt.id, tt.modal); !ok {
 			t.Errorf("%q as a modal %v: not routed, want routed", tt.id, tt.modal)
 		}
@@ -101,7 +109,8 @@ func TestCustomIDModalsApart(t *testing.T) {
 func FuzzParseCustomID(f *testing.F) {
 	for _, s := range []string{"a1:1", "lb1:day:a:2", "rs1:member:5:6", "cf1:confirm:5", "cf1:cancel:6", "a1:", ":::", "lb1:all:p:99999",
 		"pm1:7", "pd1:add:7", "pd1:cancel:7", "pd1:fix:18446744073709551615", "sg1:approve:9", "sg1:reject:9", "sg1:next:9", "pd1:next:9",
-		"rv1:4", "rn1:next", "rn1:stop", "rp1:4", "rm1:4", "rc1:3"} {
+		"rv1:4", "rn1:next", "rn1:stop", "rp1:4", "rm1:4", "rc1:3",
+		"in1:f:0:-", "in1:d:3:0a1b2c3d", "iq1:s:1:f:0:-", "iq1:r:7:d:2:0a1b2c3d", "iq1:d:9:f:0:-", "ik1:5"} {
 		f.Add(s)
 	}
 	tb := productionTable(f)

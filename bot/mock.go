@@ -428,7 +428,8 @@ const mockChartFile = "mocks.png"
 
 // mockChart draws the mock exam history of /quiz stats: the scores of the
 // ended attempts at the bank of the latest (ms, oldest first), against
-// its pass mark; nil when there are none or drawing fails (logged).
+// its pass mark; nil when there are none, drawing fails or the drawer's
+// queue is full (logged).
 func (b *Bot) mockChart(ms []questions.Mock) *discordgo.File {
 	if len(ms) == 0 {
 		return nil
@@ -442,7 +443,14 @@ func (b *Bot) mockChart(ms []questions.Mock) *discordgo.File {
 		r := m.Result()
 		d.Attempts = append(d.Attempts, chart.MockAttempt{Percent: 100 * float64(r.Right) / float64(max(r.Questions, 1)), Passed: r.Passed})
 	}
-	png, err := chart.RenderMocks(d)
+	var png []byte
+	var err error
+	// Through the drawer, as the stats chart: one chart at a time, at the
+	// lowest priority.
+	if !b.drawer.draw(func() { png, err = chart.RenderMocks(d) }) {
+		b.log.Warn("mock exam chart left out: too many charts waiting to be drawn")
+		return nil
+	}
 	if err != nil {
 		b.log.Error("mock exam chart", "err", err)
 		return nil

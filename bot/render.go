@@ -187,6 +187,25 @@ func communityLine(q *questions.Question, key []string) string {
 		strings.Join(key, ", "), strings.Join(top.Letters, ", "), top.Percent)
 }
 
+// wrongPickLine names the wrong option picked most in p's answers when it
+// drew more than a third of them: "🔸 Most picked wrong answer: C (41% of
+// the answers)"; "" else.
+func wrongPickLine(p questions.Post) string {
+	best := -1
+	for i, n := range p.Tallies {
+		if slices.Contains(p.Correct, questions.Letter(i)) || n == 0 {
+			continue
+		}
+		if best < 0 || n > p.Tallies[best] {
+			best = i
+		}
+	}
+	if best < 0 || p.Answers == 0 || 3*p.Tallies[best] <= p.Answers {
+		return ""
+	}
+	return fmt.Sprintf("🔸 Most picked wrong answer: %s (%d%% of the answers)", questions.Letter(best), percent(p.Tallies[best], p.Answers))
+}
+
 // revealBlocks is the reveal of q in reading order, as blocks to pack
 // into embeds (packEmbeds), none of them cut: the correct letters as the
 // title; the community line (communityLine) and the explanation as the
@@ -198,7 +217,11 @@ func communityLine(q *questions.Question, key []string) string {
 // without a rationale has no field.
 func revealBlocks(q *questions.Question, p questions.Post, votes bool) []block {
 	head := strings.TrimSpace(q.Explanation)
-	if line := communityLine(q, p.Correct); line != "" {
+	lines := []string{communityLine(q, p.Correct)}
+	if votes {
+		lines = append(lines, wrongPickLine(p))
+	}
+	if line := joinLines(lines...); line != "" {
 		head = strings.TrimSpace(line + "\n\n" + head)
 	}
 	var blocks []block

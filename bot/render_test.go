@@ -591,3 +591,25 @@ func TestGradeMessage(t *testing.T) {
 		})
 	}
 }
+
+func TestWrongPickLine(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		p    questions.Post
+		want string
+	}{
+		{"no answers", questions.Post{Correct: []string{"B"}, Tallies: []int{0, 0, 0}}, ""},
+		{"over a third", questions.Post{Correct: []string{"B"}, Tallies: []int{1, 4, 5}, Answers: 10}, "🔸 Most picked wrong answer: C (50% of the answers)"},
+		{"exactly a third", questions.Post{Correct: []string{"B"}, Tallies: []int{1, 5, 3}, Answers: 9}, ""},
+		{"the key picked most", questions.Post{Correct: []string{"A"}, Tallies: []int{8, 1, 1}, Answers: 10}, ""},
+		{"two to pick", questions.Post{Correct: []string{"A", "B"}, Tallies: []int{3, 1, 3, 1}, Answers: 4}, "🔸 Most picked wrong answer: C (75% of the answers)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := wrongPickLine(tt.p); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

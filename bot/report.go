@@ -165,16 +165,25 @@ func (b *Bot) regrade(c *call, opts options) (response, error) {
 // key.
 func (b *Bot) regradeNow(c *call, q *questions.Question) (response, error) {
 	res, err := b.store.Regrade(c.ctx, c.guild, q.ID, q.Correct(), len(q.Options))
-	switch {
-	case errors.Is(err, questions.ErrQuestionOpen):
-		return response{}, userErr("`%s` is open in the server right now: close it first (`/quizadmin close` in its channel), then regrade.", truncate(q.ID, 200))
-	case errors.Is(err, questions.ErrOptionsChanged):
-		return response{}, userErr("`%s` now has %d options, but it was asked with another number: its answers can't be graded against the new options. Keep the options and fix only the answer, or add the new version as a new question.", truncate(q.ID, 200), len(q.Options))
-	case err != nil:
-		return response{}, fmt.Errorf("regrade: %w", err)
+	if err := regradeErr(q, err); err != nil {
+		return response{}, err
 	}
 	b.log.Info("question regraded", "guild", c.guild, "question", q.ID, "by", c.user, "answers", res.Answers, "changed", res.Changed)
 	return asReply(regradeMessage(q, res)), nil
+}
+
+// regradeErr words a regrade's refusal for the admin; other errors are
+// wrapped, nil stays nil.
+func regradeErr(q *questions.Question, err error) error {
+	switch {
+	case errors.Is(err, questions.ErrQuestionOpen):
+		return userErr("`%s` is open in the server right now: close it first (`/quizadmin close` in its channel), then regrade.", truncate(q.ID, 200))
+	case errors.Is(err, questions.ErrOptionsChanged):
+		return userErr("`%s` now has %d options, but it was asked with another number: its answers can't be graded against the new options. Keep the options and fix only the answer, or add the new version as a new question.", truncate(q.ID, 200), len(q.Options))
+	case err != nil:
+		return fmt.Errorf("regrade: %w", err)
+	}
+	return nil
 }
 
 // regradeMessage says what a regrade did.

@@ -40,6 +40,11 @@ const (
 	kindMockAnswer idKind = "ma1:<mock>:<page>"
 	kindMockButton idKind = "mb1:<back|next|flag|finish|end|resume>:<mock>:<page>"
 	kindMockResult idKind = "mr1:<back|next|top>:<mock>:<page>"
+	// /quizadmin insights: a list's paging, an entry's Show, Regrade… and
+	// Dismiss (s, r, d; with the page it was on), and the regrade form.
+	kindInsights    idKind = "in1:<sort>:<page>:<bank>"
+	kindInsight     idKind = "iq1:<s|r|d>:<question>:<sort>:<page>:<bank>"
+	kindRegradeForm idKind = "ik1:<question>"
 )
 
 // commandGroups describes the top-level commands and the subcommand
@@ -184,6 +189,23 @@ func routes() []route {
 			components: []component{{kind: kindSuggestion, handle: (*Bot).suggestionButton, access: managers("review suggestions")}}},
 		{command: "quizadmin reports", desc: "Members' reports of wrong questions, with Close buttons", handle: (*Bot).reportsCmd, access: admin,
 			components: []component{{kind: kindReportClose, handle: (*Bot).reportClose, access: managers("close reports")}}},
+		{command: "quizadmin insights", desc: "What members' answers say about the questions: suspect keys first (only to you)",
+			handle: (*Bot).insightsCmd, access: admin,
+			options: opts(
+				str("bank", "Bank (default: every bank)", false),
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString,
+					Name: "sort", Description: "After the flagged questions, order by (default: facility)",
+					Choices: []*discordgo.ApplicationCommandOptionChoice{
+						{Name: "facility (share right), lowest first", Value: "facility"},
+						{Name: "discrimination, lowest first", Value: "discrimination"}}}),
+			suggest: map[string]suggester{"bank": suggestBanks(false)},
+			// Show and Dismiss answer at once, Regrade… opens the form,
+			// whose regrade can outlast Discord's 3 s.
+			components: []component{
+				{kind: kindInsights, handle: (*Bot).insightsPage, access: managers("use insights")},
+				{kind: kindInsight, handle: (*Bot).insightButton, access: managers("use insights")},
+			},
+			modals: []component{{kind: kindRegradeForm, handle: (*Bot).regradeSubmit, ack: ackDeferReply, access: managers("regrade")}}},
 		{command: "quizadmin regrade", desc: "Grade every stored answer to a question again against its current answer",
 			handle: (*Bot).regrade, access: admin, ack: ackDeferReply,
 			options: opts(str("id", "Question (type to search)", true)),

@@ -51,8 +51,8 @@ func TestRoutesMatchRegistration(t *testing.T) {
 	if !slices.Equal(registered, routed) {
 		t.Errorf("routes %q, registered %q", routed, registered)
 	}
-	if len(routed) != 27 {
-		t.Errorf("%d routes, want the 27 subcommands of /quiz and /quizadmin", len(routed))
+	if len(routed) != 28 {
+		t.Errorf("%d routes, want the 28 subcommands of /quiz and /quizadmin", len(routed))
 	}
 }
 
@@ -109,8 +109,8 @@ func TestEveryKindRouted(t *testing.T) {
 	t.Parallel()
 	tb := productionTable(t)
 	declared := declaredKinds(t)
-	if len(declared) != 16 {
-		t.Errorf("%d custom-ID kinds declared, want the 16 of routes.go: %v", len(declared), declared)
+	if len(declared) != 19 {
+		t.Errorf("%d custom-ID kinds declared, want the 19 of routes.go: %v", len(declared), declared)
 	}
 	routed := map[idKind]int{}
 	for _, r := range tb.routes {

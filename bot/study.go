@@ -5,7 +5,9 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -304,14 +306,79 @@ func (b *Bot) statsChart(guild questions.GuildID, who questions.UserID, title st
 		b.log.Error("stats chart", "guild", guild, "err", err)
 		return nil
 	}
-	png, err := chart.Render(chart.Data{
+	data := chart.Data{
 		Title:  title,
 		Topics: chartTopics(banks, memoryMap(mems), now),
 		Days:   questions.AnswersPerDay(mems, guildZone(set), now, chartDays),
-	})
-	if err != nil {
-		b.log.Error("stats chart", "guild", guild, "err", err)
-		return nil
+	}
+	png := b.statsCharts.get(guild, who, data)
+	if png == nil {
+		queued := b.drawer.draw(func() {
+			if png = b.statsCharts.get(guild, who, data); png != nil {
+				return // drawn while this one waited
+			}
+			if png, err = chart.Render(data); err == nil {
+				b.statsCharts.put(guild, who, data, png)
+			}
+		})
+		switch {
+		case !queued:
+			b.log.Warn("stats chart left out: too many charts waiting to be drawn", "guild", guild)
+			return nil
+		case err != nil:
+			b.log.Error("stats chart", "guild", guild, "err", err)
+			return nil
+		}
 	}
 	return &discordgo.File{Name: chartFile, ContentType: "image/png", Reader: bytes.NewReader(png)}
+}
+
+// memberCharts keeps the last stats chart drawn of each member (a few
+// thousand members at most, about 40 KB each) with a digest of what it
+// shows: a member asking again before their next answer (or the next
+// day, which moves the days drawn) gets it without the drawing, which
+// takes tens of milliseconds of CPU that other commands wait for.
+type memberCharts struct {
+	mu sync.Mutex
+	m  map[memberKey]chartEntry
+}
+
+type memberKey struct {
+	guild questions.GuildID
+	user  questions.UserID
+}
+
+// maxMemberCharts bounds the charts kept: past it the cache starts again.
+const maxMemberCharts = 2048
+
+// dataSum is a digest of everything a chart draws.
+func dataSum(d chart.Data) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%q", d.Title)
+	for _, t := range d.Topics {
+		fmt.Fprintf(h, "|%q %d %d", t.Topic, t.Answers, t.Right)
+	}
+	for _, day := range d.Days {
+		fmt.Fprintf(h, "|%s %d %d", day.Date, day.Answers, day.Right)
+	}
+	return h.Sum64()
+}
+
+// get returns the member's chart of d when it is kept; nil else.
+func (mc *memberCharts) get(guild questions.GuildID, user questions.UserID, d chart.Data) []byte {
+	mc.mu.Lock()
+	defer mc.mu.Unlock()
+	if e, ok := mc.m[memberKey{guild, user}]; ok && e.sum == dataSum(d) {
+		return e.png
+	}
+	return nil
+}
+
+func (mc *memberCharts) put(guild questions.GuildID, user questions.UserID, d chart.Data, png []byte) {
+	mc.mu.Lock()
+	defer mc.mu.Unlock()
+	if mc.m == nil || len(mc.m) >= maxMemberCharts {
+		mc.m = map[memberKey]chartEntry{}
+	}
+	mc.m[memberKey{guild, user}] = chartEntry{sum: dataSum(d), png: png}
 }

@@ -346,11 +346,13 @@ func storedAnswer(g *bbolt.Bucket, d *deltas, guildID questions.GuildID, user qu
 // and counts it into their memory of it (questions.Remember, with the
 // post's closesAt so that a miss comes due after the close; zero for a
 // review). A post without a question ID keeps its answers under the
-// member alone, without memory.
-func storeAnswer(g *bbolt.Bucket, d *deltas, qid string, id questions.PostID, a questions.Answer, review bool, closesAt time.Time) error {
+// member alone, without memory. It returns the question's number and the
+// member's answers to its posts (not reviews, not mock answers) before a,
+// and how many of them were right: what the statistics need (countStats).
+func storeAnswer(g *bbolt.Bucket, d *deltas, qid string, id questions.PostID, a questions.Answer, review bool, closesAt time.Time) (num uint32, prior, priorRight int, err error) {
 	seq, err := g.Bucket(bAnswers).NextSequence()
 	if err != nil {
-		return err
+		return 0, 0, 0, err
 	}
 	ra := recAnswer{id: id, seq: seq, interaction: a.InteractionID, at: a.At, right: a.Right, review: review,
 		picks: a.RightPicks, points: a.Points, choice: a.Choice}
@@ -360,12 +362,15 @@ func storeAnswer(g *bbolt.Bucket, d *deltas, qid string, id questions.PostID, a 
 // addToRecord appends ra, an answer of user to question qid, to their
 // record of it (created, and the question numbered, when it has none) and
 // counts it into their card (questions.Remember with closesAt, as
-// storeAnswer says). ra's seq is set.
-func addToRecord(g *bbolt.Bucket, d *deltas, user questions.UserID, qid string, ra recAnswer, closesAt time.Time) error {
+// storeAnswer says). ra's seq is set. It returns the question's number
+// and, for an answer to a post (ra neither a review nor a mock answer),
+// the member's earlier answers to the question's posts and how many were
+// right (priorAnswers); 0 and 0 otherwise.
+func addToRecord(g *bbolt.Bucket, d *deltas, user questions.UserID, qid string, ra recAnswer, closesAt time.Time) (num uint32, prior, priorRight int, err error) {
 	b := g.Bucket(bAnswers)
-	num, _, err := questionNum(g, d, qid, true)
+	num, _, err = questionNum(g, d, qid, true)
 	if err != nil {
-		return err
+		return 0, 0, 0, err
 	}
 	var kb [12]byte
 	key := recordKey(kb[:0], user, num)
@@ -376,11 +381,14 @@ func addToRecord(g *bbolt.Bucket, d *deltas, user questions.UserID, qid string, 
 		r := reader{b: v}
 		hasCard, fromLast := readHeader(&r, &m)
 		if r.bad {
-			return fmt.Errorf("answers of member %d to question %q: damaged record (%d bytes)", user, qid, len(v))
+			return 0, 0, 0, fmt.Errorf("answers of member %d to question %q: damaged record (%d bytes)", user, qid, len(v))
 		}
 		rest = r.b
 		if hasCard && fromLast {
 			m.LastReview = lastAnswerAt(rest)
+		}
+		if !ra.review && !ra.mock {
+			prior, priorRight = priorAnswers(rest)
 		}
 	}
 	if qid != "" {
@@ -389,7 +397,7 @@ func addToRecord(g *bbolt.Bucket, d *deltas, user questions.UserID, qid string, 
 	nv := appendHeader(d.value(len(rest)+96), m, qid != "", ra.at)
 	nv = append(nv, rest...)
 	nv = appendRecAnswer(nv, ra)
-	return d.put(b, key, nv)
+	return num, prior, priorRight, d.put(b, key, nv)
 }
 
 // lastAnswerAt is the time of the last answer of a record's answers.

@@ -131,7 +131,11 @@ func (db *DB) recordAnswer(tx *bbolt.Tx, d *deltas, a questions.Answer) (questio
 	if err != nil {
 		return questions.Answer{}, nil, err
 	}
-	if err := storeAnswer(g, d, p.QuestionID, p.ID, a, false, p.ClosesAt); err != nil {
+	num, prior, priorRight, err := storeAnswer(g, d, p.QuestionID, p.ID, a, false, p.ClosesAt)
+	if err != nil {
+		return questions.Answer{}, nil, err
+	}
+	if err := countStats(g, d, num, p, a, prior, priorRight); err != nil {
 		return questions.Answer{}, nil, err
 	}
 	topics, err := db.tally(tx, d, p, a)

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -278,52 +279,64 @@ func TestOpenChecksLargeFilesInBackground(t *testing.T) {
 	}
 }
 
-// TestBackgroundCheckBesideWrites: a write that comes while the background
-// check runs waits for it, and a sound file is reported sound. Before, a
-// write could commit inside the check (between its transaction's start and
-// bbolt's reading of the free-page list), and the check took the pages the
-// write freed or took for damage ("reachable freed", "unreachable
-// unfreed"), which stopped the DB: the bot on a busy gigabyte's file
-// declared it damaged at start.
+// TestBackgroundCheckBesideWrites: answers that come while the background
+// check runs wait for it, and a sound file is reported sound. bbolt's check
+// compares the pages its read transaction reaches with the free-page list
+// as it is when the check starts: answers committed in between took pages
+// from that list that the transaction does not reach and freed pages it
+// reaches, and the check took them for damage ("unreachable unfreed",
+// "reachable freed"), which stopped the DB: the bot on a busy gigabyte's
+// file declared it damaged at start. The file has free pages to take (a
+// megabyte's bucket written, then dropped) and 30 answers come during the
+// check: should the write turn be free while it runs, they commit inside
+// it.
 func TestBackgroundCheckBesideWrites(t *testing.T) {
 	t.Parallel()
-	good, _, _ := damagedFixture(t)
-	path := filepath.Join(t.TempDir(), "sound.db")
-	if err := os.WriteFile(path, good, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	first := openPath(t, path)
-	p, err := first.CreatePost(t.Context(), questions.Post{GuildID: guild, ChannelID: 7, QuestionID: "q#beside", Correct: []string{"A"},
-		OptionCount: 4, SelectCount: 1, OpenedAt: t0})
-	if err != nil {
-		t.Fatal(err)
+	first, path := newDB(t)
+	p := mustPost(t, first, questions.Post{QuestionID: "bank#beside"})
+	answer(t, first, p, 1, t0, "A")
+	junk := []byte("junk")
+	for _, drop := range []bool{false, true} {
+		if err := first.bolt.Update(func(tx *bbolt.Tx) error {
+			if drop {
+				return tx.DeleteBucket(junk)
+			}
+			b, err := tx.CreateBucket(junk)
+			for i := 0; err == nil && i < 1000; i++ {
+				err = b.Put(binary.BigEndian.AppendUint32(nil, uint32(i)), make([]byte, 1000))
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	first.Close()
 	var db *DB
 	opened := make(chan struct{})
 	reported := make(chan error, 1)
 	late := make(chan error, 1)
-	answer := func() error {
-		_, err := db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, GuildID: guild, UserID: 4242, InteractionID: 4242,
-			Choice: []string{"A"}, At: t0})
-		return err
+	answers := func() error {
+		for u := range questions.UserID(30) {
+			if _, err := db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, GuildID: p.GuildID, UserID: 1000 + u,
+				InteractionID: uint64(1000 + u), Choice: []string{"B"}, At: t0}); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	during := func() {
 		<-opened
 		select {
 		case db.gate <- struct{}{}:
-			// The write turn is free while the check runs: a member's
-			// answer commits now.
+			// The write turn is free while the check runs: the answers
+			// commit now, inside the check's transaction.
 			<-db.gate
-			if err := answer(); err != nil {
-				t.Errorf("answer during the check: %v", err)
-			}
-			late <- nil
+			late <- answers()
 		default:
-			go func() { late <- answer() }() // waits for the check
+			go func() { late <- answers() }() // they wait for the check
 		}
 	}
-	db, err = Open(t.Context(), path, Options{Timeout: 100 * time.Millisecond, fullCheckMax: 1,
+	db, err := Open(t.Context(), path, Options{Timeout: 100 * time.Millisecond, fullCheckMax: 1, NoSync: true,
 		OnChecked: func(err error) { reported <- err }, duringCheck: during})
 	if err != nil {
 		t.Fatal(err)
@@ -334,9 +347,12 @@ func TestBackgroundCheckBesideWrites(t *testing.T) {
 		t.Fatalf("background check of a sound file written to meanwhile: %v", err)
 	}
 	if err := <-late; err != nil {
-		t.Fatalf("the answer given during the check: %v", err)
+		t.Fatalf("the answers given during the check: %v", err)
 	}
-	if a, err := db.Answer(p.ID, 4242); err != nil || !a.Right {
-		t.Errorf("the answer given during the check: got %+v, %v", a, err)
+	if got, err := db.Answers(p.ID); err != nil || len(got) != 31 {
+		t.Errorf("after the check: %d answers, %v; want 31", len(got), err)
+	}
+	if a, err := db.Answer(p.ID, 1000); err != nil || !a.Right {
+		t.Errorf("an answer given during the check: got %+v, %v", a, err)
 	}
 }

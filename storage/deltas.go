@@ -233,8 +233,7 @@ func (d *deltas) put(b *bbolt.Bucket, key, value []byte) error {
 		if d.fills == nil {
 			d.fills = make(map[*bbolt.Bucket]*fillState)
 		}
-		last, _ := d.cursor(b).Last()
-		f = &fillState{last: bytes.Clone(last)}
+		f = &fillState{last: bytes.Clone(lastKey(d.cursor(b)))}
 		d.fills[b] = f
 	}
 	f.puts++
@@ -245,11 +244,24 @@ func (d *deltas) put(b *bbolt.Bucket, key, value []byte) error {
 	return b.Put(d.key, value)
 }
 
+// lastKey is c's bucket's last key; nil when the bucket is empty.
+// bbolt's Cursor.Last never returns on a bucket of several pages whose
+// keys were all deleted in the transaction (it steps back over the empty
+// pages, and from the first starts again at the last): First, which
+// skips empty pages forward, tells that case apart.
+func lastKey(c *bbolt.Cursor) []byte {
+	if k, _ := c.First(); k == nil {
+		return nil
+	}
+	k, _ := c.Last()
+	return k
+}
+
 // appendPut is b.Put for a transaction's only put into b (outside a
 // group commit): when key goes past b's last key, b's pages split full,
 // as a deltas does for the buckets its transaction only appended to.
 func appendPut(b *bbolt.Bucket, key, value []byte) error {
-	if last, _ := b.Cursor().Last(); last == nil || bytes.Compare(key, last) > 0 {
+	if last := lastKey(b.Cursor()); last == nil || bytes.Compare(key, last) > 0 {
 		b.FillPercent = appendFill
 	}
 	return b.Put(key, value)

@@ -19,8 +19,9 @@
 // commit, see groupCommit), so many answers share one fsync pair without
 // the fixed 10 ms wait of bbolt's DB.Batch. An answer, its post tallies,
 // its scores, streaks, topic stats and leaderboard entries are written in
-// one transaction. Scores and indexes are derived data: RebuildScores
-// recounts them from the answers.
+// one transaction, and so are the question's statistics (insights.go).
+// Scores, indexes and statistics are derived data: RebuildScores and
+// RebuildStats recount them from the answers.
 //
 // # Size
 //
@@ -92,6 +93,13 @@
 //	            <question ID> → u32        the number the answer records name the question by (never reused)
 //	        qnames/
 //	            <u32> → question ID
+//	        qstats/                        schema 9: the item analysis (insights.go)
+//	            <question number u32> → statistics: bank, key, answers, right, strong members' answers, each
+//	                                       option's picks (right, wrong, strong), wrong combinations, discrimination sums
+//	        qbanks/
+//	            <user><lower-case bank> → answers, right   the member's answers to the bank's posts (for the next y)
+//	        qdismissed/                    created on the first dismissal
+//	            <question number u32> → answers, right, key   the statistics when an admin dismissed its flags
 //	        members/
 //	            <user> → member record     all-time points, answered, correct, reached, current and best streak,
 //	                                       last study day; the day, week and month of the latest answer and the
@@ -226,7 +234,10 @@
 // histograms of their key prefixes, topic stats apart, JSON reviews) into
 // this one: every reader returns what it returned before (TestMigrateV7
 // compares a migrated file with the same history written by this build).
-// Migrations 2 to 7 read and write the layout of version 7. A file at the
+// Migrations 2 to 7 read and write the layout of version 7. Version 9
+// (buildStats) counted every guild's question statistics (qstats, qbanks)
+// from its answers to posts (not reviews', not the mock answers of ended
+// mock exams), as RecordAnswer counts them since. A file at the
 // latest version is only read: Open writes nothing to it.
 //
 // # Memory and reviews
@@ -315,5 +326,6 @@
 //	memory.go, review.go, exams.go members' FSRS memory and review queue; /quiz review questions; exam dates
 //	mocks.go, bankexams.go         members' mock exams and the scheduler's index of them; the exam settings admins set
 //	regrade.go                     Regrade: a question's answers graded again under its corrected key
+//	insights.go                    the item analysis: per-question statistics kept by RecordAnswer, dismissed flags
 //	shards.go, reshard.go          the shard layout a file holds; Reshard between layouts, offline
 package storage

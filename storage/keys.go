@@ -55,6 +55,12 @@ var (
 	bMembers = []byte("members")
 	bQids    = []byte("qids")   // <question ID> → number (4 bytes); sequence = last number
 	bQnames  = []byte("qnames") // <number> → question ID
+	// Schema version 9: the item analysis (insights.go): each question's
+	// statistics, each member's answers per bank; the dismissed flags
+	// (created on first use).
+	bQstats     = []byte("qstats")
+	bQbanks     = []byte("qbanks")
+	bQdismissed = []byte("qdismissed")
 	// Created on first use (no schema version): members' mock exams, the
 	// exam settings admins set for banks, and members' drills.
 	bMocks     = []byte("mocks")
@@ -75,7 +81,7 @@ var (
 
 // guildSubBuckets are created with every guild bucket.
 var guildSubBuckets = [][]byte{bInfo, bAnswers, bAsked, bBanks, bResets, bStreaks, bPeriods, bDrafts,
-	bExams, bReviews, bShown, bBankData, bBankInfo, bMembers, bQids, bQnames}
+	bExams, bReviews, bShown, bBankData, bBankInfo, bMembers, bQids, bQnames, bQstats, bQbanks}
 
 const (
 	dateLayout  = "2006-01-02"

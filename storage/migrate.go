@@ -37,6 +37,7 @@ func migrations() []migration {
 		{6, "index the review questions shown and not answered", indexShown},
 		{7, "imported banks' files apart from their records, with their questions and bytes for the quota", splitBanks},
 		{8, "a smaller layout: answers with memories, member records, grouped rankings counted in blocks", compactLayout},
+		{9, "question statistics counted from the answers", buildStats},
 	}
 }
 

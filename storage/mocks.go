@@ -347,7 +347,7 @@ func (db *DB) UpdateMock(ctx context.Context, guildID questions.GuildID, userID 
 					continue
 				}
 				ra := recAnswer{id: questions.PostID(m.ID), seq: seq, at: m.FinishedAt, right: it.Right(), mock: true}
-				if err := addToRecord(g, nil, userID, it.QuestionID, ra, time.Time{}); err != nil {
+				if _, _, _, err := addToRecord(g, nil, userID, it.QuestionID, ra, time.Time{}); err != nil {
 					return err
 				}
 			}

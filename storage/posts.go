@@ -227,6 +227,12 @@ func (db *DB) DeletePost(ctx context.Context, postID questions.PostID) error {
 		if err := rebuildMemory(tx, g, func(_ questions.UserID, q string) bool { return q == p.QuestionID }); err != nil {
 			return err
 		}
+		if p.Answers > 0 {
+			// The statistics of every answer after the deleted ones depend on them.
+			if err := rebuildStats(tx, g); err != nil {
+				return err
+			}
+		}
 		if len(users) == 0 {
 			return nil
 		}

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -351,4 +352,31 @@ func TestDeletePostRecountsMembers(t *testing.T) {
 		t.Errorf("accuracy board after delete: got %d members, want 0", lb.Total)
 	}
 	assertRebuildEqual(t, db, guild)
+}
+
+// TestDeletePostOfManyMembers: deleting posts answered by enough members
+// that their records span several pages recounts those members in one
+// transaction, which first empties their records; it returns (bbolt's
+// Cursor.Last never did on a bucket so emptied) and leaves the scores of
+// the answers that remain.
+func TestDeletePostOfManyMembers(t *testing.T) {
+	t.Parallel()
+	db, _ := newDB(t)
+	var posts []questions.Post
+	for i := range 3 {
+		p := mustPost(t, db, questions.Post{QuestionID: fmt.Sprintf("bank#%d", i)})
+		for u := range questions.UserID(200) {
+			answer(t, db, p, u+1, t0, "B")
+		}
+		posts = append(posts, p)
+	}
+	for _, p := range posts[1:] {
+		if err := db.DeletePost(t.Context(), p.ID); err != nil {
+			t.Fatalf("DeletePost(%d): %v", p.ID, err)
+		}
+	}
+	top, err := db.Leaderboard(guild, questions.PeriodAll, questions.ByPoints, t0, 0, 1)
+	if err != nil || top.Total != 200 || len(top.Entries) != 1 || top.Entries[0].Answered != 1 {
+		t.Errorf("after deleting two of three posts: %+v, %v; want 200 members of 1 answer each", top, err)
+	}
 }

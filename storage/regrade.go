@@ -196,6 +196,13 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 		}
 		out.Answers += mockAnswers
 		out.Changed += mockChanged
+		// The statistics follow the key (and the grades, and through them
+		// every later answer's rest-of-bank accuracy).
+		if len(posts) > 0 {
+			if err := rebuildStats(tx, g); err != nil {
+				return err
+			}
+		}
 		if out.Changed == 0 {
 			return nil // the scores and memories are what they were
 		}

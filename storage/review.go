@@ -275,7 +275,7 @@ func (db *DB) recordReview(tx *bbolt.Tx, d *deltas, a questions.Answer) (questio
 	if err != nil {
 		return questions.Answer{}, nil, err
 	}
-	if err := storeAnswer(g, d, r.QuestionID, r.ID.Post(), a, true, time.Time{}); err != nil {
+	if _, _, _, err := storeAnswer(g, d, r.QuestionID, r.ID.Post(), a, true, time.Time{}); err != nil {
 		return questions.Answer{}, nil, err
 	}
 	if shown := g.Bucket(bShown); shown != nil {

@@ -313,6 +313,24 @@ func (s *store) Regrade(context.Context, questions.GuildID, string, []string, in
 	return questions.Regraded{}, questions.ErrNotFound
 }
 
+func (s *store) QuestionStats(questions.GuildID, string) ([]questions.QuestionStats, error) {
+	return nil, nil
+}
+
+func (s *store) StatsVersion(questions.GuildID) (uint64, error) { return 0, nil }
+
+func (s *store) QuestionStat(questions.GuildID, uint32) (questions.QuestionStats, error) {
+	return questions.QuestionStats{}, questions.ErrNotFound
+}
+
+func (s *store) QuestionNumbers(context.Context, questions.GuildID, []string) (map[string]uint32, error) {
+	return map[string]uint32{}, nil
+}
+
+func (s *store) DismissFlags(context.Context, questions.GuildID, uint32) error {
+	return questions.ErrNotFound
+}
+
 func (s *store) StartMock(context.Context, questions.Mock) (questions.Mock, error) {
 	return questions.Mock{}, questions.ErrNotFound
 }

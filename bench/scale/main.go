@@ -3,8 +3,15 @@
 //
 //   - /quiz leaderboard and /quiz stats in a guild of 100,000 members and
 //     1,000,000 answers: latency from the interaction reaching the bot to
-//     its reply (p50, p99, max) over -calls calls of each, one at a time,
-//     each from a random member;
+//     its reply (p50, p99, max) over -calls calls of each, one at a time
+//     (or one call every -pace), each from a random member;
+//
+//   - /quizadmin insights on a bank of 10,000 questions in a guild of
+//     100,000 members and 1,000,000 answers (100 to each question):
+//     latency from the interaction to the reply, of the command (every
+//     bank, the bank named, sorted by discrimination), of its Next ▶
+//     button and of Dismiss (which changes the statistics: the list is
+//     worked out afresh), over -calls calls of each, one at a time;
 //
 //   - resident memory (VmRSS, and the peak VmHWM) of a bot in 1,000 guilds
 //     that each have an open question (/quiz ask) and a daily schedule
@@ -17,7 +24,7 @@
 //     after a /quiz leaderboard and after the file's full check (which runs
 //     in the background on a file this large).
 //
-//     go run ./bench/scale [-calls 300] [-guilds 1000] [-only board|memory|open]
+//     go run ./bench/scale [-calls 300] [-pace 0] [-guilds 1000] [-only board|insights|memory|open]
 //
 // The large guilds' databases are built once through storage's API (posts,
 // then every answer with RecordAnswer, durable) and cached in the OS temp
@@ -58,14 +65,15 @@ func main() { harness.Main("scale", run) }
 func run(ctx context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("scale", flag.ContinueOnError)
 	calls := fs.Int("calls", 300, "calls of /quiz leaderboard and of /quiz stats")
+	pace := fs.Duration("pace", 0, "board: the time from one call's start to the next's (0: each call once the last is answered)")
 	guilds := fs.Int("guilds", 1000, "guilds with a daily schedule, for the memory figure")
-	only := fs.String("only", "", `run one part: "board" (leaderboard and stats), "memory" or "open" (a gigabyte's file)`)
+	only := fs.String("only", "", `run one part: "board" (leaderboard and stats), "insights", "memory" or "open" (a gigabyte's file)`)
 	keep := fs.Bool("keep", false, "keep the temporary directory (binary, databases, logs)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *calls < 1 || *guilds < 1 || (*only != "" && *only != "board" && *only != "memory" && *only != "open") {
-		return errors.New(`-calls and -guilds must be at least 1; -only is "board", "memory" or "open"`)
+	if *calls < 1 || *guilds < 1 || (*only != "" && !slices.Contains([]string{"board", "insights", "memory", "open"}, *only)) {
+		return errors.New(`-calls and -guilds must be at least 1; -only is "board", "insights", "memory" or "open"`)
 	}
 	tmp, bank, remove, err := harness.Workdir("quizhost-scale-", *keep, out)
 	if err != nil {
@@ -77,8 +85,13 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	if *only == "" || *only == "board" {
-		if err := boards(ctx, out, tmp, bin, bank, *calls); err != nil {
+		if err := boards(ctx, out, tmp, bin, bank, *calls, *pace); err != nil {
 			return fmt.Errorf("leaderboard and stats: %w", err)
+		}
+	}
+	if *only == "" || *only == "insights" {
+		if err := insights(ctx, out, tmp, bin, *calls); err != nil {
+			return fmt.Errorf("insights: %w", err)
 		}
 	}
 	if *only == "" || *only == "memory" {
@@ -111,7 +124,7 @@ func copyFile(dst, src string) error {
 	return o.Close()
 }
 
-func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int) error {
+func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int, pace time.Duration) error {
 	cached, err := harness.CachedGuild(out)
 	if err != nil {
 		return err
@@ -153,8 +166,13 @@ func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int
 	ms := []*measure{{name: "/quiz leaderboard", sub: "leaderboard"}, {name: "/quiz stats", sub: "stats"}}
 	callCtx, cancelCalls := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancelCalls()
+	next := time.Now()
 	for range calls {
 		for _, m := range ms {
+			if pace > 0 {
+				time.Sleep(time.Until(next))
+				next = next.Add(pace)
+			}
 			user := fakediscord.Member{ID: fmt.Sprint(harness.FirstMember + r.IntN(members))}
 			p := srv.SlashCommand(g.ID, "6001", user, "quiz", fakediscord.Option{Name: m.sub, Type: discordgo.ApplicationCommandOptionSubCommand})
 			reply, lat, _, err := harness.Reply(callCtx, srv, p)
@@ -178,7 +196,11 @@ func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int
 	if v := srv.Violations(); len(v) > 0 {
 		return fmt.Errorf("refused by the server: %s", strings.Join(v, "; "))
 	}
-	fmt.Fprintf(out, "\nguild of %d members, %d answers; %d calls of each, one at a time, each from a random member\n", members, answers, calls)
+	how := "one at a time"
+	if pace > 0 {
+		how = fmt.Sprintf("one every %v at most", pace)
+	}
+	fmt.Fprintf(out, "\nguild of %d members, %d answers; %d calls of each, %s, each from a random member\n", members, answers, calls, how)
 	fmt.Fprintf(out, "%-18s %9s %9s %9s   (target: p99 under 20 ms)\n", "", "p50", "p99", "max")
 	for _, m := range ms {
 		slices.Sort(m.lat)
@@ -188,6 +210,144 @@ func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int
 	fmt.Fprintf(out, "bot resident memory afterwards: %s (peak %s): %s allocated, %s of the mapped %s database file\n",
 		mib(mem.RSS), mib(mem.HWM), mib(mem.Anon), mib(mem.File), mib(size))
 	return nil
+}
+
+// insights measures /quizadmin insights on the insights guild (see
+// harness.CachedInsightsGuild) with its bank of 10,000 questions: calls
+// rounds, each of the command for every bank, for the bank named, sorted
+// by discrimination, of the Next ▶ button of the last reply and of the
+// Dismiss button of the first flagged question of the first reply, one at
+// a time. The first round is reported apart (it loads the bank's
+// questions, works out each list and draws the chart); the bot keeps a
+// list until the statistics change, so Dismiss (which changes them, and
+// replies with the list worked out again) measures a list made afresh
+// each time.
+func insights(ctx context.Context, out io.Writer, tmp, bin string, calls int) error {
+	cached, err := harness.CachedInsightsGuild(out)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Join(tmp, "insights")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	db := filepath.Join(dir, "quizhost.db")
+	if err := copyFile(db, cached); err != nil {
+		return err
+	}
+	bank := filepath.Join(dir, "bench-10k.txt")
+	if err := os.WriteFile(bank, []byte(harness.InsightsBank()), 0o600); err != nil {
+		return err
+	}
+	g := fakediscord.DefaultGuild()
+	g.Members = []fakediscord.Member{harness.Admin}
+	srv, err := fakediscord.Listen("127.0.0.1:0", fakediscord.Options{Token: harness.Token, Guilds: []fakediscord.Guild{g}})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	startCtx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	child, err := harness.Launch(startCtx, srv, harness.Bot{Name: "quizhost", Bin: bin, Env: harness.QuizhostEnv(srv, db, bank)}, dir)
+	if err != nil {
+		return err
+	}
+	defer child.Stop(10 * time.Second)
+
+	sub := func(opts ...fakediscord.Option) fakediscord.Option {
+		return fakediscord.Option{Name: "insights", Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}
+	}
+	str := func(name, v string) fakediscord.Option {
+		return fakediscord.Option{Name: name, Type: discordgo.ApplicationCommandOptionString, Value: v}
+	}
+	type measure struct {
+		name  string
+		opt   fakediscord.Option // the command's; zero for the Next ▶ button
+		first time.Duration
+		lat   []time.Duration
+	}
+	ms := []*measure{
+		{name: "every bank", opt: sub()},
+		{name: "bank Bench", opt: sub(str("bank", "Bench"))},
+		{name: "by discrimination", opt: sub(str("sort", "discrimination"))},
+		{name: "Next ▶"},
+		{name: "Dismiss"},
+	}
+	want := fmt.Sprintf("%d questions", harness.InsightsQuestions)
+	callCtx, cancelCalls := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancelCalls()
+	var last, firstPage fakediscord.Message
+	for i := range calls + 1 {
+		for _, m := range ms {
+			var p *fakediscord.Pending
+			if m.opt.Name != "" {
+				p = srv.SlashCommand(g.ID, "6001", harness.Admin, "quizadmin", m.opt)
+			} else {
+				label, on := "Next", last
+				if m.name == "Dismiss" {
+					label, on = "Dismiss", firstPage
+				}
+				id, err := button(on, label)
+				if err != nil {
+					return err
+				}
+				p = srv.Component(g.ID, "6001", harness.Admin, on.ID, id)
+			}
+			reply, lat, _, err := harness.Reply(callCtx, srv, p)
+			if err != nil {
+				return fmt.Errorf("%s: %w", m.name, err)
+			}
+			if !strings.Contains(strings.ReplaceAll(reply.Content, ",", ""), want) || len(reply.Embeds) == 0 {
+				return fmt.Errorf("%s: the reply is not the list of %s: %.300q", m.name, want, reply.Content)
+			}
+			last = reply
+			if m.name == "every bank" {
+				firstPage = reply
+			}
+			if i == 0 {
+				m.first = lat
+				continue
+			}
+			m.lat = append(m.lat, lat)
+		}
+	}
+	mem, err := child.Memory()
+	if err != nil {
+		return err
+	}
+	if err := child.Stop(10 * time.Second); err != nil {
+		return err
+	}
+	if v := srv.Violations(); len(v) > 0 {
+		return fmt.Errorf("refused by the server: %s", strings.Join(v, "; "))
+	}
+	fmt.Fprintf(out, "\n/quizadmin insights: a bank of %d questions, %d members, %d answers; %d calls of each after a first, one at a time\n",
+		harness.InsightsQuestions, members, answers, calls)
+	fmt.Fprintf(out, "%-20s %9s %9s %9s %9s   (target: p99 under 100 ms)\n", "", "first", "p50", "p99", "max")
+	for _, m := range ms {
+		slices.Sort(m.lat)
+		fmt.Fprintf(out, "%-20s %9s %9s %9s %9s\n", m.name, harness.Ms(m.first), harness.Ms(harness.Percentile(m.lat, 0.5)),
+			harness.Ms(harness.Percentile(m.lat, 0.99)), harness.Ms(harness.Percentile(m.lat, 1)))
+	}
+	fmt.Fprintf(out, "bot resident memory afterwards: %s (peak %s), %s allocated\n", mib(mem.RSS), mib(mem.HWM), mib(mem.Anon))
+	return nil
+}
+
+// button is the custom ID of the first enabled button of an insights
+// page whose label starts with label ("Next", "Dismiss").
+func button(m fakediscord.Message, label string) (string, error) {
+	for _, c := range m.Components {
+		row, ok := c.(*discordgo.ActionsRow)
+		if !ok {
+			continue
+		}
+		for _, b := range row.Components {
+			if b, ok := b.(*discordgo.Button); ok && strings.HasPrefix(b.Label, label) && !b.Disabled {
+				return b.CustomID, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("no %s button on the insights page %q", label, m.ID)
 }
 
 func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -87,6 +88,11 @@ type Guild struct {
 	Span             time.Duration
 	Writers          int                 // concurrent RecordAnswer calls
 	Progress         func(done, all int) // called every 100,000 answers
+	// Bank names the posts' bank ("Bench" when empty) and QuestionID
+	// their questions (post i asks "bench#<i>" when nil): one question
+	// per post.
+	Bank       string
+	QuestionID func(i int) string
 }
 
 // BuildGuild creates the database at path (which must not exist) and
@@ -104,10 +110,17 @@ func BuildGuild(path string, g Guild) error {
 	}
 	defer db.Close()
 	start := g.End.Add(-g.Span)
+	bank, qid := g.Bank, g.QuestionID
+	if bank == "" {
+		bank = "Bench"
+	}
+	if qid == nil {
+		qid = func(i int) string { return fmt.Sprintf("bench#%d", i) }
+	}
 	posts := make([]questions.Post, g.Posts)
 	for i := range posts {
-		p := questions.Post{GuildID: g.ID, ChannelID: g.Channel, MessageID: questions.MessageID(1 + i), QuestionID: fmt.Sprintf("bench#%d", i),
-			Bank: "Bench", Tags: []string{fmt.Sprintf("topic%d", i%5)}, Correct: []string{"B"}, OptionCount: 4, SelectCount: 1,
+		p := questions.Post{GuildID: g.ID, ChannelID: g.Channel, MessageID: questions.MessageID(1 + i), QuestionID: qid(i),
+			Bank: bank, Tags: []string{fmt.Sprintf("topic%d", i%5)}, Correct: []string{"B"}, OptionCount: 4, SelectCount: 1,
 			OpenedAt: start}
 		if posts[i], err = db.CreatePost(context.Background(), p); err != nil {
 			return fmt.Errorf("build guild: %w", err)
@@ -184,6 +197,38 @@ func CachedGuild(out io.Writer) (string, error) {
 // CachedGuildOf is CachedGuild for a guild of members members answering
 // answers questions over posts posts, cached under name.
 func CachedGuildOf(out io.Writer, name string, members, answers, posts int) (string, error) {
+	return cachedGuild(out, name, Guild{Members: members, Answers: answers, Posts: posts})
+}
+
+// InsightsQuestions is the number of questions of the insights guild (see
+// CachedInsightsGuild) and of the bank InsightsBank writes.
+const InsightsQuestions = 10_000
+
+// CachedInsightsGuild is CachedGuild with one post per question of a bank
+// of InsightsQuestions questions ("Bench#1" … of bank "Bench", as
+// InsightsBank writes them): LargeMembers members give LargeAnswers
+// answers, 100 to each question, and storage keeps the questions'
+// statistics as they arrive (what /quizadmin insights reads).
+func CachedInsightsGuild(out io.Writer) (string, error) {
+	return cachedGuild(out, "guild-100k-q10k", Guild{Members: LargeMembers, Answers: LargeAnswers, Posts: InsightsQuestions,
+		Bank: "Bench", QuestionID: func(i int) string { return fmt.Sprintf("Bench#%d", i+1) }})
+}
+
+// InsightsBank is the bank of CachedInsightsGuild's questions in exam
+// text: InsightsQuestions questions of four options, the key B.
+func InsightsBank() string {
+	var b strings.Builder
+	for i := 1; i <= InsightsQuestions; i++ {
+		fmt.Fprintf(&b, "Bench Question %d\nSelect 1Which of these is number %d?\n- A\nOne\n- B\nTwo\n- C\nThree\n- D\nFour\n"+
+			"Show answer and explanation\nCorrect answer: B\nExplanation\nQuestion %d of the insights benchmark.\n\n", i, i, i)
+	}
+	return b.String()
+}
+
+// cachedGuild is CachedGuildOf for g (its members, answers, posts, bank
+// and questions; the rest is set here).
+func cachedGuild(out io.Writer, name string, g Guild) (string, error) {
+	members, answers := g.Members, g.Answers
 	dir := filepath.Join(os.TempDir(), "quizhost-bench-cache")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
@@ -196,11 +241,11 @@ func CachedGuildOf(out io.Writer, name string, members, answers, posts int) (str
 	tmp := path + ".building"
 	os.Remove(tmp)
 	start := time.Now()
-	err := BuildGuild(tmp, Guild{ID: 8001, Channel: 6001, Members: members, Answers: answers, Posts: posts,
-		FirstUser: FirstMember, End: time.Now(), Span: 30 * 24 * time.Hour, Writers: 1000,
-		Progress: func(done, all int) {
-			fmt.Fprintf(os.Stderr, "  %d of %d answers, %v\n", done, all, time.Since(start).Round(time.Second))
-		}})
+	g.ID, g.Channel, g.FirstUser, g.End, g.Span, g.Writers = 8001, 6001, FirstMember, time.Now(), 30*24*time.Hour, 1000
+	g.Progress = func(done, all int) {
+		fmt.Fprintf(os.Stderr, "  %d of %d answers, %v\n", done, all, time.Since(start).Round(time.Second))
+	}
+	err := BuildGuild(tmp, g)
 	if err != nil {
 		os.Remove(tmp)
 		return "", err

@@ -1,0 +1,55 @@
+package bot
+
+import (
+	"runtime"
+	"sync/atomic"
+)
+
+// Charts are drawn after the reply they belong to, in the background of
+// the handler: tens of milliseconds of CPU each. Drawn as they come, a
+// burst of /quiz stats (or of insights) would have every core drawing
+// while the next members wait for their replies; the drawer draws one at
+// a time, leaving the other cores to the replies, and a bounded queue: a
+// chart that would wait behind maxDrawQueue others is left out (logged),
+// the reply it belongs to already sent.
+
+// maxDrawQueue is how many charts may wait for the drawer: at about 30
+// ms each, the last of them is drawn within a second or two.
+const maxDrawQueue = 32
+
+// drawer runs the charts' drawing one at a time (see above). The zero
+// value is not ready: use newDrawer. Safe for concurrent use.
+type drawer struct {
+	slot    chan struct{} // holds a token while a chart is drawn
+	waiting atomic.Int32  // drawings waiting for the slot, or drawing
+}
+
+func newDrawer() *drawer { return &drawer{slot: make(chan struct{}, 1)} }
+
+// draw runs f once no other drawing runs, and reports true; it reports
+// false without running f when the queue is full.
+func (d *drawer) draw(f func()) bool {
+	if d.waiting.Add(1) > maxDrawQueue+1 {
+		d.waiting.Add(-1)
+		return false
+	}
+	defer d.waiting.Add(-1)
+	d.slot <- struct{}{}
+	defer func() { <-d.slot }()
+	// On a thread of its own at the lowest priority: when other work
+	// takes the other cores, the kernel gives the replies' threads the
+	// CPU before this one. The thread is never unlocked, so it ends with
+	// the goroutine, its priority with it.
+	// A panic in f is raised again here, where the handler recovers it.
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		runtime.LockOSThread()
+		lowerThreadPriority()
+		f()
+	}()
+	if p := <-done; p != nil {
+		panic(p)
+	}
+	return true
+}

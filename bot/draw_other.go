@@ -1,0 +1,7 @@
+//go:build !linux
+
+package bot
+
+// lowerThreadPriority does nothing where threads have no priority of
+// their own that quizhost can set.
+func lowerThreadPriority() {}
