@@ -75,29 +75,43 @@ func Render(d Data) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("render chart: %w", err)
 	}
-	const dpi = 96
-	w, h := vg.Length(Width)*vg.Inch/dpi, vg.Length(Height)*vg.Inch/dpi
-	img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(cardColor))
-	dc := draw.New(img)
-
-	// Border.
-	border := draw.LineStyle{Color: borderColor, Width: vg.Points(3)}
-	in := vg.Points(1.5)
-	dc.StrokeLines(border, []vg.Point{{X: in, Y: in}, {X: w - in, Y: in}, {X: w - in, Y: h - in}, {X: in, Y: h - in}, {X: in, Y: in}})
-
-	inner := draw.Crop(dc, vg.Points(12), -vg.Points(12), vg.Points(10), -vg.Points(10))
-	if d.Title != "" {
-		ts := draw.TextStyle{Color: textColor, Font: font.From(plot.DefaultFont, 15), XAlign: draw.XCenter, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
-		inner.FillText(ts, vg.Point{X: (inner.Min.X + inner.Max.X) / 2, Y: inner.Max.Y}, d.Title)
-		inner = draw.Crop(inner, 0, 0, 0, -vg.Points(24))
-	}
+	img, inner := card(Height, d.Title)
 	tiles := draw.Tiles{Rows: 2, Cols: 1, PadY: vg.Points(14)}
 	top.Draw(tiles.At(inner, 0, 0))
 	bottom.Draw(tiles.At(inner, 0, 1))
 
+	b, err := cardPNG(img)
+	if err != nil {
+		return nil, fmt.Errorf("render chart: %w", err)
+	}
+	return b, nil
+}
+
+// card is a chart's canvas, Width by height pixels: the card's background
+// and border, and the title at its top when there is one; inner is the
+// area left for the plots.
+func card(height int, title string) (img *vgimg.Canvas, inner draw.Canvas) {
+	const dpi = 96
+	w, h := vg.Length(Width)*vg.Inch/dpi, vg.Length(height)*vg.Inch/dpi
+	img = vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(cardColor))
+	dc := draw.New(img)
+	border := draw.LineStyle{Color: borderColor, Width: vg.Points(3)}
+	in := vg.Points(1.5)
+	dc.StrokeLines(border, []vg.Point{{X: in, Y: in}, {X: w - in, Y: in}, {X: w - in, Y: h - in}, {X: in, Y: h - in}, {X: in, Y: in}})
+	inner = draw.Crop(dc, vg.Points(12), -vg.Points(12), vg.Points(10), -vg.Points(10))
+	if title != "" {
+		ts := draw.TextStyle{Color: textColor, Font: font.From(plot.DefaultFont, 15), XAlign: draw.XCenter, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
+		inner.FillText(ts, vg.Point{X: (inner.Min.X + inner.Max.X) / 2, Y: inner.Max.Y}, title)
+		inner = draw.Crop(inner, 0, 0, 0, -vg.Points(24))
+	}
+	return img, inner
+}
+
+// cardPNG is a card's image as PNG bytes.
+func cardPNG(img *vgimg.Canvas) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := encodePNG(&buf, img.Image()); err != nil {
-		return nil, fmt.Errorf("render chart: %w", err)
+		return nil, err
 	}
 	return buf.Bytes(), nil
 }

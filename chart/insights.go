@@ -1,15 +1,11 @@
 package chart
 
 import (
-	"bytes"
 	"fmt"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // Item is one question on the bank's chart of /quizadmin insights.
@@ -64,23 +60,11 @@ func RenderBank(title string, items []Item) ([]byte, error) {
 		p.Add(s)
 		p.Legend.Add("flagged", s)
 	}
-	const dpi = 96
-	w, h := vg.Length(Width)*vg.Inch/dpi, vg.Length(Height)*vg.Inch/dpi
-	img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(cardColor))
-	dc := draw.New(img)
-	border := draw.LineStyle{Color: borderColor, Width: vg.Points(3)}
-	in := vg.Points(1.5)
-	dc.StrokeLines(border, []vg.Point{{X: in, Y: in}, {X: w - in, Y: in}, {X: w - in, Y: h - in}, {X: in, Y: h - in}, {X: in, Y: in}})
-	inner := draw.Crop(dc, vg.Points(12), -vg.Points(12), vg.Points(10), -vg.Points(10))
-	if title != "" {
-		ts := draw.TextStyle{Color: textColor, Font: font.From(plot.DefaultFont, 15), XAlign: draw.XCenter, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
-		inner.FillText(ts, vg.Point{X: (inner.Min.X + inner.Max.X) / 2, Y: inner.Max.Y}, title)
-		inner = draw.Crop(inner, 0, 0, 0, -vg.Points(24))
-	}
+	img, inner := card(Height, title)
 	p.Draw(inner)
-	var buf bytes.Buffer
-	if err := encodePNG(&buf, img.Image()); err != nil {
+	b, err := cardPNG(img)
+	if err != nil {
 		return nil, fmt.Errorf("render bank chart: %w", err)
 	}
-	return buf.Bytes(), nil
+	return b, nil
 }

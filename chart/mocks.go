@@ -1,17 +1,13 @@
 package chart
 
 import (
-	"bytes"
 	"fmt"
-	"image/png"
 	"strconv"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // The mock exam history chart of /quiz stats: the score of each attempt
@@ -103,25 +99,13 @@ func RenderMocks(d MockData) ([]byte, error) {
 	p.Legend.Left = true
 	p.Legend.TextStyle.Color = textColor
 
-	const dpi = 96
-	w, h := vg.Length(Width)*vg.Inch/dpi, vg.Length(MocksHeight)*vg.Inch/dpi
-	img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(cardColor))
-	dc := draw.New(img)
-	border := draw.LineStyle{Color: borderColor, Width: vg.Points(3)}
-	in := vg.Points(1.5)
-	dc.StrokeLines(border, []vg.Point{{X: in, Y: in}, {X: w - in, Y: in}, {X: w - in, Y: h - in}, {X: in, Y: h - in}, {X: in, Y: in}})
-	inner := draw.Crop(dc, vg.Points(12), -vg.Points(12), vg.Points(10), -vg.Points(10))
-	if d.Title != "" {
-		ts := draw.TextStyle{Color: textColor, Font: font.From(plot.DefaultFont, 15), XAlign: draw.XCenter, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
-		inner.FillText(ts, vg.Point{X: (inner.Min.X + inner.Max.X) / 2, Y: inner.Max.Y}, d.Title)
-		inner = draw.Crop(inner, 0, 0, 0, -vg.Points(24))
-	}
+	img, inner := card(MocksHeight, d.Title)
 	p.Draw(inner)
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img.Image()); err != nil {
+	b, err := cardPNG(img)
+	if err != nil {
 		return nil, fmt.Errorf("render mock chart: %w", err)
 	}
-	return buf.Bytes(), nil
+	return b, nil
 }
 
 // attemptTicks labels the attempts axis with whole attempt numbers, at
