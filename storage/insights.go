@@ -408,20 +408,7 @@ func rebuildStats(tx *bbolt.Tx, g *bbolt.Bucket) error {
 // buildStats is migration 9: the statistics of every guild, counted from
 // its answers.
 func buildStats(tx *bbolt.Tx) error {
-	guilds := tx.Bucket(bGuilds)
-	var names [][]byte
-	if err := guilds.ForEachBucket(func(name []byte) error {
-		names = append(names, bytes.Clone(name))
-		return nil
-	}); err != nil {
-		return err
-	}
-	for _, name := range names {
-		if err := rebuildStats(tx, guilds.Bucket(name)); err != nil {
-			return fmt.Errorf("guild %d: %w", getU64(name), err)
-		}
-	}
-	return nil
+	return eachGuild(tx, rebuildStats)
 }
 
 // RebuildStats recounts the guild's question statistics from its stored

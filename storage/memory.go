@@ -249,32 +249,18 @@ func replay(tx *bbolt.Tx, rec *record, sources map[questions.PostID]postSource) 
 // stored answers, so members who upgrade keep their history. It works on
 // the layout of version 7 (see legacy.go).
 func buildMemory(tx *bbolt.Tx) error {
-	guilds := tx.Bucket(bGuilds)
-	var names [][]byte
-	if err := guilds.ForEachBucket(func(name []byte) error {
-		names = append(names, slices.Clone(name))
-		return nil
-	}); err != nil {
-		return err
-	}
-	for _, name := range names {
-		g := guilds.Bucket(name)
+	return eachGuild(tx, func(tx *bbolt.Tx, g *bbolt.Bucket) error {
 		for _, b := range [][]byte{bExams, bReviews} {
 			if _, err := g.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
 		}
 		if g.Bucket(bAnswersV7) == nil {
-			if _, err := g.CreateBucketIfNotExists(bMemoryV7); err != nil {
-				return err
-			}
-			continue
+			_, err := g.CreateBucketIfNotExists(bMemoryV7)
+			return err
 		}
-		if err := rebuildMemoryV7(tx, g); err != nil {
-			return fmt.Errorf("guild %d: %w", getU64(name), err)
-		}
-	}
-	return nil
+		return rebuildMemoryV7(tx, g)
+	})
 }
 
 // RebuildMemory recomputes the guild's memories from its stored answers:

@@ -257,6 +257,26 @@ func splitBanks(tx *bbolt.Tx) error {
 	})
 }
 
+// eachGuild calls fn with each guild's bucket in turn, the migrations'
+// walk: fn may change the guild's buckets (their names are read first),
+// and an error of fn stops the walk, naming the guild.
+func eachGuild(tx *bbolt.Tx, fn func(*bbolt.Tx, *bbolt.Bucket) error) error {
+	guilds := tx.Bucket(bGuilds)
+	var names [][]byte
+	if err := guilds.ForEachBucket(func(name []byte) error {
+		names = append(names, bytes.Clone(name))
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, name := range names {
+		if err := fn(tx, guilds.Bucket(name)); err != nil {
+			return fmt.Errorf("guild %d: %w", getU64(name), err)
+		}
+	}
+	return nil
+}
+
 // compactLayout is version 8: the layout that keeps the file small (see
 // doc.go), converted from version 7's (legacy.go) guild by guild. Each
 // member's answers to one question and their memory of it become one
@@ -267,23 +287,14 @@ func splitBanks(tx *bbolt.Tx) error {
 // keys; reviews become binary. What every reader returns stays the same.
 // The new buckets are written in key order, their pages filled.
 func compactLayout(tx *bbolt.Tx) error {
-	guilds := tx.Bucket(bGuilds)
-	var names [][]byte
-	if err := guilds.ForEachBucket(func(name []byte) error {
-		names = append(names, bytes.Clone(name))
-		return nil
-	}); err != nil {
-		return err
-	}
-	for _, name := range names {
-		g := guilds.Bucket(name)
+	return eachGuild(tx, func(tx *bbolt.Tx, g *bbolt.Bucket) error {
 		for _, step := range []func(*bbolt.Tx, *bbolt.Bucket) error{convertAnswers, convertScores, convertReviews} {
 			if err := step(tx, g); err != nil {
-				return fmt.Errorf("guild %d: %w", getU64(name), err)
+				return err
 			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // recreate deletes g's bucket name if it exists and creates it anew, its
