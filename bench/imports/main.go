@@ -79,9 +79,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	g := fakediscord.DefaultGuild()
-	g.Members = []fakediscord.Member{harness.Admin}
-	srv, err := fakediscord.Listen("127.0.0.1:0", fakediscord.Options{Token: harness.Token, Guilds: []fakediscord.Guild{g}})
+	srv, err := harness.AdminDiscord()
 	if err != nil {
 		return err
 	}

@@ -142,9 +142,8 @@ func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int
 		return err
 	}
 	size := st.Size()
-	g := fakediscord.DefaultGuild()
-	g.Members = []fakediscord.Member{harness.Admin}
-	srv, err := fakediscord.Listen("127.0.0.1:0", fakediscord.Options{Token: harness.Token, Guilds: []fakediscord.Guild{g}})
+	g := fakediscord.DefaultGuild() // AdminDiscord's
+	srv, err := harness.AdminDiscord()
 	if err != nil {
 		return err
 	}
@@ -239,9 +238,8 @@ func insights(ctx context.Context, out io.Writer, tmp, bin string, calls int) er
 	if err := os.WriteFile(bank, []byte(harness.InsightsBank()), 0o600); err != nil {
 		return err
 	}
-	g := fakediscord.DefaultGuild()
-	g.Members = []fakediscord.Member{harness.Admin}
-	srv, err := fakediscord.Listen("127.0.0.1:0", fakediscord.Options{Token: harness.Token, Guilds: []fakediscord.Guild{g}})
+	g := fakediscord.DefaultGuild() // AdminDiscord's
+	srv, err := harness.AdminDiscord()
 	if err != nil {
 		return err
 	}
@@ -508,9 +506,8 @@ func openLarge(ctx context.Context, out io.Writer, tmp, bin, bank string) error 
 	if err := readAll(db); err != nil {
 		return err
 	}
-	g := fakediscord.DefaultGuild()
-	g.Members = []fakediscord.Member{harness.Admin}
-	srv, err := fakediscord.Listen("127.0.0.1:0", fakediscord.Options{Token: harness.Token, Guilds: []fakediscord.Guild{g}})
+	g := fakediscord.DefaultGuild() // AdminDiscord's
+	srv, err := harness.AdminDiscord()
 	if err != nil {
 		return err
 	}

@@ -53,6 +53,15 @@ type Bot struct {
 	Ready func() bool
 }
 
+// AdminDiscord is a fake Discord on 127.0.0.1 of the default guild whose
+// one member is Admin, with Token: what most benchmarks start bots
+// against.
+func AdminDiscord() (*fakediscord.Server, error) {
+	g := fakediscord.DefaultGuild()
+	g.Members = []fakediscord.Member{Admin}
+	return fakediscord.Listen("127.0.0.1:0", fakediscord.Options{Token: Token, Guilds: []fakediscord.Guild{g}})
+}
+
 // QuizhostEnv is quizhost's environment against srv, with its database at
 // db and the bank file banks ("" for the built-in bank only). Automatic
 // backups are off: a backup of a seeded database at start would run
