@@ -12,6 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"gonum.org/v1/plot/vg"
+	vgdraw "gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+
 	"github.com/quizhost/quizhost/questions"
 )
 
@@ -227,4 +231,68 @@ func TestRenderMocks(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCanvasReuse: a canvas on a used image draws the same bytes as a
+// canvas vgimg makes afresh, and charts drawn one after another on the
+// pooled images give each the bytes it gives when drawn first.
+func TestCanvasReuse(t *testing.T) {
+	t.Run("used image", func(t *testing.T) {
+		p, err := accuracyPlot(sample().Topics)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const dpi = 96
+		fresh := vgimg.NewWith(vgimg.UseWH(vg.Length(Width)*vg.Inch/dpi, vg.Length(Height)*vg.Inch/dpi), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(cardColor))
+		p.Draw(vgdraw.New(fresh))
+		var want bytes.Buffer
+		if err := encodePNG(&want, fresh.Image()); err != nil {
+			t.Fatal(err)
+		}
+
+		used := image.NewRGBA(image.Rect(0, 0, Width, Height))
+		for i := range used.Pix {
+			used.Pix[i] = byte(i * 7)
+		}
+		c := canvasOn(used, dpi)
+		p.Draw(vgdraw.New(c))
+		var got bytes.Buffer
+		if err := encodePNG(&got, c.Image()); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Error("drawn on a used image: the PNG differs from one drawn on a fresh canvas")
+		}
+	})
+	t.Run("in a row", func(t *testing.T) {
+		many := sample()
+		for i := range 20 {
+			many.Topics = append(many.Topics, questions.TopicReadiness{Topic: fmt.Sprintf("topic %d", i), Answers: i + 1, Right: i / 2})
+		}
+		draws := []struct {
+			name   string
+			render func() ([]byte, error)
+		}{
+			{"sample", func() ([]byte, error) { return Render(sample()) }},
+			{"many topics", func() ([]byte, error) { return Render(many) }},
+			{"empty", func() ([]byte, error) { return Render(Data{Title: "x"}) }},
+			{"bank", func() ([]byte, error) {
+				return RenderBank("bank", []Item{{Facility: 0.5, Discrimination: 0.2}, {Facility: 0.1, Discrimination: -0.3, Flagged: true}})
+			}},
+		}
+		first := map[string][]byte{}
+		for round := range 3 {
+			for _, d := range draws {
+				b, err := d.render()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if round == 0 {
+					first[d.name] = b
+				} else if !bytes.Equal(b, first[d.name]) {
+					t.Errorf("%s, drawing %d: the PNG differs from the first drawing", d.name, round+1)
+				}
+			}
+		}
+	})
 }
