@@ -239,6 +239,11 @@ type Config struct {
 	// 1/(ImportPace+1) of a core and the answers of every server keep the
 	// rest (default 7; negative: no wait, for tests). Real time.
 	ImportPace int
+	// ChartPace is how many times as long as each chart took to draw the
+	// bot rests before it draws the next, so that charts one after
+	// another take at most 1/(ChartPace+1) of a core (default 3;
+	// negative: no rest, for tests). Real time.
+	ChartPace int
 }
 
 // CheckAPIBase reports whether s can be Config.APIBase: an http(s) URL
@@ -391,6 +396,12 @@ func New(cfg Config) (*Bot, error) {
 	case cfg.ImportPace < 0:
 		cfg.ImportPace = 0
 	}
+	switch {
+	case cfg.ChartPace == 0:
+		cfg.ChartPace = 3
+	case cfg.ChartPace < 0:
+		cfg.ChartPace = 0
+	}
 	if cfg.ShutdownGrace <= 0 {
 		cfg.ShutdownGrace = 2500 * time.Millisecond
 	}
@@ -407,7 +418,7 @@ func New(cfg Config) (*Bot, error) {
 		mockRetryAt: map[mockRef]time.Time{}, mockTries: map[mockRef]int{},
 		table:    t,
 		suggests: newLimiter(suggestLimit), reviews: newLimiter(reviewLimit),
-		drawer: newDrawer(),
+		drawer: newDrawer(cfg.ChartPace),
 	}, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestDrawerOneAtATime: charts asked for together are drawn one after the
@@ -13,7 +14,7 @@ import (
 // it has drained.
 func TestDrawerOneAtATime(t *testing.T) {
 	t.Parallel()
-	d := newDrawer()
+	d := newDrawer(0)
 	release := make(chan struct{})
 	var running, most, drawn atomic.Int32
 	f := func() {
@@ -59,7 +60,7 @@ func TestDrawerOneAtATime(t *testing.T) {
 // handler recovers it), and the drawer draws again afterwards.
 func TestDrawerPanic(t *testing.T) {
 	t.Parallel()
-	d := newDrawer()
+	d := newDrawer(0)
 	func() {
 		defer func() {
 			if r := recover(); r != "boom" {
@@ -73,4 +74,44 @@ func TestDrawerPanic(t *testing.T) {
 	if !d.draw(func() { drawn = true }) || !drawn {
 		t.Error("draw after a panic: not drawn")
 	}
+}
+
+// TestDrawerRests: after a chart the drawer rests pace times as long as
+// the chart took, holding back the next chart (not the caller) until the
+// rest has passed.
+func TestDrawerRests(t *testing.T) {
+	t.Parallel()
+	d := newDrawer(3)
+	rests := make(chan time.Duration, 2)
+	var release func()
+	d.after = func(rest time.Duration, f func()) { rests <- rest; release = f }
+	const took = 2 * time.Millisecond
+	if !d.draw(func() {
+		for start := time.Now(); time.Since(start) < took; { // busy, as drawing is
+		}
+	}) {
+		t.Fatal("first chart left out")
+	}
+	select { // draw arms the rest before it returns
+	case rest := <-rests:
+		if rest < 3*took {
+			t.Errorf("rest after a chart of %v: %v, want at least 3 times as long", took, rest)
+		}
+	default:
+		t.Fatal("no rest after a chart")
+	}
+	var second atomic.Bool
+	done := make(chan bool)
+	go func() { done <- d.draw(func() { second.Store(true) }) }()
+	for d.waiting.Load() < 1 { // the second chart waits for the slot
+		runtime.Gosched()
+	}
+	if second.Load() {
+		t.Fatal("the second chart was drawn during the first one's rest")
+	}
+	release()
+	if !<-done || !second.Load() {
+		t.Fatal("the second chart was not drawn after the rest")
+	}
+	release() // the second chart's rest
 }

@@ -198,6 +198,7 @@ func (e *env) start() {
 		RefreshEvery:  50 * time.Millisecond,
 		AnswerAckWait: e.ackWait,
 		ImportPace:    -1, // imports in tests are small; no test waits for the pacing
+		ChartPace:     -1,
 	})
 	if err != nil {
 		e.t.Fatal(err)
