@@ -531,7 +531,7 @@ func large(out io.Writer, tmp string) error {
 		return err
 	}
 	path := filepath.Join(tmp, "large.db")
-	if err := copyFile(path, cached); err != nil {
+	if err := harness.CopyFile(path, cached); err != nil {
 		return err
 	}
 	db, err := storage.Open(context.Background(), path, storage.Options{})
@@ -548,21 +548,4 @@ func large(out io.Writer, tmp string) error {
 	fmt.Fprintf(out, "%.0f bytes of file per answer, %.2f keys per answer\n", float64(s.FileBytes)/harness.LargeAnswers, float64(s.Keys)/harness.LargeAnswers)
 	printKinds(out, s, harness.LargeAnswers)
 	return nil
-}
-
-func copyFile(dst, src string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	o, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(o, in); err != nil {
-		o.Close()
-		return err
-	}
-	return o.Close()
 }

@@ -107,23 +107,6 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	return nil
 }
 
-func copyFile(dst, src string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	o, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(o, in); err != nil {
-		o.Close()
-		return err
-	}
-	return o.Close()
-}
-
 func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int, pace time.Duration) error {
 	cached, err := harness.CachedGuild(out)
 	if err != nil {
@@ -134,7 +117,7 @@ func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int
 		return err
 	}
 	db := filepath.Join(dir, "quizhost.db")
-	if err := copyFile(db, cached); err != nil {
+	if err := harness.CopyFile(db, cached); err != nil {
 		return err
 	}
 	st, err := os.Stat(db)
@@ -231,7 +214,7 @@ func insights(ctx context.Context, out io.Writer, tmp, bin string, calls int) er
 		return err
 	}
 	db := filepath.Join(dir, "quizhost.db")
-	if err := copyFile(db, cached); err != nil {
+	if err := harness.CopyFile(db, cached); err != nil {
 		return err
 	}
 	bank := filepath.Join(dir, "bench-10k.txt")
@@ -494,7 +477,7 @@ func openLarge(ctx context.Context, out io.Writer, tmp, bin, bank string) error 
 		return err
 	}
 	db := filepath.Join(dir, "quizhost.db")
-	if err := copyFile(db, cached); err != nil {
+	if err := harness.CopyFile(db, cached); err != nil {
 		return err
 	}
 	st, err := os.Stat(db)

@@ -144,3 +144,22 @@ func Workdir(prefix string, keep bool, out io.Writer) (dir, bank string, remove 
 	}
 	return dir, bank, remove, nil
 }
+
+// CopyFile copies src to dst, a new file (mode 0600): a run's own copy of a
+// cached database.
+func CopyFile(dst, src string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	o, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(o, in); err != nil {
+		o.Close()
+		return err
+	}
+	return o.Close()
+}
