@@ -113,18 +113,10 @@ func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int
 		return err
 	}
 	dir := filepath.Join(tmp, "board")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	db := filepath.Join(dir, "quizhost.db")
-	if err := harness.CopyFile(db, cached); err != nil {
-		return err
-	}
-	st, err := os.Stat(db)
+	db, size, err := harness.WorkingCopy(cached, dir)
 	if err != nil {
 		return err
 	}
-	size := st.Size()
 	g := fakediscord.DefaultGuild() // AdminDiscord's
 	srv, err := harness.AdminDiscord()
 	if err != nil {
@@ -210,11 +202,8 @@ func insights(ctx context.Context, out io.Writer, tmp, bin string, calls int) er
 		return err
 	}
 	dir := filepath.Join(tmp, "insights")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	db := filepath.Join(dir, "quizhost.db")
-	if err := harness.CopyFile(db, cached); err != nil {
+	db, _, err := harness.WorkingCopy(cached, dir)
+	if err != nil {
 		return err
 	}
 	bank := filepath.Join(dir, "bench-10k.txt")
@@ -473,14 +462,7 @@ func openLarge(ctx context.Context, out io.Writer, tmp, bin, bank string) error 
 		return err
 	}
 	dir := filepath.Join(tmp, "open")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	db := filepath.Join(dir, "quizhost.db")
-	if err := harness.CopyFile(db, cached); err != nil {
-		return err
-	}
-	st, err := os.Stat(db)
+	db, size, err := harness.WorkingCopy(cached, dir)
 	if err != nil {
 		return err
 	}
@@ -542,7 +524,7 @@ func openLarge(ctx context.Context, out io.Writer, tmp, bin, bank string) error 
 		return err
 	}
 	fmt.Fprintf(out, "\na database of %s (%d members, %d answers), in the page cache (target: start-up under 1 s, resident memory well below the file)\n",
-		mib(st.Size()), gigaMembers, gigaAnswers)
+		mib(size), gigaMembers, gigaAnswers)
 	fmt.Fprintf(out, "database opened in %s (its damage check included; the full check then ran in the background for %s); bot ready %s after its start\n",
 		opened, checked, harness.Ms(ready))
 	for _, r := range []struct {

@@ -163,3 +163,21 @@ func CopyFile(dst, src string) error {
 	}
 	return o.Close()
 }
+
+// WorkingCopy copies the cached database file into dir (created if need
+// be) as quizhost.db, a run's own to change, and returns its path and
+// size.
+func WorkingCopy(cached, dir string) (string, int64, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", 0, err
+	}
+	db := filepath.Join(dir, "quizhost.db")
+	if err := CopyFile(db, cached); err != nil {
+		return "", 0, err
+	}
+	st, err := os.Stat(db)
+	if err != nil {
+		return "", 0, err
+	}
+	return db, st.Size(), nil
+}
