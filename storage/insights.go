@@ -593,15 +593,14 @@ func (db *DB) DismissFlags(ctx context.Context, guildID questions.GuildID, num u
 // wrapping questions.ErrNotFound for a number without a question.
 func statAt(g *bbolt.Bucket, num uint32) (qstat, string, error) {
 	k := binary.BigEndian.AppendUint32(nil, num)
-	if num == 0 || getIn(sub(g, bQnames), k) == nil {
+	name := getIn(sub(g, bQnames), k)
+	if num == 0 || name == nil {
 		return qstat{}, "", fmt.Errorf("question number %d: %w", num, questions.ErrNotFound)
 	}
-	qid, err := namesOf(g).of(num)
-	if err != nil {
-		return qstat{}, "", err
-	}
+	qid := string(name)
 	var s qstat
 	if v := getIn(sub(g, bQstats), k); v != nil {
+		var err error
 		if s, err = decodeQstat(v); err != nil {
 			return qstat{}, "", fmt.Errorf("question %q: %w", qid, err)
 		}
