@@ -42,9 +42,11 @@ package storage
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"math"
 	"math/bits"
 	"slices"
@@ -315,15 +317,7 @@ func rebuildStats(tx *bbolt.Tx, g *bbolt.Bucket) error {
 	}); err != nil {
 		return err
 	}
-	slices.SortFunc(refs, func(a, b obsRef) int {
-		switch {
-		case a.seq < b.seq:
-			return -1
-		case a.seq > b.seq:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(refs, func(a, b obsRef) int { return cmp.Compare(a.seq, b.seq) })
 	type pairKey struct {
 		user questions.UserID
 		num  uint32
@@ -375,14 +369,7 @@ func rebuildStats(tx *bbolt.Tx, g *bbolt.Bucket) error {
 	if err := sb.SetSequence(version + 1); err != nil {
 		return err
 	}
-	nums := slices.Sorted(func(yield func(uint32) bool) {
-		for n := range stats {
-			if !yield(n) {
-				return
-			}
-		}
-	})
-	for _, n := range nums {
+	for _, n := range slices.Sorted(maps.Keys(stats)) {
 		if err := sb.Put(binary.BigEndian.AppendUint32(nil, n), encodeQstat(*stats[n])); err != nil {
 			return err
 		}
@@ -593,15 +580,14 @@ func (db *DB) DismissFlags(ctx context.Context, guildID questions.GuildID, num u
 // wrapping questions.ErrNotFound for a number without a question.
 func statAt(g *bbolt.Bucket, num uint32) (qstat, string, error) {
 	k := binary.BigEndian.AppendUint32(nil, num)
-	if num == 0 || getIn(sub(g, bQnames), k) == nil {
+	name := getIn(sub(g, bQnames), k)
+	if num == 0 || name == nil {
 		return qstat{}, "", fmt.Errorf("question number %d: %w", num, questions.ErrNotFound)
 	}
-	qid, err := namesOf(g).of(num)
-	if err != nil {
-		return qstat{}, "", err
-	}
+	qid := string(name)
 	var s qstat
 	if v := getIn(sub(g, bQstats), k); v != nil {
+		var err error
 		if s, err = decodeQstat(v); err != nil {
 			return qstat{}, "", fmt.Errorf("question %q: %w", qid, err)
 		}

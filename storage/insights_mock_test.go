@@ -159,17 +159,7 @@ func TestMockLeavesStatsUnchanged(t *testing.T) {
 	}
 	same("after a regrade")
 	// Back to version 8 (without the statistics), then opened: migration 9.
-	if err := withMocks.bolt.Update(func(tx *bbolt.Tx) error {
-		g := guildRO(tx, guild)
-		for _, name := range [][]byte{bQstats, bQbanks} {
-			if err := g.DeleteBucket(name); err != nil {
-				return err
-			}
-		}
-		return tx.Bucket(bMeta).Put(kSchema, u64(uint64(8)))
-	}); err != nil {
-		t.Fatal(err)
-	}
+	backToSchema8(t, withMocks, guild)
 	withMocks.Close()
 	withMocks = openPath(t, path)
 	same("after migration 9")

@@ -390,17 +390,7 @@ func TestMigrateStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Back to version 8: without the buckets, stamped 8.
-	if err := db.bolt.Update(func(tx *bbolt.Tx) error {
-		g := guildRO(tx, guild)
-		for _, name := range [][]byte{bQstats, bQbanks} {
-			if err := g.DeleteBucket(name); err != nil {
-				return err
-			}
-		}
-		return tx.Bucket(bMeta).Put(kSchema, u64(uint64(8)))
-	}); err != nil {
-		t.Fatal(err)
-	}
+	backToSchema8(t, db, guild)
 	db.Close()
 	db = openPath(t, path)
 	got, err := db.QuestionStats(guild, "")
@@ -553,4 +543,21 @@ func TestStatsVersion(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// backToSchema8 makes db's file what schema version 8 left of the guild's:
+// no statistics buckets, the schema stamped 8 (reopened, migration 9 runs).
+func backToSchema8(t *testing.T, db *DB, guildID questions.GuildID) {
+	t.Helper()
+	if err := db.bolt.Update(func(tx *bbolt.Tx) error {
+		g := guildRO(tx, guildID)
+		for _, name := range [][]byte{bQstats, bQbanks} {
+			if err := g.DeleteBucket(name); err != nil {
+				return err
+			}
+		}
+		return tx.Bucket(bMeta).Put(kSchema, u64(uint64(8)))
+	}); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -33,6 +33,17 @@ type richScenario struct {
 	times     []time.Time
 }
 
+// firstPost returns the scenario's first post of question qid in the
+// guild; false when it has none.
+func (sc richScenario) firstPost(guildID questions.GuildID, qid string) (questions.Post, bool) {
+	for _, p := range sc.posts {
+		if p.QuestionID == qid && p.GuildID == guildID {
+			return p, true
+		}
+	}
+	return questions.Post{}, false
+}
+
 // scenarioWriter records the scenario's answers: as version 7 did, or
 // through this build's API.
 type scenarioWriter struct {
@@ -346,14 +357,8 @@ func TestMigrateV7(t *testing.T) {
 	// nothing.
 	changed := 0
 	for i, qid := range sc.questions[:8] {
-		var first questions.Post
-		for _, p := range sc.posts {
-			if p.QuestionID == qid && p.GuildID == guild {
-				first = p
-				break
-			}
-		}
-		if first.ID == 0 {
+		first, ok := sc.firstPost(guild, qid)
+		if !ok {
 			continue
 		}
 		key := []string{questions.Letter(i % first.OptionCount)}
@@ -459,14 +464,8 @@ func TestMigrateV7File(t *testing.T) {
 	db = openPath(t, path)
 	var regrades strings.Builder
 	for i, qid := range sc.questions[:8] {
-		var first questions.Post
-		for _, p := range sc.posts {
-			if p.QuestionID == qid && p.GuildID == guild {
-				first = p
-				break
-			}
-		}
-		if first.ID == 0 {
+		first, ok := sc.firstPost(guild, qid)
+		if !ok {
 			continue
 		}
 		key := []string{questions.Letter(i % first.OptionCount)}
