@@ -389,7 +389,6 @@ func TestMigrateStats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Back to version 8: without the buckets, stamped 8.
 	backToSchema8(t, db, guild)
 	db.Close()
 	db = openPath(t, path)
