@@ -264,18 +264,12 @@ func studyGrade(g studyGraded) []message {
 		fmt.Fprintf(&sb, " This question comes back %s.", timestamp(due, "R"))
 	}
 	sb.WriteString(" Reviews count for your streak, not for points.")
-	ms := []message{{ephemeral: true}}
-	if q != nil {
-		parts := answerReveal(q, questions.Post{Correct: r.Correct, SelectCount: r.SelectCount})
-		ms[0].embeds = parts[0]
-		for i, part := range parts[1:] {
-			ms = append(ms, continued(part, i+2, len(parts)))
-		}
-	} else {
+	if q == nil {
 		fmt.Fprintf(&sb, "\nCorrect: **%s**", strings.Join(r.Correct, ", "))
+		return []message{{ephemeral: true, content: sb.String()}}
 	}
-	ms[0].content = sb.String()
-	return ms
+	parts := answerReveal(q, questions.Post{Correct: r.Correct, SelectCount: r.SelectCount})
+	return revealMessages(message{ephemeral: true, content: sb.String()}, parts)
 }
 
 // reviewNext shows the next due question in place of the graded one, or
