@@ -135,10 +135,11 @@ func studyQuestionMessage(lead, head string, r questions.Review, q *questions.Qu
 // it was shown, or is gone: then the key it was graded against is all
 // there is to show), and when the question comes back for the member.
 type studyGraded struct {
-	a   questions.Answer
-	r   questions.Review
-	q   *questions.Question
-	due time.Time
+	a    questions.Answer
+	r    questions.Review
+	q    *questions.Question
+	due  time.Time
+	mems []questions.Memory // the member's memory, this answer in it
 }
 
 // studySession names a review or a drill in the refusals of its answers.
@@ -187,11 +188,11 @@ func (b *Bot) gradeStudy(c *call, id componentID, s studySession) (studyGraded, 
 	case err != nil && !errors.Is(err, questions.ErrAlreadyAnswered):
 		return studyGraded{}, storeErr(err)
 	}
-	g := studyGraded{a: a, r: r}
 	mems, err := b.store.Memories(c.guild, c.user)
 	if err != nil {
 		return studyGraded{}, fmt.Errorf("study answer: %w", err)
 	}
+	g := studyGraded{a: a, r: r, mems: mems}
 	if i := slices.IndexFunc(mems, func(m questions.Memory) bool { return m.QuestionID == r.QuestionID }); i >= 0 {
 		plan, err := b.examPlan(c.guild, c.user)
 		if err != nil {
