@@ -311,7 +311,7 @@ type Bot struct {
 	reveals     revealCache           // each answered post's reveal, rendered once for all its replies
 	charts      insightsCharts        // the last chart of each bank's insights
 	lists       insightsLists         // the last list of each bank's insights
-	statsCharts memberCharts          // the last stats chart of each member
+	statsCharts memberCharts          // the last /quiz stats charts of each member
 	drawer      *drawer               // draws the charts one at a time (draw.go)
 
 	// suggests and reviews rate-limit each member's suggestion and review

@@ -212,11 +212,7 @@ func (b *Bot) drillAnswer(c *call, id componentID) (response, error) {
 	if err != nil {
 		return response{}, fmt.Errorf("drill answer: %w", err)
 	}
-	mems, err := b.store.Memories(c.guild, c.user)
-	if err != nil {
-		return response{}, fmt.Errorf("drill answer: %w", err)
-	}
-	answered, right := d.Score(memoryMap(mems))
+	answered, right := d.Score(memoryMap(g.mems))
 	return asUpdates(drillGradeMessage(g, d, answered, right)), nil
 }
 

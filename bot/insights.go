@@ -628,11 +628,10 @@ func (b *Bot) insightsChart(guild questions.GuildID, v insightsView) []byte {
 	items := make([]chart.Item, 0, len(v.entries))
 	h := fnv.New64a()
 	for _, e := range v.entries {
-		r, ok := e.st.Discrimination()
-		if !ok || e.st.Answers == 0 {
+		if !e.hasDisc || e.st.Answers == 0 {
 			continue
 		}
-		items = append(items, chart.Item{Facility: e.st.Facility(), Discrimination: r, Flagged: len(e.flags) > 0})
+		items = append(items, chart.Item{Facility: e.facility, Discrimination: e.disc, Flagged: len(e.flags) > 0})
 		fmt.Fprintf(h, "%d:%d:%d:%d:%v;", e.st.Number, e.st.Answers, e.st.Right, e.st.Disc.N, len(e.flags) > 0)
 	}
 	key, sum := fmt.Sprintf("%d/%s", guild, v.ref), h.Sum64()

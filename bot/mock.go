@@ -1,10 +1,10 @@
 package bot
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"strings"
 	"time"
@@ -426,11 +426,11 @@ func (b *Bot) mockRetry(d questions.MockDue, now time.Time) {
 // mockChartFile is the mock exam chart's attachment name.
 const mockChartFile = "mocks.png"
 
-// mockChart draws the mock exam history of /quiz stats: the scores of the
-// ended attempts at the bank of the latest (ms, oldest first), against
-// its pass mark; nil when there are none, drawing fails or the drawer's
-// queue is full (logged).
-func (b *Bot) mockChart(ms []questions.Mock) *discordgo.File {
+// mockChart draws (or finds kept, see memberCharts) the mock exam
+// history of /quiz stats: the scores of the ended attempts at the bank of
+// the latest (ms, oldest first), against its pass mark; nil when there
+// are none, drawing fails or the drawer's queue is full (logged).
+func (b *Bot) mockChart(guild questions.GuildID, who questions.UserID, ms []questions.Mock) *discordgo.File {
 	if len(ms) == 0 {
 		return nil
 	}
@@ -443,17 +443,15 @@ func (b *Bot) mockChart(ms []questions.Mock) *discordgo.File {
 		r := m.Result()
 		d.Attempts = append(d.Attempts, chart.MockAttempt{Percent: 100 * float64(r.Right) / float64(max(r.Questions, 1)), Passed: r.Passed})
 	}
-	var png []byte
-	var err error
-	// Through the drawer, as the stats chart: one chart at a time, at the
-	// lowest priority.
-	if !b.drawer.draw(func() { png, err = chart.RenderMocks(d) }) {
-		b.log.Warn("mock exam chart left out: too many charts waiting to be drawn")
-		return nil
+	return b.memberChart(guild, who, mockChartFile, mockDataSum(d), "mock exam chart", func() ([]byte, error) { return chart.RenderMocks(d) })
+}
+
+// mockDataSum is a digest of everything a mock exam chart draws.
+func mockDataSum(d chart.MockData) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%q %v", d.Title, d.PassPercent)
+	for _, a := range d.Attempts {
+		fmt.Fprintf(h, "|%v %v", a.Percent, a.Passed)
 	}
-	if err != nil {
-		b.log.Error("mock exam chart", "err", err)
-		return nil
-	}
-	return &discordgo.File{Name: mockChartFile, ContentType: "image/png", Reader: bytes.NewReader(png)}
+	return h.Sum64()
 }

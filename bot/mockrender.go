@@ -234,13 +234,7 @@ func mockReviewMessages(m questions.Mock, r questions.MockResult, page int, q *q
 		chose += fmt.Sprintf(" The answer: **%s**.", strings.Join(it.Correct, ", "))
 		parts = withReveal(questionEmbeds(q, colorClosed), revealBlocks(q, questions.Post{Correct: it.Correct, SelectCount: len(it.Correct)}, false))
 	}
-	ms := []message{{ephemeral: true, content: joinLines(head, chose)}}
-	if len(parts) > 0 {
-		ms[0].embeds = parts[0]
-		for k, part := range parts[1:] {
-			ms = append(ms, continued(part, k+2, len(parts)))
-		}
-	}
+	ms := revealMessages(message{ephemeral: true, content: joinLines(head, chose)}, parts)
 	id := func(action string, p int) string {
 		return kindMockResult.id(componentID{action: action, mock: m.ID, page: p})
 	}

@@ -33,13 +33,8 @@ func questionShowMessage(q *questions.Question, builtin bool) []message {
 	}
 	p := questions.Post{SelectCount: q.SelectCount(), OptionCount: len(q.Options), Correct: q.Correct()}
 	parts := withReveal(questionEmbeds(q, colorOpen), revealBlocks(q, p, false))
-	out := []message{{ephemeral: true,
-		content: truncate(fmt.Sprintf("🔎 Question `%s` · bank **%s** (%s) · %s", q.ID, q.Bank, origin, pickText(p.SelectCount)), maxContent),
-		embeds:  parts[0]}}
-	for i, part := range parts[1:] {
-		out = append(out, continued(part, i+2, len(parts)))
-	}
-	return out
+	return revealMessages(message{ephemeral: true,
+		content: truncate(fmt.Sprintf("🔎 Question `%s` · bank **%s** (%s) · %s", q.ID, q.Bank, origin, pickText(p.SelectCount)), maxContent)}, parts)
 }
 
 func (b *Bot) isCatalogue(id string) bool {

@@ -390,6 +390,21 @@ func continued(embeds []*discordgo.MessageEmbed, n, m int) message {
 	return message{ephemeral: true, content: fmt.Sprintf("↪️ The reveal, continued (%d of %d)", n, m), embeds: embeds}
 }
 
+// revealMessages is first carrying the first part of a reveal laid out in
+// parts (withReveal, answerReveal), then a follow-up (continued) for each
+// part after it; first alone when parts is empty.
+func revealMessages(first message, parts [][]*discordgo.MessageEmbed) []message {
+	if len(parts) == 0 {
+		return []message{first}
+	}
+	first.embeds = parts[0]
+	out := []message{first}
+	for i, part := range parts[1:] {
+		out = append(out, continued(part, i+2, len(parts)))
+	}
+	return out
+}
+
 // gradeMessage is the private reply to an answer: the member's grade, then
 // the reveal (answerReveal), or, when reveal is nil, a line saying when the
 // answer shows. A reveal longer than one message continues in the
@@ -423,11 +438,7 @@ func gradeMessage(a questions.Answer, p questions.Post, reveal [][]*discordgo.Me
 		b.WriteString(" The answer and explanation show when the question closes.")
 		return []message{{ephemeral: true, content: b.String()}}
 	}
-	out := []message{{ephemeral: true, content: b.String(), embeds: reveal[0]}}
-	for i, embeds := range reveal[1:] {
-		out = append(out, continued(embeds, i+2, len(reveal)))
-	}
-	return out
+	return revealMessages(message{ephemeral: true, content: b.String()}, reveal)
 }
 
 // embedLen counts the characters Discord counts toward the 6000 total.

@@ -135,10 +135,11 @@ func studyQuestionMessage(lead, head string, r questions.Review, q *questions.Qu
 // it was shown, or is gone: then the key it was graded against is all
 // there is to show), and when the question comes back for the member.
 type studyGraded struct {
-	a   questions.Answer
-	r   questions.Review
-	q   *questions.Question
-	due time.Time
+	a    questions.Answer
+	r    questions.Review
+	q    *questions.Question
+	due  time.Time
+	mems []questions.Memory // the member's memory, this answer in it
 }
 
 // studySession names a review or a drill in the refusals of its answers.
@@ -187,11 +188,11 @@ func (b *Bot) gradeStudy(c *call, id componentID, s studySession) (studyGraded, 
 	case err != nil && !errors.Is(err, questions.ErrAlreadyAnswered):
 		return studyGraded{}, storeErr(err)
 	}
-	g := studyGraded{a: a, r: r}
 	mems, err := b.store.Memories(c.guild, c.user)
 	if err != nil {
 		return studyGraded{}, fmt.Errorf("study answer: %w", err)
 	}
+	g := studyGraded{a: a, r: r, mems: mems}
 	if i := slices.IndexFunc(mems, func(m questions.Memory) bool { return m.QuestionID == r.QuestionID }); i >= 0 {
 		plan, err := b.examPlan(c.guild, c.user)
 		if err != nil {
@@ -264,18 +265,12 @@ func studyGrade(g studyGraded) []message {
 		fmt.Fprintf(&sb, " This question comes back %s.", timestamp(due, "R"))
 	}
 	sb.WriteString(" Reviews count for your streak, not for points.")
-	ms := []message{{ephemeral: true}}
-	if q != nil {
-		parts := answerReveal(q, questions.Post{Correct: r.Correct, SelectCount: r.SelectCount})
-		ms[0].embeds = parts[0]
-		for i, part := range parts[1:] {
-			ms = append(ms, continued(part, i+2, len(parts)))
-		}
-	} else {
+	if q == nil {
 		fmt.Fprintf(&sb, "\nCorrect: **%s**", strings.Join(r.Correct, ", "))
+		return []message{{ephemeral: true, content: sb.String()}}
 	}
-	ms[0].content = sb.String()
-	return ms
+	parts := answerReveal(q, questions.Post{Correct: r.Correct, SelectCount: r.SelectCount})
+	return revealMessages(message{ephemeral: true, content: sb.String()}, parts)
 }
 
 // reviewNext shows the next due question in place of the graded one, or

@@ -53,7 +53,7 @@ func (b *Bot) stats(c *call, opts options) (response, error) {
 			m.files = append(m.files, f)
 			m.embeds[0].Image = &discordgo.MessageEmbedImage{URL: "attachment://" + f.Name}
 		}
-		if f := b.mockChart(mocks); f != nil {
+		if f := b.mockChart(c.guild, who, mocks); f != nil {
 			m.files = append(m.files, f)
 			m.embeds[len(m.embeds)-1].Image = &discordgo.MessageEmbedImage{URL: "attachment://" + f.Name}
 		}

@@ -8,7 +8,8 @@ import (
 )
 
 // TestMemberCharts: a member's chart is kept until what it draws changes
-// (an answer changes a topic or a day), and only for that member.
+// (an answer changes a topic or a day), and only for that member and
+// that chart.
 func TestMemberCharts(t *testing.T) {
 	t.Parallel()
 	d := chart.Data{Title: "alice's study", Topics: []questions.TopicReadiness{{Topic: "net", Answers: 4, Right: 3}},
@@ -16,22 +17,24 @@ func TestMemberCharts(t *testing.T) {
 	answered := d
 	answered.Days = []questions.DayCount{{Date: "2026-12-01", Answers: 5, Right: 3}}
 	var mc memberCharts
-	mc.put(1, 7, d, []byte("png"))
+	mc.put(1, 7, chartFile, dataSum(d), []byte("png"))
 	tests := []struct {
 		name  string
 		guild questions.GuildID
 		user  questions.UserID
+		file  string
 		data  chart.Data
 		hit   bool
 	}{
-		{"same data", 1, 7, d, true},
-		{"after an answer", 1, 7, answered, false},
-		{"another member", 1, 8, d, false},
-		{"another server", 2, 7, d, false},
+		{"same data", 1, 7, chartFile, d, true},
+		{"after an answer", 1, 7, chartFile, answered, false},
+		{"another member", 1, 8, chartFile, d, false},
+		{"another server", 2, 7, chartFile, d, false},
+		{"the member's other chart", 1, 7, mockChartFile, d, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := mc.get(tt.guild, tt.user, tt.data) != nil; got != tt.hit {
+			if got := mc.get(tt.guild, tt.user, tt.file, dataSum(tt.data)) != nil; got != tt.hit {
 				t.Errorf("kept: got %v, want %v", got, tt.hit)
 			}
 		})

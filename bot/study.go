@@ -311,33 +311,43 @@ func (b *Bot) statsChart(guild questions.GuildID, who questions.UserID, title st
 		Topics: chartTopics(banks, memoryMap(mems), now),
 		Days:   questions.AnswersPerDay(mems, guildZone(set), now, chartDays),
 	}
-	png := b.statsCharts.get(guild, who, data)
+	return b.memberChart(guild, who, chartFile, dataSum(data), "stats chart", func() ([]byte, error) { return chart.Render(data) })
+}
+
+// memberChart is the member's chart named file (its attachment name),
+// whose content has the digest sum: the one kept (statsCharts), else
+// drawn by render through the drawer and kept. nil when the drawer's
+// queue is full or drawing fails (logged, as what).
+func (b *Bot) memberChart(guild questions.GuildID, who questions.UserID, file string, sum uint64, what string, render func() ([]byte, error)) *discordgo.File {
+	png := b.statsCharts.get(guild, who, file, sum)
 	if png == nil {
+		var err error
 		queued := b.drawer.draw(func() {
-			if png = b.statsCharts.get(guild, who, data); png != nil {
+			if png = b.statsCharts.get(guild, who, file, sum); png != nil {
 				return // drawn while this one waited
 			}
-			if png, err = chart.Render(data); err == nil {
-				b.statsCharts.put(guild, who, data, png)
+			if png, err = render(); err == nil {
+				b.statsCharts.put(guild, who, file, sum, png)
 			}
 		})
 		switch {
 		case !queued:
-			b.log.Warn("stats chart left out: too many charts waiting to be drawn", "guild", guild)
+			b.log.Warn(what+" left out: too many charts waiting to be drawn", "guild", guild)
 			return nil
 		case err != nil:
-			b.log.Error("stats chart", "guild", guild, "err", err)
+			b.log.Error(what, "guild", guild, "err", err)
 			return nil
 		}
 	}
-	return &discordgo.File{Name: chartFile, ContentType: "image/png", Reader: bytes.NewReader(png)}
+	return &discordgo.File{Name: file, ContentType: "image/png", Reader: bytes.NewReader(png)}
 }
 
-// memberCharts keeps the last stats chart drawn of each member (a few
-// thousand members at most, about 40 KB each) with a digest of what it
-// shows: a member asking again before their next answer (or the next
-// day, which moves the days drawn) gets it without the drawing, which
-// takes tens of milliseconds of CPU that other commands wait for.
+// memberCharts keeps the last charts of /quiz stats drawn of each member
+// (the study chart and the mock exams' chart; a few thousand at most,
+// about 40 KB each) with a digest of what each shows: a member asking
+// again before their next answer or attempt (or the next day, which moves
+// the days drawn) gets them without the drawing, which takes tens of
+// milliseconds of CPU that other commands wait for.
 type memberCharts struct {
 	mu sync.Mutex
 	m  map[memberKey]chartEntry
@@ -346,6 +356,7 @@ type memberCharts struct {
 type memberKey struct {
 	guild questions.GuildID
 	user  questions.UserID
+	file  string // the chart's attachment name: chartFile or mockChartFile
 }
 
 // maxMemberCharts bounds the charts kept: past it the cache starts again.
@@ -364,21 +375,22 @@ func dataSum(d chart.Data) uint64 {
 	return h.Sum64()
 }
 
-// get returns the member's chart of d when it is kept; nil else.
-func (mc *memberCharts) get(guild questions.GuildID, user questions.UserID, d chart.Data) []byte {
+// get returns the member's chart named file with the digest sum when it
+// is kept; nil else.
+func (mc *memberCharts) get(guild questions.GuildID, user questions.UserID, file string, sum uint64) []byte {
 	mc.mu.Lock()
 	defer mc.mu.Unlock()
-	if e, ok := mc.m[memberKey{guild, user}]; ok && e.sum == dataSum(d) {
+	if e, ok := mc.m[memberKey{guild, user, file}]; ok && e.sum == sum {
 		return e.png
 	}
 	return nil
 }
 
-func (mc *memberCharts) put(guild questions.GuildID, user questions.UserID, d chart.Data, png []byte) {
+func (mc *memberCharts) put(guild questions.GuildID, user questions.UserID, file string, sum uint64, png []byte) {
 	mc.mu.Lock()
 	defer mc.mu.Unlock()
 	if mc.m == nil || len(mc.m) >= maxMemberCharts {
 		mc.m = map[memberKey]chartEntry{}
 	}
-	mc.m[memberKey{guild, user}] = chartEntry{sum: dataSum(d), png: png}
+	mc.m[memberKey{guild, user, file}] = chartEntry{sum: sum, png: png}
 }
