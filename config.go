@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -160,14 +162,20 @@ func parseDays(s string) (time.Duration, error) {
 }
 
 // envWithDotenv layers the .env file at path (a missing file is fine) under getenv:
-// real environment variables win over .env.
+// real environment variables win over .env. A UTF-8 byte-order mark at the
+// file's start (Notepad's "UTF-8 with BOM") is skipped. An error never
+// quotes the file, which holds the bot token.
 func envWithDotenv(getenv func(string) string, path string) (func(string) string, error) {
-	vals, err := godotenv.Read(path)
+	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return getenv, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	vals, err := godotenv.UnmarshalBytes(bytes.TrimPrefix(data, []byte("\uFEFF")))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %s (lines must be NAME=value; the file's text is not shown, as it holds the bot token)", path, dotenvProblem(err))
 	}
 	return func(k string) string {
 		if v := getenv(k); v != "" {
@@ -175,6 +183,20 @@ func envWithDotenv(getenv func(string) string, path string) (func(string) string
 		}
 		return vals[k]
 	}, nil
+}
+
+// dotenvProblem is godotenv's error without the text of the file it
+// quotes ("… near "<the rest of the file>"", "unterminated quoted value
+// <the rest of the file>").
+func dotenvProblem(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, " near "); i >= 0 {
+		msg = msg[:i]
+	}
+	if strings.HasPrefix(msg, "unterminated quoted value") {
+		msg = "a quoted value is never closed"
+	}
+	return msg
 }
 
 // bankPaths is the Loader's paths for QUIZHOST_QUESTIONS.

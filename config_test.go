@@ -57,3 +57,43 @@ func TestDotenvRealEnvironmentWins(t *testing.T) {
 		t.Errorf("QUIZHOST_DB = %q, want the real environment's real.db", got)
 	}
 }
+
+// A .env saved with a byte-order mark reads as without; a .env that does
+// not read is refused with a message that does not quote the file, which
+// holds the bot token.
+func TestDotenvBOMAndSecretFreeErrors(t *testing.T) {
+	const token = "secret-token-1234567890"
+	for _, tc := range []struct {
+		name, file, want string
+	}{
+		{"a byte-order mark, CRLF, no final newline", "\uFEFFDISCORD_TOKEN=" + token + "\r\nQUIZHOST_DB=x.db", ""},
+		{"a stray character", "QUIZHOST_DB»=x.db\nDISCORD_TOKEN=" + token + "\n", "read .env: unexpected character"},
+		{"an unterminated quote", "QUIZHOST_DB=\"x.db\nDISCORD_TOKEN=" + token + "\n", "read .env: a quoted value is never closed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Chdir(t.TempDir())
+			if err := os.WriteFile(".env", []byte(tc.file), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			getenv, err := envWithDotenv(envMap(nil), ".env")
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := getenv("DISCORD_TOKEN"); got != token {
+					t.Errorf("DISCORD_TOKEN = %q, want %q", got, token)
+				}
+				if got := getenv("QUIZHOST_DB"); got != "x.db" {
+					t.Errorf("QUIZHOST_DB = %q, want x.db", got)
+				}
+				return
+			}
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("error %v, want it to start %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), token) {
+				t.Errorf("error %q quotes the token", err)
+			}
+		})
+	}
+}

@@ -103,6 +103,15 @@ func parseExamFile(path string, data []byte) (examFile, Problems) {
 		return examFile{}, ps
 	}
 	d := &sdecoder{path: path, probs: ps, lenient: true}
+	if root.kind == snMap {
+		for _, k := range root.keys {
+			if k.name == "exam" {
+				// A bank's exam: block copied as it is.
+				d.problem(k.line, "an %s has its fields at its top level, not under exam: (a bank's exam: block copied here): remove the exam: line and unindent questions, minutes, pass and domains", ExamFileName)
+				return examFile{}, d.probs
+			}
+		}
+	}
 	f := d.fields(root, "the exam settings", append([]string{"bank"}, examFields...)...)
 	if f == nil {
 		return examFile{}, d.probs

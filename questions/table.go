@@ -495,6 +495,51 @@ func (p *tableParser) setColumns(names []string) {
 	meta(p.meta.tagsCol, tcTags, "tags")
 }
 
+// questionRow returns the first of rows' first rows that reads as a
+// question written without a header: at least three cells, one ending in
+// a question mark and another that is only answer letters (B, b, AC, B,C).
+func questionRow(rows []tableRow) (tableRow, bool) {
+	for _, r := range rows[:min(len(rows), maxHeaderRows)] {
+		if len(r.cells) < 3 {
+			continue
+		}
+		q, a := -1, -1
+		for i, c := range r.cells {
+			c = strings.TrimSpace(c)
+			switch {
+			case q < 0 && len(c) > 1 && strings.HasSuffix(c, "?"):
+				q = i
+			case a < 0 && answerLetters(c):
+				a = i
+			}
+		}
+		if q >= 0 && a >= 0 && q != a {
+			return r, true
+		}
+	}
+	return tableRow{}, false
+}
+
+// answerLetters reports whether s is an answer written as option letters:
+// one letter in either case (B, b), or two to five capitals, run together
+// or separated by commas or spaces (AC, B,C).
+func answerLetters(s string) bool {
+	if len(s) == 1 {
+		return s[0] >= 'A' && s[0] <= 'Z' || s[0] >= 'a' && s[0] <= 'z'
+	}
+	n := 0
+	for _, r := range s {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			n++
+		case r == ',' || r == ' ':
+		default:
+			return false
+		}
+	}
+	return n >= 2 && n <= 5
+}
+
 // noHeader reports a table with no header row: not a bank at all when no
 // cell of its first rows names a question or an answer column (a warning
 // in a bank folder), else an error showing a header.
@@ -511,6 +556,12 @@ func (p *tableParser) noHeader(rows []tableRow) {
 				return
 			}
 		}
+	}
+	if r, ok := questionRow(rows); ok {
+		// Questions without a header row are questions: an error, never a
+		// file skipped as not a bank.
+		p.add(r.line(), "this row looks like a question (a cell ending in ? and an answer letter) but the table has no header row; the first row must name the columns, %s", tableExample(p.delim))
+		return
 	}
 	if p.opt.SkipNonBank {
 		p.probs.notABank(p.path, p.opt, "no header row names a question column (question, A, B, …, answer)",

@@ -186,6 +186,8 @@ func TestParseTableErrors(t *testing.T) {
 			[]string{"cards.csv:1: not a question bank: no header row names the columns; the first row must, " + example}},
 		{"a flashcard export in a bank folder", "cards.csv", "term,definition\nDNS,resolves names\n", ParseOptions{SkipNonBank: true},
 			[]string{"cards.csv: warning: not a question bank: no header row names a question column (question, A, B, …, answer); if it holds other data, move it out of the bank folder"}},
+		{"questions without a header row, even in a bank folder", "q.csv", "What is 2+2?,3,4,B\nWhat is 3+3?,6,7,A\n", ParseOptions{SkipNonBank: true},
+			[]string{"q.csv:1: this row looks like a question (a cell ending in ? and an answer letter) but the table has no header row; the first row must name the columns, " + example}},
 		{"an answer column but no question column, even in a bank folder", "b.tsv", "Text\tA\tB\tAnswer\nQ?\tx\ty\tA\n", ParseOptions{SkipNonBank: true},
 			[]string{"b.tsv:1: this header row names no question column; name the columns, for example (cells separated by tabs):\n    question\tA\tB\tC\tD\tanswer\texplanation\n    Which port does HTTPS use?\t22\t80\t443\t8080\tC\tHTTPS listens on 443."}},
 		{"no answer column", "b.csv", "question,a,b\nQ?,x,y\n", ParseOptions{},
