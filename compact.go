@@ -64,7 +64,7 @@ func compactCmd(ctx context.Context, args []string, getenv func(string) string, 
 	case err != nil:
 		return exitCode{1, "quizhost " + err.Error()}
 	}
-	fmt.Fprintf(stdout, "compacted %s to %s: %s → %s (%d keys)\n", path, res.Path, size(res.Before), size(res.After), res.Keys)
+	fmt.Fprintf(stdout, "compacted %s to %s: %s → %s (%s)\n", path, res.Path, size(res.Before), size(res.After), plural(res.Keys, "key", "keys"))
 	return nil
 }
 
