@@ -50,6 +50,9 @@ func validate(_ context.Context, args []string, getenv func(string) string, stdo
 		nb++
 		nq += n
 		fmt.Fprintf(stdout, "%s: %s %s\n", b.Name, plural(n, "question", "questions"), describeFiles(b.Files()))
+		if b.Exam != nil { // what /quiz mock sits, so that an exam.yaml's bank shows
+			fmt.Fprintf(stdout, "  mock exam: %s\n", b.Exam.Describe(len(b.Questions)))
+		}
 	}
 	for _, p := range append(warns, errs...) {
 		fmt.Fprintln(stderr, p.Error())

@@ -298,16 +298,19 @@ func TestValidateExamSettings(t *testing.T) {
 		code    int
 		wantErr []string
 		total   string
+		wantOut string // the bank's lines, the settings applied
 	}{
-		{"an exam block", "cloud.yaml", 0, nil, "ok: 1 bank, 2 questions; 0 errors, 0 warnings"},
-		{"an exam.yaml", "good", 0, nil, "ok: 1 bank, 1 question; 0 errors, 0 warnings"},
+		{"an exam block", "cloud.yaml", 0, nil, "ok: 1 bank, 2 questions; 0 errors, 0 warnings",
+			"Cloud: 2 questions from cloud.yaml\n  mock exam: 2 questions · 3 minutes · pass 700 of 100-1000 · domains: Net 50%, Sec 50%\n"},
+		{"an exam.yaml", "good", 0, nil, "ok: 1 bank, 1 question; 0 errors, 0 warnings",
+			"Good: 1 question from " + filepath.Join("good", "q.csv") + "\n  mock exam: 1 question · 5 minutes · pass 80%\n"},
 		{"weights and a domain no question has", "bad", 1, []string{
 			filepath.Join("bad", "weights.yaml") + ":4: the exam domains' weights sum to 90%; they must sum to 100%",
 			filepath.Join("bad", "weights.yaml") + `:5: exam domain "Storage" is not a tag of any question of bank "Weights"`,
-		}, "failed: 1 bank, 1 question; 2 errors, 0 warnings"},
+		}, "failed: 1 bank, 1 question; 2 errors, 0 warnings", ""},
 		{"a bad pass mark in an exam.yaml", "sheet", 1, []string{
 			filepath.Join("sheet", "exam.yaml") + `:2: pass mark "170%": the pass mark 170% must be 1% to 100%`,
-		}, "1 error, 0 warnings"},
+		}, "1 error, 0 warnings", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errOut := runCLI(t, nil, "validate", tc.path)
@@ -321,6 +324,9 @@ func TestValidateExamSettings(t *testing.T) {
 			}
 			if len(tc.wantErr) == 0 && errOut != "" {
 				t.Errorf("got stderr %q, want nothing", errOut)
+			}
+			if !strings.Contains(out, tc.wantOut) {
+				t.Errorf("got stdout\n%s\nwant it to hold\n%s", out, tc.wantOut)
 			}
 			if !strings.Contains(out, tc.total+"\n") {
 				t.Errorf("got stdout %q, want %q", out, tc.total)
