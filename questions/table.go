@@ -250,7 +250,8 @@ func findHeader(rows []tableRow) (int, int) {
 // or "#html:"), or text whose first line (after a byte-order mark, blank
 // lines and "#key:value" lines) is a header naming, separated by tabs,
 // commas or semicolons, a question column, an answer column and options
-// (two option columns or an options column). Exam text starts with a
+// (two option columns or an options column), or a row that reads as a
+// question with no header above it (questionRow). Exam text starts with a
 // title instead.
 func looksLikeTable(data []byte) bool {
 	data, ps := decodeText("", data)
@@ -289,6 +290,12 @@ func looksLikeTable(data []byte) bool {
 				}
 			}
 			if question && answer && options >= 2 {
+				return true
+			}
+			// A question row with no header above it (question, two
+			// options or more, answer letters) is a table too: refused
+			// for its missing header, never skipped as notes.
+			if _, ok := questionRow(rows); ok && len(rows[0].cells) >= 4 {
 				return true
 			}
 		}
@@ -386,11 +393,20 @@ func parseTable(path string, data []byte, f Format, opt ParseOptions) ([]Bank, P
 		}
 		p.delim = candidates[0]
 		best := -1
+		var headless rune // the first delimiter under which a row reads as a question
 		for _, d := range candidates {
 			rows, _ := readTable(body, d, p.meta.anki, first, maxHeaderRows, opt.MaxValues)
 			if i, n := findHeader(rows); i >= 0 && n > best {
 				p.delim, best = d, n
 			}
+			if _, ok := questionRow(rows); ok && headless == 0 {
+				headless = d
+			}
+		}
+		if best < 0 && headless != 0 {
+			// No header under any delimiter: the one that shows the
+			// questions, so that noHeader refuses them at their row.
+			p.delim = headless
 		}
 	}
 	rows, perr := readTable(body, p.delim, p.meta.anki, first, 0, opt.MaxValues)

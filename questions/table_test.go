@@ -188,6 +188,10 @@ func TestParseTableErrors(t *testing.T) {
 			[]string{"cards.csv: warning: not a question bank: no header row names a question column (question, A, B, …, answer); if it holds other data, move it out of the bank folder"}},
 		{"questions without a header row, even in a bank folder", "q.csv", "What is 2+2?,3,4,B\nWhat is 3+3?,6,7,A\n", ParseOptions{SkipNonBank: true},
 			[]string{"q.csv:1: this row looks like a question (a cell ending in ? and an answer letter) but the table has no header row; the first row must name the columns, " + example}},
+		{"European Excel's semicolons without a header row, in a bank folder", "q.csv", "What is 2+2?;3;4;B\r\nWhat is 3+3?;6;7;A", ParseOptions{SkipNonBank: true},
+			[]string{"q.csv:1: this row looks like a question (a cell ending in ? and an answer letter) but the table has no header row; the first row must name the columns, " + strings.ReplaceAll(example, ",", ";")}},
+		{"a sheet's rows copied without their header and saved as text, in a bank folder", "q.txt", "What is 2+2?\t3\t4\t5\tB\nWhat is 3+3?\t6\t7\t8\tA\n", ParseOptions{SkipNonBank: true},
+			[]string{"q.txt:1: this row looks like a question (a cell ending in ? and an answer letter) but the table has no header row; the first row must name the columns, for example (cells separated by tabs):\n    question\tA\tB\tC\tD\tanswer\texplanation\n    Which port does HTTPS use?\t22\t80\t443\t8080\tC\tHTTPS listens on 443."}},
 		{"an answer column but no question column, even in a bank folder", "b.tsv", "Text\tA\tB\tAnswer\nQ?\tx\ty\tA\n", ParseOptions{SkipNonBank: true},
 			[]string{"b.tsv:1: this header row names no question column; name the columns, for example (cells separated by tabs):\n    question\tA\tB\tC\tD\tanswer\texplanation\n    Which port does HTTPS use?\t22\t80\t443\t8080\tC\tHTTPS listens on 443."}},
 		{"no answer column", "b.csv", "question,a,b\nQ?,x,y\n", ParseOptions{},
@@ -291,8 +295,9 @@ func TestClassifyColumn(t *testing.T) {
 }
 
 // Text pasted or saved as .txt is read as a table only when its first line
-// is a header naming a question, an answer and options, or when it is an
-// Anki export; exam text never is.
+// is a header naming a question, an answer and options, or a question row
+// without one (to be refused, not skipped), or when it is an Anki export;
+// exam text and prose never are.
 func TestLooksLikeTable(t *testing.T) {
 	tests := []struct {
 		data string
@@ -303,6 +308,11 @@ func TestLooksLikeTable(t *testing.T) {
 		{"question;a;b;c;correct\n", true},
 		{"#separator:tab\n#html:true\nx\ty\n", true},
 		{string(notepadUnicode("Question\tA\tB\tAnswer\n")), true},
+		{"What is 2+2?\t3\t4\t5\tB\n", true},
+		{"Which is prime?,4,6,7,C\n", true},
+		{"Is it?\tyes\tB\n", false},
+		{"We met on Monday, Tuesday? No, A, then left\n", false},
+		{"Notes on DNS, resolvers, caching\n", false},
 		{"Question\tAnswer\n", false},
 		{"Question\tA\tB\n", false},
 		{"AWS Question 1\nSelect 1\tQ?\n- A\na\tb\n- B\nb\nCorrect answer: A\n", false},
