@@ -77,6 +77,18 @@ func TestValidateCommand(t *testing.T) {
 		"- id: "+strings.Repeat("i", questions.MaxIDLength+1)+"\n  question: A long id?\n  options: [{text: a, correct: true}, {text: b}]\n"+
 		"- question: A long tag?\n  tags: ["+strings.Repeat("t", questions.MaxTagLength+1)+"]\n  options: [{text: a, correct: true}, {text: b}]\n"+
 		"- question: Fine?\n  options: [{text: a, correct: true}, {text: b}]\n"), 0o600)
+	// An Aiken file of two good questions, then more broken ones (an
+	// answer that is no option) than validate lists, then one more good.
+	many := filepath.Join(dir, "many", "dump.aiken")
+	os.MkdirAll(filepath.Dir(many), 0o755)
+	var dump strings.Builder
+	dump.WriteString("Good 1?\nA. a\nB. b\nANSWER: A\n\nGood 2?\nA. a\nB. b\nANSWER: B\n\n")
+	broken := questions.MaxLoadProblems + 250
+	for i := range broken {
+		fmt.Fprintf(&dump, "Broken %d?\nA. a\nB. b\nANSWER: C\n\n", i)
+	}
+	dump.WriteString("Good 3?\nA. a\nB. b\nANSWER: A")
+	os.WriteFile(many, []byte(dump.String()), 0o600)
 	tests := []struct {
 		name     string
 		args     []string
@@ -100,6 +112,11 @@ func TestValidateCommand(t *testing.T) {
 		{"a file's errors", []string{"validate", filepath.Join(dir, "bad")}, 1, nil, []string{bad + ":2: "}, "failed: 0 banks, 0 questions; 1 error, 0 warnings"},
 		{"failing questions are not counted", []string{"validate", long}, 1, []string{"Long: 1 question from " + long + "\n"},
 			[]string{long + ":3: question id is", long + ":6: tag "}, "failed: 1 bank, 1 question; 2 errors, 0 warnings"},
+		{"more errors than are listed", []string{"validate", filepath.Join(dir, "many")}, 1,
+			[]string{"many: 0 questions from " + many + " (and 3 questions not counted: more errors than listed in their files)\n"},
+			[]string{many + ":14: answer letter C is not an option (options are A–B)\n",
+				fmt.Sprintf("%s: …and %d more problems, not listed\n", many, broken-questions.MaxLoadProblems)},
+			fmt.Sprintf("failed: 1 bank, 0 questions; %d errors, 0 warnings", broken)},
 		{"a question defined twice", []string{"validate", folder, filepath.Join(dir, "dup")}, 1, nil,
 			[]string{dup + `:1: question "AWS Cloud Practitioner#40" is also defined at ` + filepath.Join(folder, "q40.txt") + ":1"},
 			"failed: 1 bank, 4 questions; 1 error, 1 warning"},
