@@ -305,14 +305,14 @@ type Bot struct {
 	idle       chan struct{} // closed when inflight drops to zero
 	closing    bool
 
-	wake        chan struct{}         // pokes the scheduler after a post or setting changes
-	refresh     chan questions.PostID // posts whose live count needs an edit
-	posts       postLocks             // serialise each post's message edits
-	reveals     revealCache           // each answered post's reveal, rendered once for all its replies
-	charts      insightsCharts        // the last chart of each bank's insights
-	lists       insightsLists         // the last list of each bank's insights
-	statsCharts memberCharts          // the last /quiz stats charts of each member
-	drawer      *drawer               // draws the charts one at a time (draw.go)
+	wake        chan struct{}                          // pokes the scheduler after a post or setting changes
+	refresh     chan questions.PostID                  // posts whose live count needs an edit
+	posts       postLocks                              // serialise each post's message edits
+	reveals     revealCache                            // each answered post's reveal, rendered once for all its replies
+	charts      *guildCache[insightsKey, chartEntry]   // the last chart of each bank's insights (insights.go)
+	lists       *guildCache[insightsKey, insightsList] // the last list of each bank's insights (insights.go)
+	statsCharts *guildCache[memberKey, chartEntry]     // the last /quiz stats charts of each member (study.go)
+	drawer      *drawer                                // draws the charts one at a time (draw.go)
 
 	// suggests and reviews rate-limit each member's suggestion and review
 	// writes (ratelimit.go).
@@ -418,7 +418,10 @@ func New(cfg Config) (*Bot, error) {
 		mockRetryAt: map[mockRef]time.Time{}, mockTries: map[mockRef]int{},
 		table:    t,
 		suggests: newLimiter(suggestLimit), reviews: newLimiter(reviewLimit),
-		drawer: newDrawer(cfg.ChartPace),
+		drawer:      newDrawer(cfg.ChartPace),
+		charts:      newGuildCache[insightsKey, chartEntry](maxInsightsCharts, maxInsightsChartsPerGuild),
+		lists:       newGuildCache[insightsKey, insightsList](maxInsightsLists, maxInsightsListsPerGuild),
+		statsCharts: newGuildCache[memberKey, chartEntry](maxMemberCharts, maxMemberChartsPerGuild),
 	}, nil
 }
 

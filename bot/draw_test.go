@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/quizhost/quizhost/questions"
 )
 
 // TestDrawerOneAtATime: charts asked for together are drawn one after the
@@ -30,9 +32,9 @@ func TestDrawerOneAtATime(t *testing.T) {
 		drawn.Add(1)
 	}
 	var wg sync.WaitGroup
-	for range maxDrawQueue + 1 { // one drawing, the queue full behind it
+	for i := range maxDrawQueue + 1 { // one drawing, the queue full behind it, of four servers
 		wg.Go(func() {
-			if !d.draw(f) {
+			if !d.draw(questions.GuildID(1+i%4), f) {
 				t.Error("a chart within the queue's bound was left out")
 			}
 		})
@@ -40,7 +42,7 @@ func TestDrawerOneAtATime(t *testing.T) {
 	for d.waiting.Load() < maxDrawQueue+1 {
 		runtime.Gosched()
 	}
-	if d.draw(func() { t.Error("a chart past the queue's bound was drawn") }) {
+	if d.draw(99, func() { t.Error("a chart past the queue's bound was drawn") }) {
 		t.Errorf("draw with %d charts waiting: got true, want false", maxDrawQueue+1)
 	}
 	close(release)
@@ -51,9 +53,45 @@ func TestDrawerOneAtATime(t *testing.T) {
 	if got := most.Load(); got != 1 {
 		t.Errorf("at most %d charts drawn at once, want 1", got)
 	}
-	if !d.draw(func() {}) {
+	if !d.draw(1, func() {}) {
 		t.Error("draw after the queue drained: got false, want true")
 	}
+}
+
+// TestDrawerGuildShare: a server whose charts hold its share of the queue
+// gets no more in, while another server's chart still gets its place and
+// is drawn.
+func TestDrawerGuildShare(t *testing.T) {
+	t.Parallel()
+	d := newDrawer(0)
+	release := make(chan struct{})
+	var wg sync.WaitGroup
+	for range maxDrawQueuePerGuild + 1 { // one drawing, its share waiting
+		wg.Go(func() {
+			if !d.draw(1, func() { <-release }) {
+				t.Error("a chart within the server's share was left out")
+			}
+		})
+	}
+	for d.waiting.Load() < maxDrawQueuePerGuild+1 {
+		runtime.Gosched()
+	}
+	if d.draw(1, func() { t.Error("a chart past the server's share was drawn") }) {
+		t.Errorf("draw with the server's %d charts waiting: got true, want false", maxDrawQueuePerGuild+1)
+	}
+	other := make(chan bool, 1)
+	go func() {
+		drawn := false
+		other <- d.draw(2, func() { drawn = true }) && drawn
+	}()
+	for d.waiting.Load() < maxDrawQueuePerGuild+2 { // the other server's chart has its place
+		runtime.Gosched()
+	}
+	close(release)
+	if !<-other {
+		t.Error("another server's chart: left out, want drawn")
+	}
+	wg.Wait()
 }
 
 // TestDrawerPanic: a panic while drawing reaches the caller (whose
@@ -67,11 +105,11 @@ func TestDrawerPanic(t *testing.T) {
 				t.Errorf("recovered %v, want boom", r)
 			}
 		}()
-		d.draw(func() { panic("boom") })
+		d.draw(1, func() { panic("boom") })
 		t.Error("draw returned after a panic")
 	}()
 	drawn := false
-	if !d.draw(func() { drawn = true }) || !drawn {
+	if !d.draw(1, func() { drawn = true }) || !drawn {
 		t.Error("draw after a panic: not drawn")
 	}
 }
@@ -86,7 +124,7 @@ func TestDrawerRests(t *testing.T) {
 	var release func()
 	d.after = func(rest time.Duration, f func()) { rests <- rest; release = f }
 	const took = 2 * time.Millisecond
-	if !d.draw(func() {
+	if !d.draw(1, func() {
 		for start := time.Now(); time.Since(start) < took; { // busy, as drawing is
 		}
 	}) {
@@ -102,7 +140,7 @@ func TestDrawerRests(t *testing.T) {
 	}
 	var second atomic.Bool
 	done := make(chan bool)
-	go func() { done <- d.draw(func() { second.Store(true) }) }()
+	go func() { done <- d.draw(2, func() { second.Store(true) }) }()
 	for d.waiting.Load() < 1 { // the second chart waits for the slot
 		runtime.Gosched()
 	}

@@ -9,7 +9,6 @@ import (
 	"hash/fnv"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -113,7 +112,7 @@ func (b *Bot) insightsCmd(c *call, opts options) (response, error) {
 }
 
 // insights works out the list of bank ("" for every bank) in order, or
-// finds it kept (see insightsLists).
+// finds it kept (Bot.lists, see insightsList).
 func (b *Bot) insights(ctx context.Context, guild questions.GuildID, bank, order string, page int) (insightsView, error) {
 	v := insightsView{bank: bank, ref: bankRef(bank), sort: order, page: page}
 	version, err := b.store.StatsVersion(guild)
@@ -136,8 +135,8 @@ func (b *Bot) insights(ctx context.Context, guild questions.GuildID, bank, order
 	}
 	key := insightsKey{guild: guild, ref: v.ref, order: order}
 	state := insightsState{stats: version, reports: h.Sum64(), banks: imp}
-	if entries, flagged, ok := b.lists.get(key, state); ok {
-		v.entries, v.flagged = entries, flagged
+	if l, ok := b.lists.get(key); ok && l.state == state {
+		v.entries, v.flagged = l.entries, l.flagged
 		return v, nil
 	}
 	stats, err := b.store.QuestionStats(guild, bank)
@@ -198,7 +197,7 @@ func (b *Bot) insights(ctx context.Context, guild questions.GuildID, bank, order
 			v.flagged++
 		}
 	}
-	b.lists.put(key, state, v.entries, v.flagged)
+	b.lists.put(guild, key, insightsList{state: state, entries: v.entries, flagged: v.flagged})
 	return v, nil
 }
 
@@ -208,22 +207,16 @@ func newInsightEntry(st questions.QuestionStats, q *questions.Question, flags []
 	return e
 }
 
-// insightsLists keeps the last list worked out of each guild's bank and
-// order with what it was made from: the statistics' version, the open
-// reports and the imported banks. A list of 10,000 questions takes tens
-// of milliseconds to make; paging through it, Show and Regrade… find it
-// kept until an answer, a regrade, a dismissal, a report or an import
-// changes it. Safe for concurrent use; the entries kept are never
-// changed.
-type insightsLists struct {
-	mu sync.Mutex
-	m  map[insightsKey]insightsList
-}
-
+// The last list worked out of each guild's bank and order is kept
+// (Bot.lists) with what it was made from: the statistics' version, the
+// open reports and the imported banks. A list of 10,000 questions takes
+// tens of milliseconds to make; paging through it, Show and Regrade… find
+// it kept until an answer, a regrade, a dismissal, a report or an import
+// changes it. The entries kept are never changed.
 type insightsKey struct {
 	guild questions.GuildID
 	ref   string // bankRef
-	order string
+	order string // the list's; "" for the bank's chart
 }
 
 // insightsState is what a list was made from.
@@ -240,27 +233,11 @@ type insightsList struct {
 }
 
 // maxInsightsLists bounds the lists kept (a list of 10,000 questions
-// takes a few megabytes): past it the cache starts again.
-const maxInsightsLists = 16
-
-func (l *insightsLists) get(k insightsKey, s insightsState) ([]insightEntry, int, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	e, ok := l.m[k]
-	if !ok || e.state != s {
-		return nil, 0, false
-	}
-	return e.entries, e.flagged, true
-}
-
-func (l *insightsLists) put(k insightsKey, s insightsState, entries []insightEntry, flagged int) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.m == nil || len(l.m) >= maxInsightsLists {
-		l.m = map[insightsKey]insightsList{}
-	}
-	l.m[k] = insightsList{state: s, entries: entries, flagged: flagged}
-}
+// takes a few megabytes), and maxInsightsListsPerGuild one server's share.
+const (
+	maxInsightsLists         = 16
+	maxInsightsListsPerGuild = 4
+)
 
 // sortInsights puts the flagged questions first (the most reasons first,
 // then the lowest facility), then the others by facility or by
@@ -606,21 +583,20 @@ func (b *Bot) regradeToKey(c *call, st questions.QuestionStats, q *questions.Que
 	return asReply(m), nil
 }
 
-// insightsCharts keeps the last chart drawn of each guild's bank with the
-// statistics it was drawn from: drawing takes tens of milliseconds, and
-// the statistics change only with answers.
-type insightsCharts struct {
-	mu sync.Mutex
-	m  map[string]chartEntry
-}
-
+// The last chart drawn of each guild's bank is kept (Bot.charts) with a
+// digest of the statistics it was drawn from: drawing takes tens of
+// milliseconds, and the statistics change only with answers.
 type chartEntry struct {
 	sum uint64
 	png []byte
 }
 
-// maxInsightsCharts bounds the charts kept (about 60 KB each).
-const maxInsightsCharts = 64
+// maxInsightsCharts bounds the charts kept (about 60 KB each), and
+// maxInsightsChartsPerGuild one server's share.
+const (
+	maxInsightsCharts         = 64
+	maxInsightsChartsPerGuild = 8
+)
 
 // insightsChart draws (or finds) the chart of v's questions; nil when
 // drawing failed (logged).
@@ -634,20 +610,17 @@ func (b *Bot) insightsChart(guild questions.GuildID, v insightsView) []byte {
 		items = append(items, chart.Item{Facility: e.facility, Discrimination: e.disc, Flagged: len(e.flags) > 0})
 		fmt.Fprintf(h, "%d:%d:%d:%d:%v;", e.st.Number, e.st.Answers, e.st.Right, e.st.Disc.N, len(e.flags) > 0)
 	}
-	key, sum := fmt.Sprintf("%d/%s", guild, v.ref), h.Sum64()
-	b.charts.mu.Lock()
-	if e, ok := b.charts.m[key]; ok && e.sum == sum {
-		b.charts.mu.Unlock()
+	key, sum := insightsKey{guild: guild, ref: v.ref}, h.Sum64()
+	if e, ok := b.charts.get(key); ok && e.sum == sum {
 		return e.png
 	}
-	b.charts.mu.Unlock()
 	title := "Every bank"
 	if v.bank != "" {
 		title = v.bank
 	}
 	var png []byte
 	var err error
-	if !b.drawer.draw(func() { png, err = chart.RenderBank(title, items) }) {
+	if !b.drawer.draw(guild, func() { png, err = chart.RenderBank(title, items) }) {
 		b.log.Warn("insights chart left out: too many charts waiting to be drawn", "guild", guild)
 		return nil
 	}
@@ -655,11 +628,6 @@ func (b *Bot) insightsChart(guild questions.GuildID, v insightsView) []byte {
 		b.log.Error("insights chart", "guild", guild, "err", err)
 		return nil
 	}
-	b.charts.mu.Lock()
-	defer b.charts.mu.Unlock()
-	if b.charts.m == nil || len(b.charts.m) >= maxInsightsCharts {
-		b.charts.m = map[string]chartEntry{}
-	}
-	b.charts.m[key] = chartEntry{sum: sum, png: png}
+	b.charts.put(guild, key, chartEntry{sum: sum, png: png})
 	return png
 }

@@ -16,8 +16,8 @@ func TestMemberCharts(t *testing.T) {
 		Days: []questions.DayCount{{Date: "2026-12-01", Answers: 4, Right: 3}}}
 	answered := d
 	answered.Days = []questions.DayCount{{Date: "2026-12-01", Answers: 5, Right: 3}}
-	var mc memberCharts
-	mc.put(1, 7, chartFile, dataSum(d), []byte("png"))
+	mc := newGuildCache[memberKey, chartEntry](maxMemberCharts, maxMemberChartsPerGuild)
+	mc.put(1, memberKey{1, 7, chartFile}, chartEntry{sum: dataSum(d), png: []byte("png")})
 	tests := []struct {
 		name  string
 		guild questions.GuildID
@@ -34,7 +34,7 @@ func TestMemberCharts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := mc.get(tt.guild, tt.user, tt.file, dataSum(tt.data)) != nil; got != tt.hit {
+			if got := keptChart(mc, memberKey{tt.guild, tt.user, tt.file}, dataSum(tt.data)) != nil; got != tt.hit {
 				t.Errorf("kept: got %v, want %v", got, tt.hit)
 			}
 		})

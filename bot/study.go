@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
-	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -319,15 +318,16 @@ func (b *Bot) statsChart(guild questions.GuildID, who questions.UserID, title st
 // drawn by render through the drawer and kept. nil when the drawer's
 // queue is full or drawing fails (logged, as what).
 func (b *Bot) memberChart(guild questions.GuildID, who questions.UserID, file string, sum uint64, what string, render func() ([]byte, error)) *discordgo.File {
-	png := b.statsCharts.get(guild, who, file, sum)
+	key := memberKey{guild, who, file}
+	png := keptChart(b.statsCharts, key, sum)
 	if png == nil {
 		var err error
-		queued := b.drawer.draw(func() {
-			if png = b.statsCharts.get(guild, who, file, sum); png != nil {
+		queued := b.drawer.draw(guild, func() {
+			if png = keptChart(b.statsCharts, key, sum); png != nil {
 				return // drawn while this one waited
 			}
 			if png, err = render(); err == nil {
-				b.statsCharts.put(guild, who, file, sum, png)
+				b.statsCharts.put(guild, key, chartEntry{sum: sum, png: png})
 			}
 		})
 		switch {
@@ -342,25 +342,33 @@ func (b *Bot) memberChart(guild questions.GuildID, who questions.UserID, file st
 	return &discordgo.File{Name: file, ContentType: "image/png", Reader: bytes.NewReader(png)}
 }
 
-// memberCharts keeps the last charts of /quiz stats drawn of each member
-// (the study chart and the mock exams' chart; a few thousand at most,
-// about 40 KB each) with a digest of what each shows: a member asking
-// again before their next answer or attempt (or the next day, which moves
-// the days drawn) gets them without the drawing, which takes tens of
-// milliseconds of CPU that other commands wait for.
-type memberCharts struct {
-	mu sync.Mutex
-	m  map[memberKey]chartEntry
-}
-
+// The last charts of /quiz stats drawn of each member (the study chart
+// and the mock exams' chart, about 40 KB each) are kept (Bot.statsCharts)
+// with a digest of what each shows: a member asking again before their
+// next answer or attempt (or the next day, which moves the days drawn)
+// gets them without the drawing, which takes tens of milliseconds of CPU
+// that other commands wait for.
 type memberKey struct {
 	guild questions.GuildID
 	user  questions.UserID
 	file  string // the chart's attachment name: chartFile or mockChartFile
 }
 
-// maxMemberCharts bounds the charts kept: past it the cache starts again.
-const maxMemberCharts = 2048
+// keptChart returns the chart kept in c for key if its digest is sum,
+// else nil.
+func keptChart(c *guildCache[memberKey, chartEntry], key memberKey, sum uint64) []byte {
+	if e, ok := c.get(key); ok && e.sum == sum {
+		return e.png
+	}
+	return nil
+}
+
+// maxMemberCharts bounds the member charts kept (about 80 MB), and
+// maxMemberChartsPerGuild one server's share of them.
+const (
+	maxMemberCharts         = 2048
+	maxMemberChartsPerGuild = 256
+)
 
 // dataSum is a digest of everything a chart draws.
 func dataSum(d chart.Data) uint64 {
@@ -373,24 +381,4 @@ func dataSum(d chart.Data) uint64 {
 		fmt.Fprintf(h, "|%s %d %d", day.Date, day.Answers, day.Right)
 	}
 	return h.Sum64()
-}
-
-// get returns the member's chart named file with the digest sum when it
-// is kept; nil else.
-func (mc *memberCharts) get(guild questions.GuildID, user questions.UserID, file string, sum uint64) []byte {
-	mc.mu.Lock()
-	defer mc.mu.Unlock()
-	if e, ok := mc.m[memberKey{guild, user, file}]; ok && e.sum == sum {
-		return e.png
-	}
-	return nil
-}
-
-func (mc *memberCharts) put(guild questions.GuildID, user questions.UserID, file string, sum uint64, png []byte) {
-	mc.mu.Lock()
-	defer mc.mu.Unlock()
-	if mc.m == nil || len(mc.m) >= maxMemberCharts {
-		mc.m = map[memberKey]chartEntry{}
-	}
-	mc.m[memberKey{guild, user, file}] = chartEntry{sum: sum, png: png}
 }
