@@ -163,11 +163,12 @@ func (b *Bot) nextDrill(c *call, d questions.Drill, known map[string]questions.M
 		if err != nil {
 			return message{}, fmt.Errorf("drill: %w", err)
 		}
+		d.Review = r.ID
 		if err := b.store.SaveDrill(c.ctx, d); err != nil {
 			return message{}, fmt.Errorf("drill: %w", err)
 		}
 		head := fmt.Sprintf("🎯 **Drill** · %s · question %d of %d · %s", topicName(d.Topic), d.Shown, len(d.Questions), drillStatus(known[q.ID]))
-		return studyQuestionMessage(lead, head, r, q, kindDrillAnswer, kindDrillNext.id(componentID{action: "stop"})), nil
+		return studyQuestionMessage(lead, head, r, q, kindDrillAnswer, kindDrillStep.id(componentID{action: "stop", review: r.ID})), nil
 	}
 	if err := b.store.SaveDrill(c.ctx, d); err != nil {
 		return message{}, fmt.Errorf("drill: %w", err)
@@ -212,9 +213,20 @@ func (b *Bot) drillAnswer(c *call, id componentID) (response, error) {
 	if err != nil {
 		return response{}, fmt.Errorf("drill answer: %w", err)
 	}
+	if !d.Current(g.r) {
+		// A question of an earlier drill, or one this drill has gone
+		// past: graded, with no Next or Stop that would move the drill.
+		ms := studyGrade(g)
+		ms[0].content += "\n" + staleDrill
+		return asUpdates(ms), nil
+	}
 	answered, right := d.Score(memoryMap(g.mems))
 	return asUpdates(drillGradeMessage(g, d, answered, right)), nil
 }
+
+// staleDrill is said of a drill message the member's drill has moved on
+// from.
+const staleDrill = "This message is from an earlier point of your drills: your drill goes on in its latest message, or `/quiz drill` plans a new one."
 
 // drillGradeMessage is the grading of a drill answer (studyGrade), then
 // where the drill stands with Next and Stop, or its score at its end.
@@ -226,12 +238,15 @@ func drillGradeMessage(g studyGraded, d questions.Drill, answered, right int) []
 	}
 	ms[0].content += "\n" + fmt.Sprintf("Drill of %s: %d of %d right so far, %s to go.", topicName(d.Topic), right, answered,
 		plural(len(d.Questions)-d.Shown, "question", "questions"))
-	ms[len(ms)-1].components = nextStopRow(kindDrillNext.id(componentID{action: "next"}), kindDrillNext.id(componentID{action: "stop"}))
+	ms[len(ms)-1].components = nextStopRow(kindDrillStep.id(componentID{action: "next", review: g.r.ID}), kindDrillStep.id(componentID{action: "stop", review: g.r.ID}))
 	return ms
 }
 
 // drillNext shows the drill's next question in place of the graded one, or
-// stops the drill (the Next and Stop buttons).
+// stops the drill (the Next and Stop buttons). Buttons that name their
+// question (kindDrillStep) act only while it is the drill's latest, so
+// that a second click of Next, or a click in an earlier drill's message,
+// moves nothing; the buttons of before (kindDrillNext) act on the drill.
 func (b *Bot) drillNext(c *call, id componentID) (response, error) {
 	d, err := b.store.Drill(c.guild, c.user)
 	if errors.Is(err, questions.ErrNotFound) {
@@ -239,6 +254,15 @@ func (b *Bot) drillNext(c *call, id componentID) (response, error) {
 	}
 	if err != nil {
 		return response{}, fmt.Errorf("drill: %w", err)
+	}
+	if id.review != 0 {
+		r, err := b.store.Review(c.guild, id.review)
+		if err != nil && !errors.Is(err, questions.ErrNotFound) {
+			return response{}, fmt.Errorf("drill: %w", err)
+		}
+		if err != nil || !d.Current(r) {
+			return response{}, userErr(staleDrill)
+		}
 	}
 	mems, err := b.store.Memories(c.guild, c.user)
 	if err != nil {

@@ -170,3 +170,66 @@ func (e *env) openDrillQuestion(qid string) {
 		e.admin(alice, sub("settings", discordtest.Option{Name: "ask_minutes", Type: discordgo.ApplicationCommandOptionInteger, Value: 10}))
 	})
 }
+
+// TestDrillStaleButtons: Next pressed twice on one graded question moves
+// the drill once; the buttons and the menu of an earlier drill's messages
+// move nothing of the drill that replaced it, and say so.
+func TestDrillStaleButtons(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	e := newEnv(t, start)
+	e.start()
+	if got := e.admin(alice, sub("import", attachment("drill.yaml", drillBank))); !strings.Contains(got, "added 8") {
+		t.Fatalf("import: %q", got)
+	}
+	drill := func() (discordtest.Response, string) {
+		p := e.srv.SlashCommand(guildID, channelID, bob, "quiz", sub("drill", str("topic", "net"), integer("count", 4)))
+		r := p.WaitResponse(t, wait)
+		msg, _ := p.Original()
+		return r, msg.ID
+	}
+	selectOf := func(r discordtest.Response) string {
+		return r.Components[0].(*discordgo.ActionsRow).Components[0].(*discordgo.SelectMenu).CustomID
+	}
+	shown := func() int {
+		d, err := e.db.Drill(8001, 7002)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.Shown
+	}
+
+	r, msg := drill()
+	g := e.srv.Component(guildID, channelID, bob, msg, selectOf(r), "A").WaitResponse(t, wait)
+	next := g.Components[0].(*discordgo.ActionsRow).Components[0].(*discordgo.Button)
+	if !strings.HasPrefix(next.CustomID, "dn2:next:") {
+		t.Fatalf("Next %q, want dn2:next:<review>", next.CustomID)
+	}
+	second := e.srv.Component(guildID, channelID, bob, msg, next.CustomID).WaitResponse(t, wait)
+	if !strings.Contains(second.Content, "question 2 of 4") || shown() != 2 {
+		t.Fatalf("first Next: %q, drill at %d; want question 2 of 4", second.Content, shown())
+	}
+	if got := e.srv.Component(guildID, channelID, bob, msg, next.CustomID).WaitResponse(t, wait); !strings.Contains(got.Content, "from an earlier point of your drills") || shown() != 2 {
+		t.Errorf("Next again on the same graded question: %q, drill at %d; want refused, still at 2", got.Content, shown())
+	}
+
+	// A new drill; the first drill's question 2 is still on screen.
+	r2, msg2 := drill()
+	if shown() != 1 {
+		t.Fatalf("the new drill starts at %d, want 1", shown())
+	}
+	if got := e.srv.Component(guildID, channelID, bob, msg, next.CustomID).WaitResponse(t, wait); !strings.Contains(got.Content, "from an earlier point of your drills") || shown() != 1 {
+		t.Errorf("the first drill's Next: %q, new drill at %d; want refused, still at 1", got.Content, shown())
+	}
+	old := e.srv.Component(guildID, channelID, bob, msg, selectOf(second), "A").WaitResponse(t, wait)
+	if !strings.Contains(old.Content, "Right!") || !strings.Contains(old.Content, "from an earlier point of your drills") || len(old.Components) != 0 || shown() != 1 {
+		t.Errorf("the first drill's question answered: %q with %d rows, new drill at %d; want graded, no buttons, still at 1", old.Content, len(old.Components), shown())
+	}
+	// The new drill goes on from its own message.
+	g2 := e.srv.Component(guildID, channelID, bob, msg2, selectOf(r2), "A").WaitResponse(t, wait)
+	next2 := g2.Components[0].(*discordgo.ActionsRow).Components[0].(*discordgo.Button)
+	if got := e.srv.Component(guildID, channelID, bob, msg2, next2.CustomID).WaitResponse(t, wait); !strings.Contains(got.Content, "question 2 of 4") || shown() != 2 {
+		t.Errorf("the new drill's Next: %q, at %d; want question 2 of 4", got.Content, shown())
+	}
+	e.checkWire()
+}

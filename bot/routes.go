@@ -28,7 +28,8 @@ const (
 	kindReviewAnswer idKind = "rv1:<review>"                        // the answer select of a question in /quiz review
 	kindReviewNext   idKind = "rn1:<next|stop>"                     // the buttons after a graded review question
 	kindDrillAnswer  idKind = "dq1:<review>"                        // the answer select of a question in /quiz drill
-	kindDrillNext    idKind = "dn1:<next|stop>"                     // the buttons after a graded drill question
+	kindDrillNext    idKind = "dn1:<next|stop>"                     // the buttons after a graded drill question, before they named it
+	kindDrillStep    idKind = "dn2:<next|stop>:<review>"            // Next and Stop of a drill question, which they name
 	kindPasteModal   idKind = "pm1:<draft>"                         // the paste form of a draft (/quizadmin add, /quiz suggest)
 	kindDraftButton  idKind = "pd1:<add|cancel|fix>:<draft>"        // a draft's preview buttons
 	kindSuggestion   idKind = "sg1:<approve|reject|next>:<draft>"   // the review of a queued suggestion
@@ -120,6 +121,7 @@ func routes() []route {
 			components: []component{
 				{kind: kindDrillAnswer, handle: (*Bot).drillAnswer},
 				{kind: kindDrillNext, handle: (*Bot).drillNext},
+				{kind: kindDrillStep, handle: (*Bot).drillNext},
 			}},
 		{command: "quiz misses export", desc: "Your missed questions as a file to import into Anki (only you see it)",
 			handle: (*Bot).missesExport, ack: ackDeferReply},

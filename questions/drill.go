@@ -34,6 +34,21 @@ type Drill struct {
 	// is Questions[Shown].
 	Shown     int
 	StartedAt time.Time
+	// Review is the private question the last shown of Questions was
+	// shown as; 0 in drills stored before it was kept.
+	Review ReviewID
+}
+
+// Current reports whether r, a question shown to the member, is the
+// drill's latest: the one the drill last showed (Review), or, in a drill
+// stored before that was kept, one of the question last shown, shown
+// since the drill started.
+func (d Drill) Current(r Review) bool {
+	if d.Review != 0 {
+		return r.ID == d.Review
+	}
+	return d.Shown > 0 && d.Shown <= len(d.Questions) && r.QuestionID == d.Questions[d.Shown-1] &&
+		r.UserID == d.UserID && !r.OpenedAt.Before(d.StartedAt)
 }
 
 // Score counts the drill's questions shown so far that the member has

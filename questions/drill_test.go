@@ -119,3 +119,34 @@ func TestDrillScore(t *testing.T) {
 		t.Errorf("Score: got %d answered, %d right; want 2, 1", answered, right)
 	}
 }
+
+// TestDrillCurrent: a drill's latest question is the review it last
+// showed; a drill stored before that was kept goes by the question last
+// shown and the time it was shown.
+func TestDrillCurrent(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	d := Drill{UserID: 7, Questions: []string{"q1", "q2", "q3"}, Shown: 2, StartedAt: start, Review: 12}
+	legacy := d
+	legacy.Review = 0
+	tests := []struct {
+		name  string
+		d     Drill
+		r     Review
+		fresh bool
+	}{
+		{"the review last shown", d, Review{ID: 12, UserID: 7, QuestionID: "q2", OpenedAt: start}, true},
+		{"an earlier review of the same question", d, Review{ID: 11, UserID: 7, QuestionID: "q2", OpenedAt: start}, false},
+		{"before it was kept: the question last shown", legacy, Review{ID: 5, UserID: 7, QuestionID: "q2", OpenedAt: start.Add(time.Minute)}, true},
+		{"before it was kept: a question shown earlier", legacy, Review{ID: 5, UserID: 7, QuestionID: "q1", OpenedAt: start}, false},
+		{"before it was kept: shown before the drill started", legacy, Review{ID: 5, UserID: 7, QuestionID: "q2", OpenedAt: start.Add(-time.Minute)}, false},
+		{"before it was kept: another member's", legacy, Review{ID: 5, UserID: 8, QuestionID: "q2", OpenedAt: start}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.d.Current(tt.r); got != tt.fresh {
+				t.Errorf("Current = %v, want %v", got, tt.fresh)
+			}
+		})
+	}
+}

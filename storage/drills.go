@@ -23,6 +23,7 @@ type drillRec struct {
 	Questions []string  `json:"questions"`
 	Shown     int       `json:"shown"`
 	StartedAt time.Time `json:"startedAt"`
+	Review    uint64    `json:"review,omitempty"` // absent in drills stored before it was kept
 }
 
 // SaveDrill stores the member's drill, replacing theirs. It refuses a
@@ -35,7 +36,7 @@ func (db *DB) SaveDrill(ctx context.Context, d questions.Drill) error {
 	if d.Shown < 0 || d.Shown > len(d.Questions) {
 		return fmt.Errorf("save drill: %d of %d questions shown", d.Shown, len(d.Questions))
 	}
-	v, err := json.Marshal(drillRec{Topic: d.Topic, Questions: d.Questions, Shown: d.Shown, StartedAt: d.StartedAt.UTC()})
+	v, err := json.Marshal(drillRec{Topic: d.Topic, Questions: d.Questions, Shown: d.Shown, StartedAt: d.StartedAt.UTC(), Review: uint64(d.Review)})
 	if err != nil {
 		return fmt.Errorf("save drill: %w", err)
 	}
@@ -73,7 +74,7 @@ func (db *DB) Drill(guildID questions.GuildID, userID questions.UserID) (questio
 		if r.Shown < 0 || r.Shown > len(r.Questions) {
 			return fmt.Errorf("drill of member %d: damaged record (%d of %d shown)", userID, r.Shown, len(r.Questions))
 		}
-		d.Topic, d.Questions, d.Shown, d.StartedAt = r.Topic, r.Questions, r.Shown, r.StartedAt
+		d.Topic, d.Questions, d.Shown, d.StartedAt, d.Review = r.Topic, r.Questions, r.Shown, r.StartedAt, questions.ReviewID(r.Review)
 		return nil
 	})
 	if err != nil {

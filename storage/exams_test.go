@@ -43,12 +43,12 @@ func TestDrills(t *testing.T) {
 	if _, err := db.Drill(guild, 1); !errors.Is(err, questions.ErrNotFound) {
 		t.Fatalf("Drill before any: got %v, want ErrNotFound", err)
 	}
-	d := questions.Drill{GuildID: guild, UserID: 1, Topic: "net", Questions: []string{"b#1", "b#2"}, Shown: 1, StartedAt: t0}
+	d := questions.Drill{GuildID: guild, UserID: 1, Topic: "net", Questions: []string{"b#1", "b#2"}, Shown: 1, StartedAt: t0, Review: 77}
 	if err := db.SaveDrill(ctx, d); err != nil {
 		t.Fatal(err)
 	}
 	got, err := db.Drill(guild, 1)
-	if err != nil || got.Topic != "net" || !slices.Equal(got.Questions, d.Questions) || got.Shown != 1 || !got.StartedAt.Equal(t0) || got.GuildID != guild || got.UserID != 1 {
+	if err != nil || got.Topic != "net" || !slices.Equal(got.Questions, d.Questions) || got.Shown != 1 || !got.StartedAt.Equal(t0) || got.GuildID != guild || got.UserID != 1 || got.Review != 77 {
 		t.Errorf("Drill: got %+v, %v; want %+v", got, err, d)
 	}
 	d.Topic, d.Questions, d.Shown = "", []string{"b#3"}, 0
