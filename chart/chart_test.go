@@ -70,16 +70,7 @@ func TestRender(t *testing.T) {
 			if got := img.Bounds().Size(); got != (image.Point{Width, Height}) {
 				t.Errorf("size: got %v, want %dx%d", got, Width, Height)
 			}
-			counts := map[color.RGBA]int{}
-			for y := 0; y < Height; y++ {
-				for x := 0; x < Width; x++ {
-					r, g, bl, a := img.At(x, y).RGBA()
-					if a != 0xffff {
-						t.Fatalf("pixel (%d,%d) has alpha %d, want opaque", x, y, a>>8)
-					}
-					counts[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), 0xff}]++
-				}
-			}
+			counts := opaqueColours(t, img)
 			if counts[cardColor] < Width*Height/3 {
 				t.Errorf("card colour covers %d pixels, want most of the image", counts[cardColor])
 			}
@@ -140,6 +131,45 @@ func TestDaysAxisWholeNumbers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// opaqueColours counts img's pixels by colour, failing the test at the
+// first pixel that is not opaque (a chart must read the same on Discord's
+// dark and light themes). An *image.RGBA, what png.Decode gives for the
+// charts, is read from its bytes a run of one colour at a time; any other
+// image pixel by pixel.
+func opaqueColours(t *testing.T, img image.Image) map[color.RGBA]int {
+	t.Helper()
+	counts := map[color.RGBA]int{}
+	b := img.Bounds()
+	rgba, ok := img.(*image.RGBA)
+	if !ok {
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				r, g, bl, a := img.At(x, y).RGBA()
+				if a != 0xffff {
+					t.Fatalf("pixel (%d,%d) has alpha %d, want opaque", x, y, a>>8)
+				}
+				counts[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), 0xff}]++
+			}
+		}
+		return counts
+	}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		row := rgba.Pix[rgba.PixOffset(b.Min.X, y):rgba.PixOffset(b.Max.X, y)]
+		for i := 0; i < len(row); {
+			run := [4]byte(row[i : i+4])
+			if run[3] != 0xff {
+				t.Fatalf("pixel (%d,%d) has alpha %d, want opaque", b.Min.X+i/4, y, run[3])
+			}
+			n := 0
+			for ; i < len(row) && [4]byte(row[i:i+4]) == run; i += 4 {
+				n++
+			}
+			counts[color.RGBA{run[0], run[1], run[2], 0xff}] += n
+		}
+	}
+	return counts
 }
 
 // writeOnThemes writes the chart as is and composited onto Discord's dark
@@ -204,16 +234,7 @@ func TestRenderMocks(t *testing.T) {
 			if got := img.Bounds().Size(); got != (image.Point{Width, MocksHeight}) {
 				t.Errorf("size: got %v, want %dx%d", got, Width, MocksHeight)
 			}
-			counts := map[color.RGBA]int{}
-			for y := 0; y < MocksHeight; y++ {
-				for x := 0; x < Width; x++ {
-					r, g, bl, a := img.At(x, y).RGBA()
-					if a != 0xffff {
-						t.Fatalf("pixel (%d,%d) has alpha %d, want opaque", x, y, a>>8)
-					}
-					counts[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), 0xff}]++
-				}
-			}
+			counts := opaqueColours(t, img)
 			if counts[cardColor] < Width*MocksHeight/3 {
 				t.Errorf("card colour covers %d pixels, want most of the image", counts[cardColor])
 			}

@@ -3,7 +3,6 @@ package chart
 import (
 	"bytes"
 	"image"
-	"image/color"
 	"image/png"
 	"testing"
 )
@@ -34,16 +33,7 @@ func TestRenderBank(t *testing.T) {
 			if got := img.Bounds().Size(); got != (image.Point{Width, Height}) {
 				t.Errorf("size: got %v, want %dx%d", got, Width, Height)
 			}
-			counts := map[color.RGBA]int{}
-			for y := range Height {
-				for x := range Width {
-					r, g, bl, a := img.At(x, y).RGBA()
-					if a != 0xffff {
-						t.Fatalf("pixel (%d,%d) has alpha %d, want opaque", x, y, a>>8)
-					}
-					counts[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), 0xff}]++
-				}
-			}
+			counts := opaqueColours(t, img)
 			if counts[cardColor] < Width*Height/3 {
 				t.Errorf("card colour covers %d pixels, want most of the image", counts[cardColor])
 			}
