@@ -43,6 +43,7 @@ func sample() Data {
 // it reads the same on Discord's dark and light themes), the card colour
 // at the centre of an empty area, and that the bars are drawn.
 func TestRender(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		data Data
@@ -59,6 +60,7 @@ func TestRender(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			b, err := Render(tt.data)
 			if err != nil {
 				t.Fatal(err)
@@ -94,6 +96,7 @@ func TestRender(t *testing.T) {
 // with whole numbers (it counts answers), at least two of them, every
 // label within the axis.
 func TestDaysAxisWholeNumbers(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		most       int // answers on the busiest day
@@ -107,6 +110,7 @@ func TestDaysAxisWholeNumbers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			days := []questions.DayCount{{Date: "2025-03-01", Answers: tt.most, Right: tt.most / 2}, {Date: "2025-03-02"}}
 			p, err := daysPlot(days)
 			if err != nil {
@@ -205,6 +209,7 @@ func BenchmarkRender(b *testing.B) {
 // (not), and the pass line in the text colour; none of the points for
 // no attempts.
 func TestRenderMocks(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name       string
 		data       MockData
@@ -223,6 +228,7 @@ func TestRenderMocks(t *testing.T) {
 		}()}, false, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			b, err := RenderMocks(tt.data)
 			if err != nil {
 				t.Fatal(err)
@@ -258,7 +264,9 @@ func TestRenderMocks(t *testing.T) {
 // canvas vgimg makes afresh, and charts drawn one after another on the
 // pooled images give each the bytes it gives when drawn first.
 func TestCanvasReuse(t *testing.T) {
+	t.Parallel()
 	t.Run("used image", func(t *testing.T) {
+		t.Parallel()
 		p, err := accuracyPlot(sample().Topics)
 		if err != nil {
 			t.Fatal(err)
@@ -286,6 +294,7 @@ func TestCanvasReuse(t *testing.T) {
 		}
 	})
 	t.Run("in a row", func(t *testing.T) {
+		t.Parallel()
 		many := sample()
 		for i := range 20 {
 			many.Topics = append(many.Topics, questions.TopicReadiness{Topic: fmt.Sprintf("topic %d", i), Answers: i + 1, Right: i / 2})

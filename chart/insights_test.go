@@ -11,6 +11,7 @@ import (
 // card colour, and marks in the colours of plain and flagged questions
 // exactly when there are such questions.
 func TestRenderBank(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name          string
 		items         []Item
@@ -22,6 +23,7 @@ func TestRenderBank(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			b, err := RenderBank("AWS", tt.items)
 			if err != nil {
 				t.Fatal(err)
