@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -29,11 +30,7 @@ func checkCapped(t *testing.T, path string, data []byte, max int) (full, capped 
 			continue
 		}
 		listed++
-		found := false
-		for _, f := range full {
-			found = found || f == p
-		}
-		if !found {
+		if !slices.Contains(full, p) {
 			t.Errorf("listed problem %v is not one the full parse found", p)
 		}
 	}
