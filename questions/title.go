@@ -111,7 +111,7 @@ func normSpaces(s string) string {
 			break
 		}
 	}
-	if ascii {
+	if ascii || !mapsSpaces(s) {
 		return s
 	}
 	return strings.Map(func(r rune) rune {
@@ -120,6 +120,30 @@ func normSpaces(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// mapsSpaces reports whether normSpaces' strings.Map would change s: a
+// space other than ' ' and '\n' in it, or a byte that is not UTF-8 (which
+// strings.Map writes as U+FFFD). Most lines with a letter that is not
+// ASCII (café) have neither: they are returned as they are, without a
+// function call a rune.
+func mapsSpaces(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c == '\t' || c == '\v' || c == '\f' || c == '\r' {
+				return true
+			}
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && w == 1 || unicode.IsSpace(r) {
+			return true
+		}
+		i += w
+	}
+	return false
 }
 
 // collapseSpaces turns each run of spaces into one.
