@@ -238,7 +238,7 @@ func parseTextShape(path string, raw []byte, opt ParseOptions, aiken bool) ([]Ba
 		p.probs.add(path, 0, "no questions found (a question starts with a line \"<bank> Question <number>\")")
 	}
 	if len(p.banks.banks) > 0 {
-		textCodeWarnings(&p.probs, opt.MaxProblems, &p.omit, path, raw)
+		textCodeWarnings(&p.probs, opt.MaxProblems, &p.omit, path, data, p.lines)
 	}
 	p.probs.sortByLine()
 	p.probs.omitted(path, p.omit)
