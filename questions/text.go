@@ -330,13 +330,14 @@ func (p *textParser) line(i int, raw string) {
 		return
 	}
 	defer func() { p.prev = s }()
-	if name, ok := parseBankLine(normSpaces(s)); ok && p.bankLineHere(i) {
+	n := normSpaces(s)
+	if name, ok := parseBankLine(n); ok && p.bankLineHere(i) {
 		p.setBank(ln, name)
 		return
 	}
 	// "...(29%)Bank: Two": a file without a final newline, then one naming
 	// its bank, concatenated.
-	if n := normSpaces(s); !p.untitled {
+	if !p.untitled {
 		if at := gluedBankLine(n); at > 0 && p.titleNext(i) {
 			if _, answer := parseAnswerLine(n[:at]); answer || p.bankLineHere(i) {
 				p.element(ln, n[:at], n[:at])

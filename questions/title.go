@@ -30,13 +30,15 @@ const titleSeparators = " :-–—|"
 // be glued to (see elementPrefix). The last "Question" that ends the line
 // so is the one.
 func parseTitle(s string) (titleMatch, bool) {
-	if !strings.ContainsAny(s, "qQ") {
+	if strings.IndexByte(s, 'q') < 0 && strings.IndexByte(s, 'Q') < 0 {
 		return titleMatch{}, false // no "Question": most lines
 	}
 	n := collapseSpaces(normSpaces(strings.TrimSpace(s)))
 	const word = "question"
 	for i := len(n) - len(word); i >= 0; i-- {
-		if !strings.EqualFold(n[i:i+len(word)], word) {
+		// Eight bytes that fold to "question" are ASCII: a rune of two
+		// bytes or more would leave fewer than eight runes.
+		if c := n[i]; c != 'q' && c != 'Q' || !strings.EqualFold(n[i:i+len(word)], word) {
 			continue
 		}
 		if i > 0 && isWordRune(lastRune(n[:i])) && elementPrefix(n[:i]) != i && !strings.EqualFold(n[:i], "Other") {
