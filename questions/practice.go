@@ -177,12 +177,17 @@ type vote struct {
 	percent int
 }
 
+// voteMarks turns a vote line's brackets and colons into spaces and joins
+// a percent sign to its number. (A Replacer is safe to share: built once,
+// not for every line.)
+var voteMarks = strings.NewReplacer("(", " ", ")", " ", ":", " ", " %", "%")
+
 // parseVotes recognises a line of a community vote distribution: one or
 // more entries "B (71%)", "BC (60%)", "B 71%" or "B: 71%", a lone
 // percentage "100%", or the site's "Other" bucket ("Other", "Other (5%)"),
 // which is skipped (ok with no votes).
 func parseVotes(s string) ([]vote, bool) {
-	fields := strings.Fields(strings.NewReplacer("(", " ", ")", " ", ":", " ", " %", "%").Replace(s))
+	fields := strings.Fields(voteMarks.Replace(s))
 	if len(fields) == 0 {
 		return nil, false
 	}
