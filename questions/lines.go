@@ -64,6 +64,9 @@ func joinText(lines []string) string {
 // joinTextRuns is joinText, also returning how many runs of indented code
 // it fenced.
 func joinTextRuns(lines []string) (string, int) {
+	if len(lines) == 1 {
+		return strings.TrimSpace(lines[0]), 0 // one line: nothing to join, no run of code
+	}
 	runs := codeRuns(lines)
 	n := len(runs)
 	var b strings.Builder
