@@ -187,6 +187,9 @@ var voteMarks = strings.NewReplacer("(", " ", ")", " ", ":", " ", " %", "%")
 // percentage "100%", or the site's "Other" bucket ("Other", "Other (5%)"),
 // which is skipped (ok with no votes).
 func parseVotes(s string) ([]vote, bool) {
+	if strings.IndexByte(s, '%') < 0 && !containsOther(s) {
+		return nil, false // neither a percentage nor "Other": most lines
+	}
 	fields := strings.Fields(voteMarks.Replace(s))
 	if len(fields) == 0 {
 		return nil, false
@@ -222,6 +225,18 @@ func parseVotes(s string) ([]vote, bool) {
 		return nil, false // letters without a percentage
 	}
 	return out, true
+}
+
+// containsOther reports whether s holds "other" in any letter case, as
+// the "Other" bucket of a vote line without a percentage must (a word
+// that folds to it is ASCII: no other rune folds to o, t, h, e or r).
+func containsOther(s string) bool {
+	for i := 0; i+len("other") <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len("other")], "other") {
+			return true
+		}
+	}
+	return false
 }
 
 // voteLetters recognises the letters of a vote: "B", "BC" (in any
