@@ -3,7 +3,6 @@ package chart
 import (
 	"bytes"
 	"image"
-	"image/color"
 	"image/png"
 	"testing"
 )
@@ -12,6 +11,7 @@ import (
 // card colour, and marks in the colours of plain and flagged questions
 // exactly when there are such questions.
 func TestRenderBank(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name          string
 		items         []Item
@@ -23,6 +23,7 @@ func TestRenderBank(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			b, err := RenderBank("AWS", tt.items)
 			if err != nil {
 				t.Fatal(err)
@@ -34,16 +35,7 @@ func TestRenderBank(t *testing.T) {
 			if got := img.Bounds().Size(); got != (image.Point{Width, Height}) {
 				t.Errorf("size: got %v, want %dx%d", got, Width, Height)
 			}
-			counts := map[color.RGBA]int{}
-			for y := range Height {
-				for x := range Width {
-					r, g, bl, a := img.At(x, y).RGBA()
-					if a != 0xffff {
-						t.Fatalf("pixel (%d,%d) has alpha %d, want opaque", x, y, a>>8)
-					}
-					counts[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), 0xff}]++
-				}
-			}
+			counts := opaqueColours(t, img)
 			if counts[cardColor] < Width*Height/3 {
 				t.Errorf("card colour covers %d pixels, want most of the image", counts[cardColor])
 			}

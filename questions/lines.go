@@ -64,6 +64,9 @@ func joinText(lines []string) string {
 // joinTextRuns is joinText, also returning how many runs of indented code
 // it fenced.
 func joinTextRuns(lines []string) (string, int) {
+	if len(lines) == 1 {
+		return strings.TrimSpace(lines[0]), 0 // one line: nothing to join, no run of code
+	}
 	runs := codeRuns(lines)
 	n := len(runs)
 	var b strings.Builder
@@ -387,17 +390,13 @@ func (s *bankSet) add(q Question) {
 // textCodeWarnings is codeWarnings for an exam text file, read as a whole:
 // its header lines (titles, option letters, the answer line) are flush
 // with the text and end in no block opener, so the runs of the whole file
-// are those joinText finds in each element, at the same lines. Nothing
-// when the file cannot be read as text (prepare reports why).
-func textCodeWarnings(ps *Problems, max int, omitted *omission, path string, data []byte) {
-	data, bad := prepare(path, data, 1)
-	if bad != nil {
-		return
-	}
+// are those joinText finds in each element, at the same lines. data is
+// the file as prepare returns it, lines its splitLines.
+func textCodeWarnings(ps *Problems, max int, omitted *omission, path string, data []byte, lines []string) {
 	// A run has a line indented by two spaces or a tab; most files have
-	// none, and need not be split again.
+	// none, and need not be looked at again.
 	if !bytes.Contains(data, []byte("\n  ")) && !bytes.Contains(data, []byte("\n\t")) {
 		return
 	}
-	codeWarnings(ps, max, omitted, path, splitLines(data), 1)
+	codeWarnings(ps, max, omitted, path, lines, 1)
 }

@@ -5,17 +5,28 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 )
 
-// mockBank makes a bank of counts[i] questions tagged tags[i] each.
+// mockBank makes a bank of counts[i] questions tagged tags[i] each. The
+// questions of a tag share their Tags, and every other question its
+// Options, with the others: read them only.
 func mockBank(tags []string, counts []int) []Question {
-	var qs []Question
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	qs := make([]Question, 0, total)
+	options := [2][]Option{
+		{{Letter: "A", Text: "a", Correct: true}, {Letter: "B", Text: "b"}, {Letter: "C", Text: "c", Correct: true}},
+		{{Letter: "A", Text: "a", Correct: true}, {Letter: "B", Text: "b"}, {Letter: "C", Text: "c"}},
+	}
 	for i, tag := range tags {
+		tagged := []string{tag}
 		for j := range counts[i] {
-			qs = append(qs, Question{ID: fmt.Sprintf("B#%s-%d", tag, j), Bank: "B", Stem: "Q", Tags: []string{tag},
-				Options: []Option{{Letter: "A", Text: "a", Correct: true}, {Letter: "B", Text: "b"}, {Letter: "C", Text: "c", Correct: j%2 == 0}}})
+			qs = append(qs, Question{ID: "B#" + tag + "-" + strconv.Itoa(j), Bank: "B", Stem: "Q", Tags: tagged, Options: options[j%2]})
 		}
 	}
 	return qs
@@ -31,6 +42,14 @@ func TestDrawMockHonoursWeights(t *testing.T) {
 	t.Parallel()
 	src := rand.New(rand.NewPCG(21, 1))
 	now := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+	// A memory is a pure function of its answers (Remember): one right
+	// answer, or one wrong, gives every question the same schedule.
+	known := Remember(Memory{}, Attempt{At: now, Right: true}, time.Time{})
+	missed := Remember(Memory{}, Attempt{At: now}, time.Time{})
+	remembered := func(m Memory, id string) Memory {
+		m.QuestionID = id
+		return m
+	}
 	for round := range 1000 {
 		k := 1 + src.IntN(6)
 		tags := make([]string, k)
@@ -59,9 +78,9 @@ func TestDrawMockHonoursWeights(t *testing.T) {
 			case 0:
 				skipped[q.ID] = true
 			case 1, 2: // known: answered right
-				mems[q.ID] = Remember(Memory{QuestionID: q.ID}, Attempt{At: now, Right: true}, time.Time{})
+				mems[q.ID] = remembered(known, q.ID)
 			case 3: // missed
-				mems[q.ID] = Remember(Memory{QuestionID: q.ID}, Attempt{At: now}, time.Time{})
+				mems[q.ID] = remembered(missed, q.ID)
 			}
 		}
 		n := 1 + src.IntN(80)

@@ -177,12 +177,20 @@ type vote struct {
 	percent int
 }
 
+// voteMarks turns a vote line's brackets and colons into spaces and joins
+// a percent sign to its number. (A Replacer is safe to share: built once,
+// not for every line.)
+var voteMarks = strings.NewReplacer("(", " ", ")", " ", ":", " ", " %", "%")
+
 // parseVotes recognises a line of a community vote distribution: one or
 // more entries "B (71%)", "BC (60%)", "B 71%" or "B: 71%", a lone
 // percentage "100%", or the site's "Other" bucket ("Other", "Other (5%)"),
 // which is skipped (ok with no votes).
 func parseVotes(s string) ([]vote, bool) {
-	fields := strings.Fields(strings.NewReplacer("(", " ", ")", " ", ":", " ", " %", "%").Replace(s))
+	if strings.IndexByte(s, '%') < 0 && !containsOther(s) {
+		return nil, false // neither a percentage nor "Other": most lines
+	}
+	fields := strings.Fields(voteMarks.Replace(s))
 	if len(fields) == 0 {
 		return nil, false
 	}
@@ -217,6 +225,18 @@ func parseVotes(s string) ([]vote, bool) {
 		return nil, false // letters without a percentage
 	}
 	return out, true
+}
+
+// containsOther reports whether s holds "other" in any letter case, as
+// the "Other" bucket of a vote line without a percentage must (a word
+// that folds to it is ASCII: no other rune folds to o, t, h, e or r).
+func containsOther(s string) bool {
+	for i := 0; i+len("other") <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len("other")], "other") {
+			return true
+		}
+	}
+	return false
 }
 
 // voteLetters recognises the letters of a vote: "B", "BC" (in any

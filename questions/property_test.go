@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -158,27 +159,37 @@ func genTitle(rng *rand.Rand, bank string, n int, bare bool) string {
 // element.
 func genSentence(rng *rand.Rand) string {
 	n := 1 + rng.IntN(9)
-	w := make([]string, n)
-	for i := range w {
-		w[i] = genWords[rng.IntN(len(genWords))]
+	var b strings.Builder
+	b.Grow(10 * (n + 1))
+	for i := range n {
+		w := genWords[rng.IntN(len(genWords))]
+		if i > 0 {
+			b.WriteByte(' ')
+			b.WriteString(w)
+			continue
+		}
+		switch w {
+		case "select", "correct", "explanation": // the elements' words start no sentence
+			w = "the " + w
+		}
+		if c := w[0]; c >= 'a' && c <= 'z' {
+			b.WriteByte(c - 'a' + 'A')
+			w = w[1:]
+		}
+		b.WriteString(w)
 	}
-	switch w[0] {
-	case "select", "correct", "explanation": // the elements' words start no sentence
-		w[0] = "the " + w[0]
-	}
-	if c := w[0][0]; c >= 'a' && c <= 'z' {
-		w[0] = strings.ToUpper(w[0][:1]) + w[0][1:]
-	}
-	ends := []string{".", "?", "!", ".", ".", ":)"}
-	return strings.Join(w, " ") + ends[rng.IntN(len(ends))]
+	b.WriteString(sentenceEnds[rng.IntN(len(sentenceEnds))])
+	return b.String()
 }
+
+var sentenceEnds = []string{".", "?", "!", ".", ".", ":)"}
 
 // genText is one to three lines of prose, maybe with a paragraph break or
 // a fenced code block with indented lines; it returns the lines and the
 // text the parser should make of them.
 func genText(rng *rand.Rand) ([]string, string) {
-	var ls []string
 	n := 1 + rng.IntN(3)
+	ls := make([]string, 0, 2*n+6)
 	for i := range n {
 		if i > 0 && rng.IntN(4) == 0 {
 			ls = append(ls, "")
@@ -196,7 +207,7 @@ func genQ(rng *rand.Rand, bank string, number int) genQuestion {
 	if rng.IntN(20) == 0 {
 		nOpts = MaxOptions
 	}
-	q := Question{ID: fmt.Sprintf("%s#%d", bank, number), Bank: bank, Number: number}
+	q := Question{ID: bank + "#" + strconv.Itoa(number), Bank: bank, Number: number}
 	var correct []string
 	for i := range nOpts {
 		c := rng.IntN(3) == 0
@@ -219,13 +230,13 @@ func genQ(rng *rand.Rand, bank string, number int) genQuestion {
 	q.Stem = stemText
 	switch rng.IntN(3) {
 	case 0:
-		ls = append(ls, fmt.Sprintf("Select %d%s", len(correct), stem[0]))
+		ls = append(ls, "Select "+strconv.Itoa(len(correct))+stem[0])
 		ls = append(ls, stem[1:]...)
 	case 1:
-		ls = append(ls, fmt.Sprintf("Select %d %s", len(correct), stem[0]))
+		ls = append(ls, "Select "+strconv.Itoa(len(correct))+" "+stem[0])
 		ls = append(ls, stem[1:]...)
 	default:
-		ls = append(ls, fmt.Sprintf("Select %d", len(correct)))
+		ls = append(ls, "Select "+strconv.Itoa(len(correct)))
 		ls = append(ls, stem...)
 	}
 	for i := range q.Options {

@@ -666,6 +666,9 @@ func (p *tableParser) cell(r tableRow, i int) string {
 		}
 		return s
 	}
+	if !strings.Contains(raw, "\n") {
+		return strings.TrimSpace(raw) // what joinTextRuns makes of one line
+	}
 	ls := strings.Split(raw, "\n")
 	s, n := joinTextRuns(ls)
 	if n > 0 {

@@ -119,8 +119,12 @@ func resolveAnswer(cell string, options []string) ([]bool, string) {
 	var numbers []int
 	allNumbers, binary := len(words) > 0, len(words) >= n && n >= 2
 	for i, w := range words {
+		if !allDigits(w) { // first: Atoi's error for a word allocates
+			allNumbers, binary = false, false
+			break
+		}
 		v, err := strconv.Atoi(w)
-		if err != nil || !allDigits(w) {
+		if err != nil {
 			allNumbers, binary = false, false
 			break
 		}
@@ -145,9 +149,17 @@ func resolveAnswer(cell string, options []string) ([]bool, string) {
 	}
 	// Option texts.
 	norm := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+	var normOptions []string // norm of each option, made at the first textOf
 	textOf := func(s string) int {
-		for i, o := range options {
-			if norm(o) == norm(s) {
+		if normOptions == nil {
+			normOptions = make([]string, len(options))
+			for i, o := range options {
+				normOptions[i] = norm(o)
+			}
+		}
+		ns := norm(s)
+		for i, o := range normOptions {
+			if o == ns {
 				return i
 			}
 		}

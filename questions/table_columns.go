@@ -140,8 +140,11 @@ func optionRef(key string, bareNumber bool) (int, bool) {
 		return 0, false
 	}
 	number := func(s string) (int, bool) {
+		if !allDigits(s) { // first: Atoi's error for a name allocates
+			return 0, false
+		}
 		n, err := strconv.Atoi(s)
-		if err != nil || !allDigits(s) || n < 1 || n > MaxOptions {
+		if err != nil || n < 1 || n > MaxOptions {
 			return 0, false
 		}
 		return n - 1, true

@@ -238,7 +238,7 @@ func parseTextShape(path string, raw []byte, opt ParseOptions, aiken bool) ([]Ba
 		p.probs.add(path, 0, "no questions found (a question starts with a line \"<bank> Question <number>\")")
 	}
 	if len(p.banks.banks) > 0 {
-		textCodeWarnings(&p.probs, opt.MaxProblems, &p.omit, path, raw)
+		textCodeWarnings(&p.probs, opt.MaxProblems, &p.omit, path, data, p.lines)
 	}
 	p.probs.sortByLine()
 	p.probs.omitted(path, p.omit)
@@ -330,13 +330,14 @@ func (p *textParser) line(i int, raw string) {
 		return
 	}
 	defer func() { p.prev = s }()
-	if name, ok := parseBankLine(normSpaces(s)); ok && p.bankLineHere(i) {
+	n := normSpaces(s)
+	if name, ok := parseBankLine(n); ok && p.bankLineHere(i) {
 		p.setBank(ln, name)
 		return
 	}
 	// "...(29%)Bank: Two": a file without a final newline, then one naming
 	// its bank, concatenated.
-	if n := normSpaces(s); !p.untitled {
+	if !p.untitled {
 		if at := gluedBankLine(n); at > 0 && p.titleNext(i) {
 			if _, answer := parseAnswerLine(n[:at]); answer || p.bankLineHere(i) {
 				p.element(ln, n[:at], n[:at])

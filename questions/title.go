@@ -30,13 +30,15 @@ const titleSeparators = " :-–—|"
 // be glued to (see elementPrefix). The last "Question" that ends the line
 // so is the one.
 func parseTitle(s string) (titleMatch, bool) {
-	if !strings.ContainsAny(s, "qQ") {
+	if strings.IndexByte(s, 'q') < 0 && strings.IndexByte(s, 'Q') < 0 {
 		return titleMatch{}, false // no "Question": most lines
 	}
 	n := collapseSpaces(normSpaces(strings.TrimSpace(s)))
 	const word = "question"
 	for i := len(n) - len(word); i >= 0; i-- {
-		if !strings.EqualFold(n[i:i+len(word)], word) {
+		// Eight bytes that fold to "question" are ASCII: a rune of two
+		// bytes or more would leave fewer than eight runes.
+		if c := n[i]; c != 'q' && c != 'Q' || !strings.EqualFold(n[i:i+len(word)], word) {
 			continue
 		}
 		if i > 0 && isWordRune(lastRune(n[:i])) && elementPrefix(n[:i]) != i && !strings.EqualFold(n[:i], "Other") {
@@ -111,7 +113,7 @@ func normSpaces(s string) string {
 			break
 		}
 	}
-	if ascii {
+	if ascii || !mapsSpaces(s) {
 		return s
 	}
 	return strings.Map(func(r rune) rune {
@@ -120,6 +122,30 @@ func normSpaces(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// mapsSpaces reports whether normSpaces' strings.Map would change s: a
+// space other than ' ' and '\n' in it, or a byte that is not UTF-8 (which
+// strings.Map writes as U+FFFD). Most lines with a letter that is not
+// ASCII (café) have neither: they are returned as they are, without a
+// function call a rune.
+func mapsSpaces(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c == '\t' || c == '\v' || c == '\f' || c == '\r' {
+				return true
+			}
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && w == 1 || unicode.IsSpace(r) {
+			return true
+		}
+		i += w
+	}
+	return false
 }
 
 // collapseSpaces turns each run of spaces into one.

@@ -176,11 +176,12 @@ func (sb *Sandbox) command(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if why := sb.refusal(a.Name, m); why != "" {
+	defs := sb.commands()
+	if why := refusal(defs, a.Name, m); why != "" {
 		writeJSON(w, outcome{Error: why})
 		return
 	}
-	opts, err := sb.buildOptions(a, "")
+	opts, err := buildOptions(defs, a, "")
 	if err != nil {
 		writeJSON(w, outcome{Error: err.Error()})
 		return
@@ -197,11 +198,12 @@ func (sb *Sandbox) autocomplete(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if why := sb.refusal(a.Name, m); why != "" {
+	defs := sb.commands()
+	if why := refusal(defs, a.Name, m); why != "" {
 		writeJSON(w, outcome{Error: why})
 		return
 	}
-	opts, err := sb.buildOptions(a, a.Focused)
+	opts, err := buildOptions(defs, a, a.Focused)
 	if err != nil {
 		writeJSON(w, outcome{Error: err.Error()})
 		return
@@ -263,11 +265,11 @@ func writeJSON(w http.ResponseWriter, v any) {
 }
 
 // buildOptions turns the page's option values into typed options, using
-// the registered command's definition for the types (the page is not
-// trusted with them). focused names the option being typed, for
-// autocomplete.
-func (sb *Sandbox) buildOptions(a action, focused string) ([]fakediscord.Option, error) {
-	defs, ok := commandOptions(sb.srv.Commands(""), a.Name, a.Path)
+// the registered command's definition (one of cmds) for the types (the
+// page is not trusted with them). focused names the option being typed,
+// for autocomplete.
+func buildOptions(cmds []commandDef, a action, focused string) ([]fakediscord.Option, error) {
+	defs, ok := commandOptions(cmds, a.Name, a.Path)
 	if !ok {
 		return nil, fmt.Errorf("unknown command /%s", strings.Join(append([]string{a.Name}, a.Path...), " "))
 	}
@@ -349,9 +351,14 @@ func decodeCommands(raw []map[string]any) []commandDef {
 	return defs
 }
 
-// commandOptions finds the value options of /name path... by name.
-func commandOptions(raw []map[string]any, name string, path []string) (map[string]optionDef, bool) {
-	for _, c := range decodeCommands(raw) {
+// commands returns the registered commands, decoded: once a request, as
+// the embedded server copies them through JSON and decoding does again.
+func (sb *Sandbox) commands() []commandDef { return decodeCommands(sb.srv.Commands("")) }
+
+// commandOptions finds the value options of /name path... among cmds, by
+// name.
+func commandOptions(cmds []commandDef, name string, path []string) (map[string]optionDef, bool) {
+	for _, c := range cmds {
 		if c.Name != name {
 			continue
 		}
@@ -429,10 +436,10 @@ func permissionNames(bits int64) string {
 	return strings.Join(names, ", ")
 }
 
-// refusal says why member may not use the registered command name, ""
+// refusal says why member may not use the command name (one of cmds), ""
 // when they may (or no such command exists: buildOptions says so).
-func (sb *Sandbox) refusal(name string, m fakediscord.Member) string {
-	for _, c := range decodeCommands(sb.srv.Commands("")) {
+func refusal(cmds []commandDef, name string, m fakediscord.Member) string {
+	for _, c := range cmds {
 		if c.Name == name {
 			return c.refusal(m)
 		}
@@ -464,11 +471,11 @@ type hiddenCommand struct {
 	Message string `json:"message"`
 }
 
-// hiddenCommands lists the registered commands member lacks a permission
+// hiddenCommands lists the commands of cmds member lacks a permission
 // for.
-func hiddenCommands(raw []map[string]any, m fakediscord.Member) []hiddenCommand {
+func hiddenCommands(cmds []commandDef, m fakediscord.Member) []hiddenCommand {
 	out := []hiddenCommand{}
-	for _, c := range decodeCommands(raw) {
+	for _, c := range cmds {
 		if why := c.refusal(m); why != "" && (c.Type == 0 || c.Type == 1) {
 			out = append(out, hiddenCommand{Name: c.Name, Message: why})
 		}
@@ -476,12 +483,12 @@ func hiddenCommands(raw []map[string]any, m fakediscord.Member) []hiddenCommand 
 	return out
 }
 
-// leafCommands flattens the registered slash commands that member may see
+// leafCommands flattens the slash commands of cmds that member may see
 // (Discord hides a command whose default_member_permissions the member
 // lacks, unless they are an administrator).
-func leafCommands(raw []map[string]any, m fakediscord.Member) []leafCommand {
+func leafCommands(cmds []commandDef, m fakediscord.Member) []leafCommand {
 	var out []leafCommand
-	for _, c := range decodeCommands(raw) {
+	for _, c := range cmds {
 		if c.Type != 0 && c.Type != 1 {
 			continue
 		}
