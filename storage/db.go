@@ -61,6 +61,10 @@ type Options struct {
 	NoSync bool
 
 	fullCheckMax int64 // tests: FullCheckMax when 0
+	// recountInPlace, for tests, is how many answers a rebuild counts in
+	// its own transaction (see DB.recountAside): rebuildInPlace when 0,
+	// none when negative.
+	recountInPlace int
 	// duringCheck, for tests, runs inside the background check's read
 	// transaction, before bbolt's check starts.
 	duringCheck func()
@@ -80,6 +84,9 @@ type Options struct {
 type DB struct {
 	bolt  *bbolt.DB
 	path  string
+	// recountInPlace is how many answers a rebuild counts in its own
+	// transaction; more are counted aside (see recountAside).
+	recountInPlace int
 	now   func() time.Time
 	locs  sync.Map // IANA name → *time.Location
 	group groupCommit
@@ -162,6 +169,7 @@ func open(ctx context.Context, path string, opts Options, migs []migration) (*DB
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	b.AllocSize = allocSize
+	removeScratch(path)
 	if opts.fullCheckMax == 0 {
 		opts.fullCheckMax = FullCheckMax
 	}
@@ -184,7 +192,13 @@ func open(ctx context.Context, path string, opts Options, migs []migration) (*DB
 		b.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	db := &DB{bolt: b, path: path, now: opts.Now, broken: &breaker{}, gate: make(chan struct{}, 1), quota: opts.Quota,
+	switch {
+	case opts.recountInPlace == 0:
+		opts.recountInPlace = rebuildInPlace
+	case opts.recountInPlace < 0:
+		opts.recountInPlace = 0
+	}
+	db := &DB{bolt: b, path: path, now: opts.Now, recountInPlace: opts.recountInPlace, broken: &breaker{}, gate: make(chan struct{}, 1), quota: opts.Quota,
 		postCache: decodeCache[questions.PostID, questions.Post]{clone: clonePost}, settingsCache: decodeCache[questions.GuildID, questions.Settings]{clone: cloneSettings}}
 	db.group = groupCommit{db: b, max: 1000, delay: commitDelay, broken: db.broken, gate: db.gate,
 		onCommit: opts.OnCommit, joined: make(chan struct{}, 1)}

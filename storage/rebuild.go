@@ -3,6 +3,9 @@ package storage
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"go.etcd.io/bbolt"
 
@@ -36,7 +39,119 @@ func (db *DB) rebuild(tx *bbolt.Tx, guildID questions.GuildID) error {
 	if err != nil {
 		return err
 	}
-	return db.recount(tx, g, guildID, refs)
+	if len(refs) <= db.recountInPlace {
+		return db.recount(tx, g, guildID, refs)
+	}
+	return db.recountAside(tx, g, guildID, refs)
+}
+
+// rebuildInPlace is how many answers a rebuild counts into the guild's
+// emptied score buckets within its own transaction; past it they are
+// counted aside (recountAside).
+const rebuildInPlace = 20_000
+
+// rebuildChunk is how many answers recountAside counts in each of its
+// scratch transactions.
+const rebuildChunk = 10_000
+
+// scoreBuckets are the guild's buckets its answers are counted into, which
+// clearScores empties.
+var scoreBuckets = [][]byte{bPeriods, bMembers, bStreaks}
+
+// recountAside is recount for a guild of many answers. bbolt splits a
+// bucket's pages only when its transaction commits: counted within one
+// transaction, the answers of a large guild land in the few pages of its
+// emptied score buckets, which grow without bound, and every key put or
+// moved copies the rest of its page (the time grows as the square of the
+// answers: a guild of 1,000,000 answers took more than ten minutes,
+// holding the write transaction every server's answers wait for). So they
+// are counted, in order, into a scratch database beside the file,
+// committing every rebuildChunk answers as the group commit does, and the
+// scores that result are copied into the guild's buckets in key order.
+// The scratch file is removed at the end (and, should the process die
+// meanwhile, by the next Open).
+func (db *DB) recountAside(tx *bbolt.Tx, g *bbolt.Bucket, guildID questions.GuildID, refs []answerRef) error {
+	loc, err := db.guildLocation(tx, guildID)
+	if err != nil {
+		return err
+	}
+	path := db.path
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+scratchSuffix+"*")
+	if err != nil {
+		return fmt.Errorf("recount aside: %w", err)
+	}
+	name := f.Name()
+	f.Close()
+	defer os.Remove(name)
+	scratch, err := bbolt.Open(name, 0o600, &bbolt.Options{NoSync: true, NoFreelistSync: true, NoGrowSync: true})
+	if err != nil {
+		return fmt.Errorf("recount aside: %w", err)
+	}
+	defer scratch.Close()
+	scratchGuild := []byte("guild")
+	sources := map[questions.PostID]postSource{}
+	for start := 0; start < len(refs); start += rebuildChunk {
+		err := scratch.Update(func(stx *bbolt.Tx) error {
+			sg, err := stx.CreateBucketIfNotExists(scratchGuild)
+			if err != nil {
+				return err
+			}
+			for _, name := range scoreBuckets {
+				if _, err := sg.CreateBucketIfNotExists(name); err != nil {
+					return err
+				}
+			}
+			d := newDeltas()
+			for _, r := range refs[start:min(start+rebuildChunk, len(refs))] {
+				if err := countStored(tx, sg, d, loc, r.user, r.ra, sources); err != nil {
+					return err
+				}
+			}
+			return d.flush()
+		})
+		if err != nil {
+			return fmt.Errorf("recount aside: %w", err)
+		}
+	}
+	// The copies outlive the scratch file: bbolt keeps what is put until
+	// the commit of tx.
+	var slab []byte
+	keep := func(b []byte) []byte {
+		if slab == nil || len(slab)+len(b) > cap(slab) {
+			slab = make([]byte, 0, max(64<<10, len(b)))
+		}
+		at := len(slab)
+		slab = append(slab, b...)
+		return slab[at:len(slab):len(slab)]
+	}
+	return scratch.View(func(stx *bbolt.Tx) error {
+		sg := stx.Bucket(scratchGuild)
+		for _, name := range scoreBuckets {
+			dst := g.Bucket(name)
+			dst.FillPercent = appendFill // filled in key order
+			if err := copyBucketWith(sg.Bucket(name), dst, keep); err != nil {
+				return fmt.Errorf("recount aside: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
+// scratchSuffix ends the name of recountAside's scratch file, after the
+// database file's name.
+const scratchSuffix = ".recount-"
+
+// removeScratch removes the scratch files of recountAside beside the
+// database file path, left by a process that died while it counted (the
+// caller holds the file's lock: no other process counts into them).
+func removeScratch(path string) {
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	prefix := filepath.Base(path) + scratchSuffix
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), prefix) {
+			_ = os.Remove(filepath.Join(filepath.Dir(path), e.Name()))
+		}
+	}
 }
 
 // countedAnswers returns the guild's answers that count (recorded after

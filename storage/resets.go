@@ -14,7 +14,7 @@ import (
 // clearScores empties the guild's derived data: periods, member records,
 // streaks.
 func clearScores(g *bbolt.Bucket) error {
-	for _, name := range [][]byte{bPeriods, bMembers, bStreaks} {
+	for _, name := range scoreBuckets {
 		if err := deleteBucket(g, name); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
 			return err
 		}

@@ -604,8 +604,14 @@ func writeOutputs(ctx context.Context, inputs []*reshardInput, plan *reshardPlan
 }
 
 // copyBucket copies src's keys, values, nested buckets and sequences into
-// the empty bucket dst.
-func copyBucket(src, dst *bbolt.Bucket) error {
+// the empty bucket dst. dst keeps src's keys and values until its
+// transaction commits: src's transaction must stay open until then.
+func copyBucket(src, dst *bbolt.Bucket) error { return copyBucketWith(src, dst, nil) }
+
+// copyBucketWith is copyBucket, putting keep(k) and keep(v) into dst
+// instead of src's own bytes when keep is not nil. The buckets it creates
+// fill their pages as dst does (FillPercent).
+func copyBucketWith(src, dst *bbolt.Bucket, keep func([]byte) []byte) error {
 	if err := dst.SetSequence(src.Sequence()); err != nil {
 		return err
 	}
@@ -617,11 +623,15 @@ func copyBucket(src, dst *bbolt.Bucket) error {
 				if err != nil {
 					return err
 				}
-				if err := copyBucket(sb, db); err != nil {
+				db.FillPercent = dst.FillPercent
+				if err := copyBucketWith(sb, db, keep); err != nil {
 					return err
 				}
 				continue
 			}
+		}
+		if keep != nil {
+			k, v = keep(k), keep(v)
 		}
 		if err := dst.Put(k, v); err != nil {
 			return err

@@ -24,7 +24,7 @@
 //     after a /quiz leaderboard and after the file's full check (which runs
 //     in the background on a file this large).
 //
-//     go run ./bench/scale [-calls 300] [-pace 0] [-guilds 1000] [-only board|insights|memory|open]
+//     go run ./bench/scale [-calls 300] [-pace 0] [-guilds 1000] [-only board|insights|memory|open|rebuild]
 //
 // The large guilds' databases are built once through storage's API (posts,
 // then every answer with RecordAnswer, durable) and cached in the OS temp
@@ -67,13 +67,13 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	calls := fs.Int("calls", 300, "calls of /quiz leaderboard and of /quiz stats")
 	pace := fs.Duration("pace", 0, "board: the time from one call's start to the next's (0: each call once the last is answered)")
 	guilds := fs.Int("guilds", 1000, "guilds with a daily schedule, for the memory figure")
-	only := fs.String("only", "", `run one part: "board" (leaderboard and stats), "insights", "memory" or "open" (a gigabyte's file)`)
+	only := fs.String("only", "", `run one part: "board" (leaderboard and stats), "insights", "memory", "open" (a gigabyte's file) or "rebuild"`)
 	keep := fs.Bool("keep", false, "keep the temporary directory (binary, databases, logs)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *calls < 1 || *guilds < 1 || (*only != "" && !slices.Contains([]string{"board", "insights", "memory", "open"}, *only)) {
-		return errors.New(`-calls and -guilds must be at least 1; -only is "board", "insights", "memory" or "open"`)
+	if *calls < 1 || *guilds < 1 || (*only != "" && !slices.Contains([]string{"board", "insights", "memory", "open", "rebuild"}, *only)) {
+		return errors.New(`-calls and -guilds must be at least 1; -only is "board", "insights", "memory", "open" or "rebuild"`)
 	}
 	tmp, bank, remove, err := harness.Workdir("quizhost-scale-", *keep, out)
 	if err != nil {
@@ -102,6 +102,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if *only == "" || *only == "open" {
 		if err := openLarge(ctx, out, tmp, bin, bank); err != nil {
 			return fmt.Errorf("open: %w", err)
+		}
+	}
+	if *only == "" || *only == "rebuild" {
+		if err := rebuilds(ctx, out, tmp); err != nil {
+			return fmt.Errorf("rebuild: %w", err)
 		}
 	}
 	return nil

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/quizhost/quizhost/bench/internal/harness"
+	"github.com/quizhost/quizhost/questions"
+	"github.com/quizhost/quizhost/storage"
+)
+
+// rebuilds times what recounts a whole server's scores, on the insights
+// guild (100,000 members, 1,000,000 answers, 10,000 questions): a
+// rebuild, a change of the server's time zone and a regrade. Each holds
+// the write transaction all servers share, so it also times an answer of
+// another server recorded meanwhile: what that server's member waits.
+func rebuilds(ctx context.Context, out io.Writer, tmp string) error {
+	cached, err := harness.CachedInsightsGuild(out)
+	if err != nil {
+		return err
+	}
+	path, _, err := harness.WorkingCopy(cached, filepath.Join(tmp, "rebuild"))
+	if err != nil {
+		return err
+	}
+	db, err := storage.Open(ctx, path, storage.Options{})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	const g questions.GuildID = 8001 // harness.Guild's
+	now := time.Now()
+	board := func() (string, error) {
+		lb, err := db.Leaderboard(g, questions.PeriodAll, questions.ByPoints, now, 0, 20)
+		return fmt.Sprint(lb), err
+	}
+	before, err := board()
+	if err != nil {
+		return err
+	}
+	// Another server's post, answered while each recount runs.
+	other, err := db.CreatePost(ctx, questions.Post{GuildID: 9001, ChannelID: 9002, QuestionID: "Other#1", Bank: "Other",
+		Correct: []string{"A"}, OptionCount: 2, SelectCount: 1, OpenedAt: now, ClosesAt: now.Add(time.Hour)})
+	if err != nil {
+		return err
+	}
+	user := questions.UserID(1)
+	timed := func(what string, f func() error) error {
+		started := make(chan struct{})
+		waited := make(chan time.Duration, 1)
+		go func() {
+			<-started
+			time.Sleep(50 * time.Millisecond) // well inside the recount
+			t := time.Now()
+			_, err := db.RecordAnswer(ctx, questions.Answer{PostID: other.ID, GuildID: 9001, UserID: user, InteractionID: uint64(user), Choice: []string{"A"}, At: now})
+			if err != nil {
+				fmt.Fprintf(out, "  another server's answer: %v\n", err)
+			}
+			waited <- time.Since(t)
+		}()
+		user++
+		t := time.Now()
+		close(started)
+		if err := f(); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		fmt.Fprintf(out, "%-44s %8s; another server's answer meanwhile waited %s\n", what, time.Since(t).Round(time.Millisecond), (<-waited).Round(time.Millisecond))
+		return nil
+	}
+	fmt.Fprintln(out, "recounting a server of 100,000 members and 1,000,000 answers:")
+	if err := timed("RebuildScores", func() error { return db.RebuildScores(ctx, g) }); err != nil {
+		return err
+	}
+	if after, err := board(); err != nil || after != before {
+		return fmt.Errorf("the board after a rebuild differs (%v):\n%s\nwant\n%s", err, after, before)
+	}
+	if err := timed("a new time zone (/quizadmin settings)", func() error {
+		_, err := db.UpdateSettings(ctx, g, func(s *questions.Settings) error { s.TimeZone = "Asia/Tokyo"; return nil })
+		return err
+	}); err != nil {
+		return err
+	}
+	return timed("a regrade (/quizadmin question regrade)", func() error {
+		_, err := db.Regrade(ctx, g, "Bench#17", []string{"C"}, 4)
+		return err
+	})
+}
