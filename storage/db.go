@@ -82,14 +82,14 @@ type Options struct {
 // transaction has begun the context is no longer looked at: a change that
 // committed is reported as committed. Reads do not wait and take none.
 type DB struct {
-	bolt  *bbolt.DB
-	path  string
+	bolt *bbolt.DB
+	path string
 	// recountInPlace is how many answers a rebuild counts in its own
 	// transaction; more are counted aside (see recountAside).
 	recountInPlace int
-	now   func() time.Time
-	locs  sync.Map // IANA name → *time.Location
-	group groupCommit
+	now            func() time.Time
+	locs           sync.Map // IANA name → *time.Location
+	group          groupCommit
 	// broken holds the first bbolt panic met by a transaction: bbolt may
 	// have panicked holding its own locks, so the DB is not used again.
 	broken *breaker
