@@ -44,7 +44,10 @@
     }
   }
   // morph makes list's children those of next, keeping elements whose
-  // data-key did not change (an open menu stays open).
+  // data-key did not change (an open menu stays open). A message edited
+  // while one of its menus is open (another member answered, say) keeps
+  // that menu open, with the options picked so far, when the edit still
+  // has it.
   function morph(list, next) {
     const old = new Map([...list.children].map(el => [el.dataset.id, el]));
     let prev = null;
@@ -53,7 +56,10 @@
       old.delete(el.dataset.id);
       if (!cur || cur.dataset.key !== el.dataset.key) {
         const fresh = document.importNode(el, true);
-        if (cur) cur.replaceWith(fresh); 
+        if (cur) {
+          keepOpenMenus(cur, fresh);
+          cur.replaceWith(fresh);
+        }
         cur = fresh;
       }
       if (dismissed.has(cur.dataset.id)) cur.classList.add("dismissed");
@@ -62,6 +68,20 @@
       prev = cur;
     }
     for (const el of old.values()) el.remove();
+  }
+  // keepOpenMenus opens in fresh the menus open in cur (the same custom
+  // ID, not disabled), with the same options picked.
+  function keepOpenMenus(cur, fresh) {
+    for (const sel of cur.querySelectorAll(".select.open")) {
+      const again = [...fresh.querySelectorAll(".select[data-custom-id]")]
+        .find(s => s.dataset.customId === sel.dataset.customId && !s.classList.contains("disabled"));
+      if (!again) continue;
+      const picked = new Set([...sel.querySelectorAll('.select-option[aria-selected="true"]')].map(o => o.dataset.value));
+      for (const o of again.querySelectorAll(".select-option")) o.setAttribute("aria-selected", String(picked.has(o.dataset.value)));
+      $(".select-menu", again).hidden = false;
+      again.classList.add("open");
+      showPicked(again);
+    }
   }
   function markViolations() {
     $("#violations-panel").classList.toggle("bad", $("#violation-count").textContent.trim() !== "0");

@@ -438,9 +438,27 @@ func TestBrowser(t *testing.T) {
 		if !strings.HasPrefix(picked, "A · Keeping") || !strings.Contains(picked, ", C · Scaling") || !strings.Contains(picked, ", E · Running") {
 			t.Errorf("the menu's head: got %q, want the three picks' labels", picked)
 		}
+		// Carol answers (a request as the page makes one, as member 7003)
+		// while Alice's menu is open: the post is edited to count her
+		// answer, and Alice's menu stays open with her three picks.
+		var stillOpen bool
+		run(t, ctx, "Carol answers while the menu is open: it stays open",
+			chromedp.Evaluate(fmt.Sprintf(`(() => {
+				const sel = document.querySelector(".select.open");
+				fetch("/api/component", {method: "POST", headers: {"Content-Type": "application/json"},
+					body: JSON.stringify({channel: %s, as: "7003", message: sel.closest(".message").dataset.id,
+						custom_id: sel.dataset.customId, values: ["A", "B", "C"]})});
+			})()`, jsString(sandbox.QuizChannel)), nil),
+			answered(1),
+			chromedp.Evaluate(`(s => s !== null && s.querySelector(".select-placeholder").textContent === `+jsString(picked)+`)(document.querySelector(".select.open"))`, &stillOpen),
+		)
+		if !stillOpen {
+			t.Errorf("after another member's answer edited the post: the menu closed or lost its picks, want it open with %q", picked)
+		}
 		run(t, ctx, "close the menu: the answer is sent",
 			click(`.chat-header`),
 			waitText(`.message.ephemeral .content`, "Right"),
+			answered(2),
 		)
 
 		// The page shows what the bot sent once: each "Pick" of the post
