@@ -45,9 +45,12 @@ func (sc richScenario) firstPost(guildID questions.GuildID, qid string) (questio
 }
 
 // scenarioWriter records the scenario's answers: as version 7 did, or
-// through this build's API.
+// through this build's API. answers records the answers to one post, in
+// order, in one transaction (one commit for a post's answers rather than
+// one each: the file holds the same), where a refused answer (a second
+// answer of a member) writes nothing.
 type scenarioWriter struct {
-	answer      func(p questions.Post, user questions.UserID, at time.Time, choice []string) bool // false: refused
+	answers     func(as []questions.Answer)
 	startReview func(r questions.Review) questions.Review
 	review      func(r questions.Review, at time.Time, choice []string)
 	resetMember func(g questions.GuildID, user questions.UserID)
@@ -55,16 +58,19 @@ type scenarioWriter struct {
 
 func v7Writer(t *testing.T, db *DB) scenarioWriter {
 	return scenarioWriter{
-		answer: func(p questions.Post, user questions.UserID, at time.Time, choice []string) bool {
+		answers: func(as []questions.Answer) {
 			err := db.bolt.Update(func(tx *bbolt.Tx) error {
-				_, err := v7RecordAnswer(db, tx, questions.Answer{PostID: p.ID, GuildID: p.GuildID, UserID: user,
-					InteractionID: uint64(user)<<20 + uint64(p.ID), Choice: choice, At: at})
-				return err
+				for _, a := range as {
+					// v7RecordAnswer decides a refusal before it writes.
+					if _, err := v7RecordAnswer(db, tx, a); err != nil && !isRefusal(err) {
+						return err
+					}
+				}
+				return nil
 			})
-			if err != nil && !isRefusal(err) {
+			if err != nil {
 				t.Fatal(err)
 			}
-			return err == nil
 		},
 		startReview: func(r questions.Review) questions.Review { return v7StartReview(t, db, r) },
 		review: func(r questions.Review, at time.Time, choice []string) {
@@ -83,14 +89,7 @@ func v7Writer(t *testing.T, db *DB) scenarioWriter {
 
 func apiWriter(t *testing.T, db *DB) scenarioWriter {
 	return scenarioWriter{
-		answer: func(p questions.Post, user questions.UserID, at time.Time, choice []string) bool {
-			_, err := db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, GuildID: p.GuildID, UserID: user,
-				InteractionID: uint64(user)<<20 + uint64(p.ID), Choice: choice, At: at})
-			if err != nil && !isRefusal(err) {
-				t.Fatal(err)
-			}
-			return err == nil
-		},
+		answers: func(as []questions.Answer) { answerTogether(t, db, as) },
 		startReview: func(r questions.Review) questions.Review {
 			rv, err := db.StartReview(t.Context(), r)
 			if err != nil {
@@ -151,6 +150,7 @@ func playRich(t *testing.T, db *DB, w scenarioWriter) richScenario {
 		if p.QuestionID != "" && !slices.Contains(sc.questions, p.QuestionID) {
 			sc.questions = append(sc.questions, p.QuestionID)
 		}
+		var as []questions.Answer
 		for _, u := range r.Perm(len(sc.members)) {
 			if r.IntN(5) == 0 {
 				continue
@@ -167,11 +167,13 @@ func playRich(t *testing.T, db *DB, w scenarioWriter) richScenario {
 					choice = []string{"A", "B"}
 				}
 			}
-			w.answer(p, user, at, choice)
+			a := questions.Answer{PostID: p.ID, GuildID: p.GuildID, UserID: user, InteractionID: uint64(user)<<20 + uint64(p.ID), Choice: choice, At: at}
+			as = append(as, a)
 			if r.IntN(15) == 0 {
-				w.answer(p, user, at, choice) // refused: answered
+				as = append(as, a) // refused: answered
 			}
 		}
+		w.answers(as)
 		if p.ClosesAt.IsZero() || i%3 == 0 {
 			closeAt := opened.Add(21 * time.Hour)
 			if _, _, err := db.ClosePost(t.Context(), p.ID, closeAt); err != nil {
