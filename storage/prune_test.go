@@ -232,9 +232,10 @@ func TestPeriodEnd(t *testing.T) {
 }
 
 // TestPruneBoundsGrowth records half a year of daily quizzes (5 members, one
-// question a day) through RecordAnswer, once pruning daily (keeping 7
-// days) and once not, and compares the space the period data takes. The
-// answers themselves are history and stay in both.
+// question a day, the day's answers in one transaction as the group commit
+// records them), once pruning daily (keeping 7 days) and once not, and
+// compares the space the period data takes. The answers themselves are
+// history and stay in both.
 func TestPruneBoundsGrowth(t *testing.T) {
 	t.Parallel() // builds fixtures: beside the tests that wait
 	if testing.Short() {
@@ -248,12 +249,17 @@ func TestPruneBoundsGrowth(t *testing.T) {
 		for d := range days {
 			at := start.AddDate(0, 0, d)
 			p := mustPost(t, db, questions.Post{QuestionID: fmt.Sprintf("q%d", d), OpenedAt: at})
+			var as []questions.Answer
 			for u := questions.UserID(1); u <= members; u++ {
 				choice := "B"
 				if (uint64(u)+uint64(d))%3 == 0 {
 					choice = "A"
 				}
-				answer(t, db, p, u, at.Add(time.Duration(u)*time.Minute), choice)
+				as = append(as, questions.Answer{PostID: p.ID, GuildID: guild, UserID: u, InteractionID: uint64(u)*1000 + uint64(p.ID),
+					Choice: []string{choice}, At: at.Add(time.Duration(u) * time.Minute)})
+			}
+			if _, refused := answerTogether(t, db, as); slices.ContainsFunc(refused, func(err error) bool { return err != nil }) {
+				t.Fatalf("day %d: answers refused: %v", d, refused)
 			}
 			if prune {
 				if _, err := db.PruneScores(t.Context(), at, 7*24*time.Hour); err != nil {
