@@ -140,7 +140,7 @@ func answer(t testing.TB, db *DB, post questions.Post, user questions.UserID, at
 	return a
 }
 
-// answerTogether records the answers in one shared transaction, as the
+// recordTogether records the answers in one shared transaction, as the
 // group commit records answers that arrive together, and returns for each,
 // in order, what RecordAnswer returns: the stored answer and nil, or a
 // refusal (a domain error: the later of two answers of a member to a post
@@ -150,7 +150,7 @@ func answer(t testing.TB, db *DB, post questions.Post, user questions.UserID, at
 // (TestSharedTransactionsWriteWhatSingleOnesDo) for one commit instead of
 // one each: tests that build a history of many answers, and are not about
 // how each answer is committed, record it with this.
-func answerTogether(t testing.TB, db *DB, as []questions.Answer) ([]questions.Answer, []error) {
+func recordTogether(t testing.TB, db *DB, as []questions.Answer) ([]questions.Answer, []error) {
 	t.Helper()
 	out, refused := make([]questions.Answer, len(as)), make([]error, len(as))
 	err := db.write(t.Context(), func(tx *bbolt.Tx, d *deltas) error {
@@ -172,22 +172,16 @@ func answerTogether(t testing.TB, db *DB, as []questions.Answer) ([]questions.An
 	return out, refused
 }
 
-// answerAll records every member's answer to post (the choice of member
-// users[i] is choices[i]) at `at` in one shared transaction (see
-// answerTogether) and fails the test on a refusal.
-func answerAll(t testing.TB, db *DB, post questions.Post, users []questions.UserID, at time.Time, choices ...[]string) {
+// answerTogether is recordTogether failing the test on a refusal.
+func answerTogether(t testing.TB, db *DB, as []questions.Answer) []questions.Answer {
 	t.Helper()
-	var as []questions.Answer
-	for i, u := range users {
-		as = append(as, questions.Answer{PostID: post.ID, GuildID: post.GuildID, UserID: u,
-			InteractionID: uint64(u)*1000 + uint64(post.ID), Choice: choices[i], At: at})
-	}
-	_, refused := answerTogether(t, db, as)
+	out, refused := recordTogether(t, db, as)
 	for i, err := range refused {
 		if err != nil {
-			t.Fatalf("answer of member %d to post %d: %v", users[i], post.ID, err)
+			t.Fatalf("answer of member %d to post %d: %v", as[i].UserID, as[i].PostID, err)
 		}
 	}
+	return out
 }
 
 // dumpDerived returns every key and value of the guild's derived data

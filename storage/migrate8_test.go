@@ -89,7 +89,7 @@ func v7Writer(t *testing.T, db *DB) scenarioWriter {
 
 func apiWriter(t *testing.T, db *DB) scenarioWriter {
 	return scenarioWriter{
-		answers: func(as []questions.Answer) { answerTogether(t, db, as) },
+		answers: func(as []questions.Answer) { recordTogether(t, db, as) },
 		startReview: func(r questions.Review) questions.Review {
 			rv, err := db.StartReview(t.Context(), r)
 			if err != nil {

@@ -365,9 +365,11 @@ func TestDeletePostOfManyMembers(t *testing.T) {
 	var posts []questions.Post
 	for i := range 3 {
 		p := mustPost(t, db, questions.Post{QuestionID: fmt.Sprintf("bank#%d", i)})
+		var as []questions.Answer
 		for u := range questions.UserID(200) {
-			answer(t, db, p, u+1, t0, "B")
+			as = append(as, questions.Answer{PostID: p.ID, GuildID: guild, UserID: u + 1, InteractionID: uint64(u+1)*1000 + uint64(p.ID), Choice: []string{"B"}, At: t0})
 		}
+		answerTogether(t, db, as)
 		posts = append(posts, p)
 	}
 	for _, p := range posts[1:] {

