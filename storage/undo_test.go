@@ -146,7 +146,7 @@ func TestConfirmationBounds(t *testing.T) {
 	}
 	// One too large alone is refused, and deletes nothing.
 	huge := questions.Confirmation{GuildID: guild, UserID: 7, Action: questions.ConfirmImportReplace,
-		Banks: []questions.BankFile{bankFile("Big", string(make([]byte, questions.MaxConfirmBytes+1)))}}
+		Banks: []questions.BankFile{{Name: "Big", Format: questions.FormatYAML, Data: make([]byte, questions.MaxConfirmBytes+1), ImportedAt: t0, ImportedBy: 7}}}
 	if _, err := db.SaveConfirmation(t.Context(), huge); !errors.Is(err, questions.ErrTooLarge) {
 		t.Errorf("a confirmation above MaxConfirmBytes: %v, want ErrTooLarge", err)
 	}
