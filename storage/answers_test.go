@@ -186,8 +186,11 @@ func TestConcurrentAnswers(t *testing.T) {
 	choice := func(u questions.UserID) string { return questions.Letter(int(u % 4)) }
 	var wg sync.WaitGroup
 	errs := make(chan error, 2*members)
-	// Readers run alongside the writers.
+	// Readers run alongside the writers: a read after a write (rather
+	// than reads as fast as they go, which would take a core from the
+	// writers for as long as they run).
 	stop := make(chan struct{})
+	wrote := make(chan struct{}, 1)
 	var readers sync.WaitGroup
 	for range 2 {
 		readers.Go(func() {
@@ -195,7 +198,7 @@ func TestConcurrentAnswers(t *testing.T) {
 				select {
 				case <-stop:
 					return
-				default:
+				case <-wrote:
 				}
 				if _, err := db.Leaderboard(guild, questions.PeriodDay, questions.ByPoints, t0, 0, 10); err != nil {
 					t.Error(err)
@@ -215,6 +218,10 @@ func TestConcurrentAnswers(t *testing.T) {
 				_, err := db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, GuildID: guild, UserID: u,
 					InteractionID: uint64(u), Choice: []string{choice(u)}, At: t0.Add(time.Duration(u) * time.Millisecond)})
 				errs <- err
+				select {
+				case wrote <- struct{}{}:
+				default: // a read is due already
+				}
 			})
 		}
 	}
