@@ -19,13 +19,26 @@ import (
 
 // dumpFile returns every bucket (with its sequence), key and value of the
 // closed file at path.
-func dumpFile(t *testing.T, path string) string {
+func dumpFile(t testing.TB, path string) string {
 	t.Helper()
 	b, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true, Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
+	var out string
+	b.View(func(tx *bbolt.Tx) error { out = dumpTx(tx); return nil })
+	return out
+}
+
+// dumpDB is dumpFile of an open database.
+func dumpDB(db *DB) string {
+	var out string
+	db.bolt.View(func(tx *bbolt.Tx) error { out = dumpTx(tx); return nil })
+	return out
+}
+
+func dumpTx(tx *bbolt.Tx) string {
 	var out strings.Builder
 	var walk func(b *bbolt.Bucket, path string)
 	walk = func(b *bbolt.Bucket, path string) {
@@ -39,9 +52,7 @@ func dumpFile(t *testing.T, path string) string {
 			return nil
 		})
 	}
-	b.View(func(tx *bbolt.Tx) error {
-		return tx.ForEach(func(name []byte, b *bbolt.Bucket) error { walk(b, hex.EncodeToString(name)); return nil })
-	})
+	tx.ForEach(func(name []byte, b *bbolt.Bucket) error { walk(b, hex.EncodeToString(name)); return nil })
 	return out.String()
 }
 
