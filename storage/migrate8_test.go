@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -220,20 +221,40 @@ func playRich(t *testing.T, db *DB, w scenarioWriter) richScenario {
 	return sc
 }
 
-// results describes what every reader returns for the scenario: every
+// reading is one thing a reader returned for the scenario.
+type reading struct {
+	what string
+	v    any
+	err  error
+}
+
+func (r reading) String() string {
+	if r.err != nil {
+		return fmt.Sprintf("%s: error %v", r.what, r.err)
+	}
+	return fmt.Sprintf("%s: %+v", r.what, r.v)
+}
+
+// same reports whether r and o are the same reading: the same error, or
+// values deeply equal (so they print the same).
+func (r reading) same(o reading) bool {
+	if r.what != o.what || (r.err == nil) != (o.err == nil) {
+		return false
+	}
+	if r.err != nil {
+		return r.err.Error() == o.err.Error()
+	}
+	return reflect.DeepEqual(r.v, o.v)
+}
+
+// readings returns what every reader returns for the scenario: every
 // leaderboard (whole, and pages), every standing and member's stats at
 // several times, active streaks, players, memories and review queues,
 // posts, answers and reviews.
-func results(t *testing.T, db *DB, sc richScenario) string {
+func readings(t *testing.T, db *DB, sc richScenario) []reading {
 	t.Helper()
-	var b strings.Builder
-	put := func(what string, v any, err error) {
-		if err != nil {
-			fmt.Fprintf(&b, "%s: error %v\n", what, err)
-			return
-		}
-		fmt.Fprintf(&b, "%s: %+v\n", what, v)
-	}
+	var out []reading
+	put := func(what string, v any, err error) { out = append(out, reading{what, v, err}) }
 	for _, g := range sc.guilds {
 		for _, at := range sc.times {
 			when := fmt.Sprintf("guild %d at %s", g, at.Format(time.RFC3339))
@@ -281,7 +302,36 @@ func results(t *testing.T, db *DB, sc richScenario) string {
 			put(fmt.Sprintf("answer of %d to %d", u, p.ID), a, err)
 		}
 	}
+	return out
+}
+
+// results is readings as text, a line each, as the schema-7 build's
+// testdata/v7 files hold them.
+func results(t *testing.T, db *DB, sc richScenario) string {
+	t.Helper()
+	var b strings.Builder
+	for _, r := range readings(t, db, sc) {
+		b.WriteString(r.String())
+		b.WriteByte('\n')
+	}
 	return b.String()
+}
+
+// diffReadings describes the first reading where got and want differ.
+func diffReadings(got, want []reading) string {
+	for i := range max(len(got), len(want)) {
+		var g, w reading
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(want) {
+			w = want[i]
+		}
+		if !g.same(w) {
+			return fmt.Sprintf("reading %d:\ngot:  %s\nwant: %s", i+1, g, w)
+		}
+	}
+	return ""
 }
 
 // firstDiff describes the first line where got and want differ.
@@ -329,8 +379,8 @@ func TestMigrateV7(t *testing.T) {
 		t.Fatalf("schema after migration: %d, want %d", schema, SchemaVersion())
 	}
 
-	want := results(t, fresh, sc)
-	if d := firstDiff(results(t, migrated, sc), want); d != "" {
+	want := readings(t, fresh, sc)
+	if d := diffReadings(readings(t, migrated, sc), want); d != "" {
 		t.Fatalf("migrated file reads differently from the same history written fresh: %s", d)
 	}
 	for _, g := range sc.guilds {
@@ -374,8 +424,8 @@ func TestMigrateV7(t *testing.T) {
 	if changed == 0 {
 		t.Fatal("the regrades changed no answer")
 	}
-	want = results(t, fresh, sc)
-	if d := firstDiff(results(t, migrated, sc), want); d != "" {
+	want = readings(t, fresh, sc)
+	if d := diffReadings(readings(t, migrated, sc), want); d != "" {
 		t.Fatalf("after the regrades: %s", d)
 	}
 	// (A rebuild brings back the pruned periods: of both.)
@@ -386,7 +436,7 @@ func TestMigrateV7(t *testing.T) {
 			}
 		}
 	}
-	if d := firstDiff(results(t, migrated, sc), results(t, fresh, sc)); d != "" {
+	if d := diffReadings(readings(t, migrated, sc), readings(t, fresh, sc)); d != "" {
 		t.Fatalf("after a rebuild of each: %s", d)
 	}
 
@@ -402,7 +452,7 @@ func TestMigrateV7(t *testing.T) {
 	for i := range 2 {
 		m := openPath(t, outputs(filepath.Join(dir, "v7.db.shards"), 2)[i])
 		f := openPath(t, outputs(filepath.Join(dir, filepath.Base(freshPath)+".shards"), 2)[i])
-		if d := firstDiff(results(t, m, sc), results(t, f, sc)); d != "" {
+		if d := diffReadings(readings(t, m, sc), readings(t, f, sc)); d != "" {
 			t.Errorf("shard %d of 2: %s", i, d)
 		}
 		m.Close()
