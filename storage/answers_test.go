@@ -3,7 +3,6 @@ package storage
 import (
 	"errors"
 	"math"
-	"path/filepath"
 	"reflect"
 	"sync"
 	"testing"
@@ -269,10 +268,10 @@ func TestConcurrentAnswers(t *testing.T) {
 // answer exactly once, however the group commit merged them, and of no
 // refused one.
 func TestOnCommitCountsEveryAnswer(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "quiz.db")
+	path := newPath(t)
 	var mu sync.Mutex
 	commits, answers := 0, 0
-	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }, OnCommit: func(n int) {
+	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }, NoSync: true, OnCommit: func(n int) {
 		mu.Lock()
 		defer mu.Unlock()
 		commits++

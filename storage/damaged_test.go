@@ -191,8 +191,8 @@ func TestDamageWhileOpenIsAnError(t *testing.T) {
 		{"file cut to nothing", func(f *os.File, ps int) error { return f.Truncate(0) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "quiz.db")
-			db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }})
+			path := newPath(t)
+			db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }, NoSync: true})
 			if err != nil {
 				t.Fatal(err)
 			}

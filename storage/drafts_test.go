@@ -14,8 +14,8 @@ import (
 
 func TestDrafts(t *testing.T) {
 	now := t0
-	path := filepath.Join(t.TempDir(), "quiz.db")
-	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return now }})
+	path := newPath(t)
+	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return now }, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,10 +122,7 @@ func TestSaveBanksWithDraft(t *testing.T) {
 // the migration adds it, and drafts work.
 func TestMigrateV3(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "quiz.db")
-	v3, err := open(t.Context(), path, Options{Now: func() time.Time { return t0 }}, migrations()[:3])
-	if err != nil {
-		t.Fatal(err)
-	}
+	v3 := openV7(t, path, 3)
 	if err := v3.SaveBank(t.Context(), guild, questions.BankFile{Name: "Net", Data: []byte("x")}); err != nil {
 		t.Fatal(err)
 	}

@@ -86,7 +86,7 @@ func TestQuotaLowered(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	db, err := Open(t.Context(), path, Options{Quota: questions.Quota{Banks: 1, Questions: 100}})
+	db, err := Open(t.Context(), path, Options{Quota: questions.Quota{Banks: 1, Questions: 100}, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,10 +140,7 @@ func TestQuotaConcurrent(t *testing.T) {
 // bankdata, counts its questions by parsing it, and its bytes.
 func TestMigrateV6(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "quiz.db")
-	v6, err := open(t.Context(), path, Options{Now: func() time.Time { return t0 }}, migrations()[:6])
-	if err != nil {
-		t.Fatal(err)
-	}
+	v6 := openV7(t, path, 6)
 	yaml := "bank: Net\nquestions:\n- question: A?\n  options: [{text: a, correct: true}, {text: b}]\n- question: B?\n  options: [{text: a, correct: true}, {text: b}]\n"
 	text := "Old Question 1\nSelect 1Q?\n- A\na\n- B\nb\nCorrect answer: A\n"
 	files := []questions.BankFile{
@@ -152,7 +149,7 @@ func TestMigrateV6(t *testing.T) {
 		{Name: "Broken", Format: questions.FormatYAML, Data: []byte("bank: [")},
 	}
 	// Written as a version-6 build did: the bank records only.
-	err = v6.bolt.Update(func(tx *bbolt.Tx) error {
+	err := v6.bolt.Update(func(tx *bbolt.Tx) error {
 		g, err := guildRW(tx, guild)
 		if err != nil {
 			return err
@@ -329,12 +326,9 @@ func TestEditBanksQuota(t *testing.T) {
 // counts.
 func TestMigrateV6KeptVersions(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "quiz.db")
-	v6, err := open(t.Context(), path, Options{Now: func() time.Time { return t0 }}, migrations()[:6])
-	if err != nil {
-		t.Fatal(err)
-	}
+	v6 := openV7(t, path, 6)
 	yaml := "bank: Net\nquestions:\n- question: A?\n  options: [{text: a, correct: true}, {text: b}]\n"
-	err = v6.bolt.Update(func(tx *bbolt.Tx) error {
+	err := v6.bolt.Update(func(tx *bbolt.Tx) error {
 		g, err := guildRW(tx, guild)
 		if err != nil {
 			return err

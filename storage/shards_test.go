@@ -132,7 +132,7 @@ func TestClaimShardLayoutDuringCheck(t *testing.T) {
 			claimed <- db.ClaimShardLayout(ctx, tc.claim)
 		}
 		var err error
-		db, err = Open(t.Context(), path, Options{fullCheckMax: 1, duringCheck: during, OnChecked: func(err error) { reported <- err }})
+		db, err = Open(t.Context(), path, Options{fullCheckMax: 1, NoSync: true, duringCheck: during, OnChecked: func(err error) { reported <- err }})
 		if err != nil {
 			t.Fatal(err)
 		}
