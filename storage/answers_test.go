@@ -14,6 +14,7 @@ import (
 )
 
 func TestRecordAnswerRefusals(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	open := mustPost(t, db, questions.Post{Correct: []string{"A", "C"}})
 	timed := mustPost(t, db, questions.Post{ClosesAt: t0.Add(time.Minute)})
@@ -92,6 +93,7 @@ func commits(t testing.TB, db *DB) int {
 }
 
 func TestRecordAnswerGrades(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{OptionCount: 5, Correct: []string{"B", "D"}})
 	for _, tc := range []struct {
@@ -135,6 +137,7 @@ func TestRecordAnswerGrades(t *testing.T) {
 }
 
 func TestRecordAnswerIdempotent(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{})
 	first, err := db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, GuildID: guild, UserID: 1, InteractionID: 77, Choice: []string{"B"}, At: t0})
@@ -268,6 +271,7 @@ func TestConcurrentAnswers(t *testing.T) {
 // answer exactly once, however the group commit merged them, and of no
 // refused one.
 func TestOnCommitCountsEveryAnswer(t *testing.T) {
+	t.Parallel()
 	path := newPath(t)
 	var mu sync.Mutex
 	commits, answers := 0, 0
@@ -304,6 +308,7 @@ func TestOnCommitCountsEveryAnswer(t *testing.T) {
 // (it used to dereference the missing bucket, which marked the file
 // damaged), and the first answer creates the guild's data.
 func TestAnswerInGuildWithoutData(t *testing.T) {
+	t.Parallel()
 	const g questions.GuildID = 5
 	db, _ := newDB(t)
 	p, err := db.CreatePost(t.Context(), questions.Post{GuildID: g, ChannelID: 1, Correct: []string{"A"}, OptionCount: 2, SelectCount: 1})

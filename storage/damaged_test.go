@@ -158,6 +158,7 @@ func TestOpenRefusesDamagedFile(t *testing.T) {
 // TestOpenRefusesEmptyFile: an empty file (a failed restore) is not taken
 // for a new database.
 func TestOpenRefusesEmptyFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "quiz.db")
 	if err := os.WriteFile(path, nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -175,6 +176,7 @@ func TestOpenRefusesEmptyFile(t *testing.T) {
 // running DB make its methods fail with ErrDamaged instead of crashing the
 // process (a bbolt panic, or a fault reading the map past the file's end).
 func TestDamageWhileOpenIsAnError(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		damage func(f *os.File, ps int) error
@@ -220,6 +222,7 @@ func TestDamageWhileOpenIsAnError(t *testing.T) {
 // panic), every read fails with ErrDamaged without touching bbolt, whose
 // locks the panic may have left held.
 func TestBrokenDBFailsEveryRead(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	t.Cleanup(func() { db.broken.err.Store(nil) }) // the file is fine: let newDB's cleanup close it
 	if err := db.broken.run(func() error { panic("damaged page") }); !errors.Is(err, ErrDamaged) {

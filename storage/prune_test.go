@@ -179,6 +179,7 @@ func TestPruneScores(t *testing.T) {
 // TestPruneThenRebuild: a rebuild recounts pruned periods from the answers
 // (they are derived data) and the next prune removes them again.
 func TestPruneThenRebuild(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	buildFixture(t, db, fixture{guild: guild, members: 20, answers: 400, posts: 30, end: t0, span: 40 * 24 * time.Hour, seed: 3})
 	full := dumpDerived(t, db, guild)
@@ -201,6 +202,7 @@ func TestPruneThenRebuild(t *testing.T) {
 }
 
 func TestPeriodEnd(t *testing.T) {
+	t.Parallel()
 	ny, err := time.LoadLocation("America/New_York")
 	if err != nil {
 		t.Fatal(err)
@@ -298,6 +300,7 @@ func TestPruneBoundsGrowth(t *testing.T) {
 // (the members who answered a posted question within
 // questions.PlayerWindow, read from the day periods) as it was.
 func TestPruneKeepsWhoPlays(t *testing.T) {
+	t.Parallel()
 	for _, keep := range []time.Duration{0, 7 * 24 * time.Hour} {
 		t.Run(keep.String(), func(t *testing.T) {
 			db, _ := newDB(t)

@@ -37,6 +37,7 @@ func qbank(name string, n, size int) questions.BankFile {
 }
 
 func TestSaveBanksQuota(t *testing.T) {
+	t.Parallel()
 	quota := questions.Quota{Banks: 3, Questions: 100, Bytes: 1000}
 	tests := []struct {
 		name  string
@@ -80,6 +81,7 @@ func TestSaveBanksQuota(t *testing.T) {
 // A guild past a bound the operator lowered may shrink, not grow; deleting
 // a bank frees its share.
 func TestQuotaLowered(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "quiz.db")
 	db := openPath(t, path)
 	if err := db.SaveBanks(t.Context(), guild, []questions.BankFile{qbank("a", 80, 10), qbank("b", 80, 10)}, 0); err != nil {
@@ -111,6 +113,7 @@ func TestQuotaLowered(t *testing.T) {
 // Concurrent writes cannot pass the quota together: it is checked inside
 // the transaction that stores.
 func TestQuotaConcurrent(t *testing.T) {
+	t.Parallel()
 	db := openQuota(t, questions.Quota{Banks: 5})
 	var wg sync.WaitGroup
 	errs := make([]error, 20)
@@ -139,6 +142,7 @@ func TestQuotaConcurrent(t *testing.T) {
 // its record, no bankdata or bankinfo): migration 7 moves each file to
 // bankdata, counts its questions by parsing it, and its bytes.
 func TestMigrateV6(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "quiz.db")
 	v6 := openV7(t, path, 6)
 	yaml := "bank: Net\nquestions:\n- question: A?\n  options: [{text: a, correct: true}, {text: b}]\n- question: B?\n  options: [{text: a, correct: true}, {text: b}]\n"
@@ -232,6 +236,7 @@ func bankLayout(t *testing.T, db *DB, g questions.GuildID) map[string]string {
 // file in bankdata/, its counts in bankinfo/, and a removed bank's entries
 // deleted; the version it keeps is the file as stored there.
 func TestEditBanksLayout(t *testing.T) {
+	t.Parallel()
 	db := openQuota(t, questions.Quota{})
 	ctx := t.Context()
 	if err := db.SaveBanks(ctx, guild, []questions.BankFile{qbank("Net", 2, 4), qbank("Sec", 1, 3)}, 0); err != nil {
@@ -273,6 +278,7 @@ func TestEditBanksLayout(t *testing.T) {
 // bound stores nothing and keeps its version; one that fits, or a change
 // that shrinks a server past a lowered bound, goes through.
 func TestEditBanksQuota(t *testing.T) {
+	t.Parallel()
 	db := openQuota(t, questions.Quota{Banks: 2, Questions: 10})
 	ctx := t.Context()
 	if err := db.SaveBanks(ctx, guild, []questions.BankFile{qbank("a", 6, 1), qbank("b", 4, 1)}, 0); err != nil {
@@ -325,6 +331,7 @@ func TestEditBanksQuota(t *testing.T) {
 // now) read back after migration 7 and restore into bankdata/ with their
 // counts.
 func TestMigrateV6KeptVersions(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "quiz.db")
 	v6 := openV7(t, path, 6)
 	yaml := "bank: Net\nquestions:\n- question: A?\n  options: [{text: a, correct: true}, {text: b}]\n"
