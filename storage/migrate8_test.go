@@ -330,6 +330,21 @@ func results(t *testing.T, db *DB, sc richScenario) string {
 	return b.String()
 }
 
+// diffFiles reads the scenario from got and want side by side and
+// describes the first reading that differs ("" when none).
+func diffFiles(t *testing.T, got, want *DB, sc richScenario) string {
+	t.Helper()
+	var w []reading
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w = readings(t, want, sc)
+	}()
+	g := readings(t, got, sc)
+	<-done
+	return diffReadings(g, w)
+}
+
 // diffReadings describes the first reading where got and want differ.
 func diffReadings(got, want []reading) string {
 	for i := range max(len(got), len(want)) {
@@ -392,8 +407,7 @@ func TestMigrateV7(t *testing.T) {
 		t.Fatalf("schema after migration: %d, want %d", schema, SchemaVersion())
 	}
 
-	want := readings(t, fresh, sc)
-	if d := diffReadings(readings(t, migrated, sc), want); d != "" {
+	if d := diffFiles(t, migrated, fresh, sc); d != "" {
 		t.Fatalf("migrated file reads differently from the same history written fresh: %s", d)
 	}
 	for _, g := range sc.guilds {
@@ -437,8 +451,7 @@ func TestMigrateV7(t *testing.T) {
 	if changed == 0 {
 		t.Fatal("the regrades changed no answer")
 	}
-	want = readings(t, fresh, sc)
-	if d := diffReadings(readings(t, migrated, sc), want); d != "" {
+	if d := diffFiles(t, migrated, fresh, sc); d != "" {
 		t.Fatalf("after the regrades: %s", d)
 	}
 	// (A rebuild brings back the pruned periods: of both.)
@@ -449,7 +462,7 @@ func TestMigrateV7(t *testing.T) {
 			}
 		}
 	}
-	if d := diffReadings(readings(t, migrated, sc), readings(t, fresh, sc)); d != "" {
+	if d := diffFiles(t, migrated, fresh, sc); d != "" {
 		t.Fatalf("after a rebuild of each: %s", d)
 	}
 
@@ -465,7 +478,7 @@ func TestMigrateV7(t *testing.T) {
 	for i := range 2 {
 		m := openPath(t, outputs(filepath.Join(dir, "v7.db.shards"), 2)[i])
 		f := openPath(t, outputs(filepath.Join(dir, filepath.Base(freshPath)+".shards"), 2)[i])
-		if d := diffReadings(readings(t, m, sc), readings(t, f, sc)); d != "" {
+		if d := diffFiles(t, m, f, sc); d != "" {
 			t.Errorf("shard %d of 2: %s", i, d)
 		}
 		m.Close()
