@@ -194,7 +194,7 @@ func (db *DB) tally(tx *bbolt.Tx, d *deltas, p questions.Post, a questions.Answe
 func (db *DB) Answer(postID questions.PostID, userID questions.UserID) (questions.Answer, error) {
 	var a questions.Answer
 	err := db.view(func(tx *bbolt.Tx) error {
-		p, err := getPost(tx, postID)
+		p, err := db.post(tx, postID)
 		if err != nil {
 			return err
 		}
@@ -219,7 +219,7 @@ func (db *DB) Answer(postID questions.PostID, userID questions.UserID) (question
 func (db *DB) Answers(postID questions.PostID) ([]questions.Answer, error) {
 	var out []questions.Answer
 	err := db.view(func(tx *bbolt.Tx) error {
-		p, err := getPost(tx, postID)
+		p, err := db.post(tx, postID)
 		if err != nil {
 			return err
 		}

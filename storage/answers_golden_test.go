@@ -27,6 +27,7 @@ import (
 // unknown post); answers delivered late (before the member's last study
 // day).
 func TestAnswersStoredUnchanged(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	calls, posts := answersScenario(t, db, func(r questions.Review) questions.Review {
 		rv, err := db.StartReview(t.Context(), r)

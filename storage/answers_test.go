@@ -3,7 +3,6 @@ package storage
 import (
 	"errors"
 	"math"
-	"path/filepath"
 	"reflect"
 	"sync"
 	"testing"
@@ -15,6 +14,7 @@ import (
 )
 
 func TestRecordAnswerRefusals(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	open := mustPost(t, db, questions.Post{Correct: []string{"A", "C"}})
 	timed := mustPost(t, db, questions.Post{ClosesAt: t0.Add(time.Minute)})
@@ -93,6 +93,7 @@ func commits(t testing.TB, db *DB) int {
 }
 
 func TestRecordAnswerGrades(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{OptionCount: 5, Correct: []string{"B", "D"}})
 	for _, tc := range []struct {
@@ -136,6 +137,7 @@ func TestRecordAnswerGrades(t *testing.T) {
 }
 
 func TestRecordAnswerIdempotent(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{})
 	first, err := db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, GuildID: guild, UserID: 1, InteractionID: 77, Choice: []string{"B"}, At: t0})
@@ -186,8 +188,11 @@ func TestConcurrentAnswers(t *testing.T) {
 	choice := func(u questions.UserID) string { return questions.Letter(int(u % 4)) }
 	var wg sync.WaitGroup
 	errs := make(chan error, 2*members)
-	// Readers run alongside the writers.
+	// Readers run alongside the writers: a read after a write (rather
+	// than reads as fast as they go, which would take a core from the
+	// writers for as long as they run).
 	stop := make(chan struct{})
+	wrote := make(chan struct{}, 1)
 	var readers sync.WaitGroup
 	for range 2 {
 		readers.Go(func() {
@@ -195,7 +200,7 @@ func TestConcurrentAnswers(t *testing.T) {
 				select {
 				case <-stop:
 					return
-				default:
+				case <-wrote:
 				}
 				if _, err := db.Leaderboard(guild, questions.PeriodDay, questions.ByPoints, t0, 0, 10); err != nil {
 					t.Error(err)
@@ -215,6 +220,10 @@ func TestConcurrentAnswers(t *testing.T) {
 				_, err := db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, GuildID: guild, UserID: u,
 					InteractionID: uint64(u), Choice: []string{choice(u)}, At: t0.Add(time.Duration(u) * time.Millisecond)})
 				errs <- err
+				select {
+				case wrote <- struct{}{}:
+				default: // a read is due already
+				}
 			})
 		}
 	}
@@ -262,10 +271,11 @@ func TestConcurrentAnswers(t *testing.T) {
 // answer exactly once, however the group commit merged them, and of no
 // refused one.
 func TestOnCommitCountsEveryAnswer(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "quiz.db")
+	t.Parallel()
+	path := newPath(t)
 	var mu sync.Mutex
 	commits, answers := 0, 0
-	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }, OnCommit: func(n int) {
+	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }, NoSync: true, OnCommit: func(n int) {
 		mu.Lock()
 		defer mu.Unlock()
 		commits++
@@ -298,6 +308,7 @@ func TestOnCommitCountsEveryAnswer(t *testing.T) {
 // (it used to dereference the missing bucket, which marked the file
 // damaged), and the first answer creates the guild's data.
 func TestAnswerInGuildWithoutData(t *testing.T) {
+	t.Parallel()
 	const g questions.GuildID = 5
 	db, _ := newDB(t)
 	p, err := db.CreatePost(t.Context(), questions.Post{GuildID: g, ChannelID: 1, Correct: []string{"A"}, OptionCount: 2, SelectCount: 1})

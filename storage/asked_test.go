@@ -7,6 +7,7 @@ import (
 )
 
 func TestAsked(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	for _, id := range []string{"a#1", "a#2", "b#1"} {
 		mustPost(t, db, questions.Post{QuestionID: id})

@@ -17,6 +17,7 @@ func askPost(ch questions.ChannelID, qid string, at time.Time) questions.Post {
 }
 
 func TestCreateAskRules(t *testing.T) {
+	t.Parallel()
 	lim := questions.AskLimits{Member: 7, Cooldown: time.Minute, MaxOpen: 2}
 	tests := []struct {
 		name   string
@@ -142,6 +143,7 @@ func TestCreateAskConcurrent(t *testing.T) {
 // TestDeletePostForgetsAsk: a member's ask whose message could not be sent
 // (DeletePost) does not hold their cooldown; another member's stands.
 func TestDeletePostForgetsAsk(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	lim := questions.AskLimits{Member: 7, Cooldown: time.Minute}
 	other, err := db.CreateAsk(t.Context(), askPost(1, "q0", t0), questions.AskLimits{Member: 8})

@@ -13,6 +13,7 @@ import (
 )
 
 func TestBackup(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{})
 	answer(t, db, p, 1, t0, "B")
@@ -84,6 +85,7 @@ func TestBackupFileRefusesOwnFile(t *testing.T) {
 // stop returns context.Canceled and leaves the previous backup as it was
 // and no temporary file; the first attempt not stopped writes the copy.
 func TestBackupFileContextStops(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{})
 	answer(t, db, p, 1, t0, "B")
@@ -125,6 +127,7 @@ func TestBackupFileContextStops(t *testing.T) {
 // TestBackupFileChecksBeforeRename: a copy that fails the check never
 // replaces the destination, and its temporary file is removed.
 func TestBackupFileChecksBeforeRename(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{})
 	answer(t, db, p, 1, t0, "B")
@@ -168,6 +171,7 @@ func TestBackupFileChecksBeforeRename(t *testing.T) {
 }
 
 func TestStreamBackupAnnouncesItsLength(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{})
 	answer(t, db, p, 1, t0, "B")

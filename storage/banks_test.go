@@ -8,6 +8,7 @@ import (
 )
 
 func TestBanks(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	save := func(name, data string) {
 		t.Helper()

@@ -19,13 +19,26 @@ import (
 
 // dumpFile returns every bucket (with its sequence), key and value of the
 // closed file at path.
-func dumpFile(t *testing.T, path string) string {
+func dumpFile(t testing.TB, path string) string {
 	t.Helper()
 	b, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true, Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
+	var out string
+	b.View(func(tx *bbolt.Tx) error { out = dumpTx(tx); return nil })
+	return out
+}
+
+// dumpDB is dumpFile of an open database.
+func dumpDB(db *DB) string {
+	var out string
+	db.bolt.View(func(tx *bbolt.Tx) error { out = dumpTx(tx); return nil })
+	return out
+}
+
+func dumpTx(tx *bbolt.Tx) string {
 	var out strings.Builder
 	var walk func(b *bbolt.Bucket, path string)
 	walk = func(b *bbolt.Bucket, path string) {
@@ -39,24 +52,25 @@ func dumpFile(t *testing.T, path string) string {
 			return nil
 		})
 	}
-	b.View(func(tx *bbolt.Tx) error {
-		return tx.ForEach(func(name []byte, b *bbolt.Bucket) error { walk(b, hex.EncodeToString(name)); return nil })
-	})
+	tx.ForEach(func(name []byte, b *bbolt.Bucket) error { walk(b, hex.EncodeToString(name)); return nil })
 	return out.String()
 }
 
 // freedFile writes a database whose history freed many pages: answers
-// over two months, then their day, week and month scores pruned, and a
-// large bank imported and removed.
+// over two months (each post's in one transaction), then their day, week
+// and month scores pruned, and a large bank imported and removed.
 func freedFile(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "quiz.db")
+	path := newPath(t)
 	db := openPath(t, path)
 	for i := range 20 {
 		p := mustPost(t, db, questions.Post{QuestionID: fmt.Sprintf("q#%d", i), Tags: []string{"t"}})
+		var as []questions.Answer
 		for u := questions.UserID(1); u <= 20; u++ {
-			answer(t, db, p, u, t0.Add(time.Duration(i)*36*time.Hour+time.Duration(u)*time.Minute), questions.Letter(int(u)%3))
+			as = append(as, questions.Answer{PostID: p.ID, GuildID: guild, UserID: u, InteractionID: uint64(u)*1000 + uint64(p.ID),
+				Choice: []string{questions.Letter(int(u) % 3)}, At: t0.Add(time.Duration(i)*36*time.Hour + time.Duration(u)*time.Minute)})
 		}
+		answerTogether(t, db, as)
 	}
 	if _, err := db.PruneScores(t.Context(), t0.AddDate(0, 3, 0), 0); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 // withdrawn when its context ends (nothing recorded, the queue goes on);
 // one whose transaction has begun is committed whatever its context does.
 func TestRecordAnswerContext(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{})
 	joined := make(chan int, 4)
@@ -65,6 +66,7 @@ func TestRecordAnswerContext(t *testing.T) {
 // write's transaction gives up when its context ends, having written
 // nothing.
 func TestWriteWaitsForItsTurnWithinContext(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{})
 	db.gate <- struct{}{} // another write's turn
@@ -107,6 +109,7 @@ func TestOpenWaitsForTheLockWithinContext(t *testing.T) {
 // a group commit while another write holds the turn gives up when its
 // context ends, having written nothing, and the next answer still commits.
 func TestRecordAnswerWaitsForItsTurnWithinContext(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{})
 	db.gate <- struct{}{} // another write's turn (a long rebuild, say)

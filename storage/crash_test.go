@@ -110,10 +110,10 @@ func TestCrashKeepsAcknowledgedAnswers(t *testing.T) {
 	r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
 	var acks []ack
 	for round := range 3 {
-		// A kill after a few hundred acks meets commits in flight as one
+		// A kill after a hundred or two acks meets commits in flight as one
 		// after thousands would: with crashWriters writing, a group commit
 		// is under way almost all the time.
-		killAfter := 100 + r.IntN(400)
+		killAfter := 50 + r.IntN(250)
 		start := time.Now()
 		got := runCrashChild(t, path, killAfter, time.Duration(r.IntN(5))*time.Millisecond)
 		mid := time.Now()

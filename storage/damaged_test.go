@@ -2,12 +2,14 @@ package storage
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,35 +19,71 @@ import (
 )
 
 // damagedFixture is a closed database file with a few posts and answers,
-// and its page size and pages in use.
+// and its page size and pages in use: the same for every test, made once
+// per test binary (damagedFile).
 func damagedFixture(t *testing.T) (data []byte, pageSize, inUse int) {
 	t.Helper()
-	path := newPath(t)
-	// Without fsync: the bytes are read back from the page cache all the same.
-	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }, NoSync: true})
+	fx, err := damagedFile()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("the damage tests' fixture: %v", err)
 	}
-	for range 3 {
-		p := mustPost(t, db, questions.Post{})
+	return fx.data, fx.pageSize, fx.inUse
+}
+
+type damagedFx struct {
+	data            []byte
+	pageSize, inUse int
+}
+
+var damagedFile = sync.OnceValues(func() (damagedFx, error) {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "quizhost-damaged-")
+	if err != nil {
+		return damagedFx{}, err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "quiz.db")
+	empty, err := newFile()
+	if err != nil {
+		return damagedFx{}, err
+	}
+	if err := os.WriteFile(path, empty, 0o600); err != nil {
+		return damagedFx{}, err
+	}
+	// Without fsync: the bytes are read back from the page cache all the same.
+	db, err := Open(ctx, path, Options{Now: func() time.Time { return t0 }, NoSync: true})
+	if err != nil {
+		return damagedFx{}, err
+	}
+	defer db.Close()
+	for i := range 3 {
+		p, err := db.CreatePost(ctx, questions.Post{GuildID: guild, ChannelID: 7, QuestionID: fmt.Sprint("bank#", i), Bank: "bank",
+			Correct: []string{"B"}, OptionCount: 4, SelectCount: 1})
+		if err != nil {
+			return damagedFx{}, err
+		}
 		for u := questions.UserID(1); u <= 40; u++ {
-			answer(t, db, p, u, t0, "B")
+			if _, err := db.RecordAnswer(ctx, questions.Answer{PostID: p.ID, GuildID: guild, UserID: u, InteractionID: uint64(u)*1000 + uint64(p.ID),
+				Choice: []string{"B"}, At: t0}); err != nil {
+				return damagedFx{}, err
+			}
 		}
 	}
 	if err := db.Close(); err != nil {
-		t.Fatal(err)
+		return damagedFx{}, err
 	}
-	data, err = os.ReadFile(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatal(err)
+		return damagedFx{}, err
 	}
-	b := openPath(t, path) // the fixture is sound
-	var size int64
-	ps := b.bolt.Info().PageSize
-	b.bolt.View(func(tx *bbolt.Tx) error { size = tx.Size(); return nil })
-	b.Close()
-	return data, ps, int(size) / ps
-}
+	// The fixture is sound: Open checks it in full.
+	if db, err = Open(ctx, path, Options{NoSync: true}); err != nil {
+		return damagedFx{}, err
+	}
+	fx := damagedFx{data: data, pageSize: db.bolt.Info().PageSize}
+	db.bolt.View(func(tx *bbolt.Tx) error { fx.inUse = int(tx.Size()) / fx.pageSize; return nil })
+	return fx, db.Close()
+})
 
 // TestOpenRefusesDamagedFile: a file cut anywhere, empty, random or with a
 // damaged page is refused with ErrDamaged before anything is written (the
@@ -82,9 +120,10 @@ func TestOpenRefusesDamagedFile(t *testing.T) {
 		cases = append(cases, tc{fmt.Sprintf("page %d garbled", k), d})
 	}
 	refused := 0
-	for _, c := range cases {
+	dir := t.TempDir()
+	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "quiz.db")
+			path := filepath.Join(dir, fmt.Sprintf("case%d.db", i))
 			if err := os.WriteFile(path, c.data, 0o600); err != nil {
 				t.Fatal(err)
 			}
@@ -119,6 +158,7 @@ func TestOpenRefusesDamagedFile(t *testing.T) {
 // TestOpenRefusesEmptyFile: an empty file (a failed restore) is not taken
 // for a new database.
 func TestOpenRefusesEmptyFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "quiz.db")
 	if err := os.WriteFile(path, nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -136,6 +176,7 @@ func TestOpenRefusesEmptyFile(t *testing.T) {
 // running DB make its methods fail with ErrDamaged instead of crashing the
 // process (a bbolt panic, or a fault reading the map past the file's end).
 func TestDamageWhileOpenIsAnError(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		damage func(f *os.File, ps int) error
@@ -152,8 +193,8 @@ func TestDamageWhileOpenIsAnError(t *testing.T) {
 		{"file cut to nothing", func(f *os.File, ps int) error { return f.Truncate(0) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "quiz.db")
-			db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }})
+			path := newPath(t)
+			db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }, NoSync: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -181,6 +222,7 @@ func TestDamageWhileOpenIsAnError(t *testing.T) {
 // panic), every read fails with ErrDamaged without touching bbolt, whose
 // locks the panic may have left held.
 func TestBrokenDBFailsEveryRead(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	t.Cleanup(func() { db.broken.err.Store(nil) }) // the file is fine: let newDB's cleanup close it
 	if err := db.broken.run(func() error { panic("damaged page") }); !errors.Is(err, ErrDamaged) {
@@ -220,7 +262,8 @@ func TestOpenChecksLargeFilesInBackground(t *testing.T) {
 		return Open(t.Context(), path, Options{Timeout: 100 * time.Millisecond, fullCheckMax: 1,
 			OnChecked: func(err error) { reported <- err }})
 	}
-	path := filepath.Join(t.TempDir(), "sound.db")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sound.db")
 	if err := os.WriteFile(path, good, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +287,7 @@ func TestOpenChecksLargeFilesInBackground(t *testing.T) {
 		for i := k * ps; i < (k+1)*ps; i++ {
 			d[i] = byte(r.UintN(256))
 		}
-		path := filepath.Join(t.TempDir(), fmt.Sprintf("page%d.db", k))
+		path := filepath.Join(dir, fmt.Sprintf("page%d.db", k))
 		if err := os.WriteFile(path, d, 0o600); err != nil {
 			t.Fatal(err)
 		}

@@ -17,6 +17,7 @@ import (
 )
 
 func TestOpenStampsSchemaVersion(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	var got uint64
 	db.bolt.View(func(tx *bbolt.Tx) error {
@@ -61,6 +62,7 @@ func TestOpenNamesThePathOnce(t *testing.T) {
 }
 
 func TestOpenRefusesNewerSchema(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "quiz.db")
 	b, err := bbolt.Open(path, 0o600, nil)
 	if err != nil {
@@ -89,6 +91,7 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 }
 
 func TestOpenRefusesNonDatabase(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "quiz.db")
 	if err := writeFile(path, bytes.Repeat([]byte("not a database "), 1000)); err != nil {
 		t.Fatal(err)
@@ -102,6 +105,7 @@ func TestOpenRefusesNonDatabase(t *testing.T) {
 // TestMigrateV1 builds a version-1 file (no streak index), opens it with
 // this build and checks the index was built and the version stamped.
 func TestMigrateV1(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "quiz.db")
 	v1 := openV7(t, path, 1)
 	p := mustPost(t, v1, questions.Post{})
@@ -137,6 +141,7 @@ func TestMigrateV1(t *testing.T) {
 // build and checks that the closed posts count as revealed, the open one
 // does not, and closing it lists it.
 func TestMigrateV2(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "quiz.db")
 	v2 := openV7(t, path, 2)
 	open := mustPost(t, v2, questions.Post{})
@@ -198,6 +203,7 @@ func TestMigrateV2(t *testing.T) {
 }
 
 func TestReopenKeepsEverything(t *testing.T) {
+	t.Parallel()
 	db, path := newDB(t)
 	if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: guild, TimeZone: "Europe/Paris", AskMinutes: 5,
 		Daily: &questions.Daily{ChannelID: 9, Time: "08:00", Count: 2}}); err != nil {
@@ -241,6 +247,7 @@ func TestReopenKeepsEverything(t *testing.T) {
 }
 
 func TestCheck(t *testing.T) {
+	t.Parallel()
 	db, path := newDB(t)
 	if db.Path() != path {
 		t.Errorf("Path: got %q, want %q", db.Path(), path)
@@ -251,6 +258,7 @@ func TestCheck(t *testing.T) {
 }
 
 func TestGroupCommitRetriesWithoutFailingCall(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	boom := errors.New("boom")
 	// A call that fails must not take the others down with it.
@@ -294,6 +302,7 @@ func TestGroupCommitRetriesWithoutFailingCall(t *testing.T) {
 // TestWholeFile: a copy cut short anywhere is refused before bbolt maps it
 // (mapping it could fault, which no recover catches); the whole copy passes.
 func TestWholeFile(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{})
 	for u := questions.UserID(1); u <= 50; u++ {

@@ -15,6 +15,7 @@ import (
 // (other methods' writes, a rolled-back write, a caller changing what it
 // was given): each read must return what the file holds.
 func TestDecodeCacheNeverServesStaleRecords(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		// change alters p (read once through the cache before) and returns
@@ -105,6 +106,7 @@ func TestDecodeCacheNeverServesStaleRecords(t *testing.T) {
 
 // TestDecodeCacheStaysBounded reads more posts than the cache keeps.
 func TestDecodeCacheStaysBounded(t *testing.T) {
+	t.Parallel()
 	var m decodeCache[int, int]
 	m.clone = func(v int) int { return v }
 	for i := range 3 * decodeCacheSize {

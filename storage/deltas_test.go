@@ -87,6 +87,7 @@ func TestSharedTransactionsWriteWhatSingleOnesDo(t *testing.T) {
 // transaction fails, the counter changes of the others in that attempt
 // are dropped with it; the retry counts each recorded answer once.
 func TestGroupCommitRetryDropsCounterChanges(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{QuestionID: "q#1"})
 	joined := make(chan int, 4)
@@ -145,6 +146,7 @@ func TestGroupCommitRetryDropsCounterChanges(t *testing.T) {
 // Each case records answers to one post (correct letter B) and checks the
 // tallies read back, through the DB (its decode cache) and from the file reopened.
 func TestPostTalliesPendingInTransaction(t *testing.T) {
+	t.Parallel()
 	boom := errors.New("boom")
 	rec := func(db *DB, tx *bbolt.Tx, d *deltas, p questions.Post, user questions.UserID, choice string) (error, error) {
 		_, refused, err := db.recordAnswer(tx, d, questions.Answer{PostID: p.ID, GuildID: guild, UserID: user,

@@ -13,9 +13,10 @@ import (
 )
 
 func TestDrafts(t *testing.T) {
+	t.Parallel()
 	now := t0
-	path := filepath.Join(t.TempDir(), "quiz.db")
-	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return now }})
+	path := newPath(t)
+	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return now }, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,6 +83,7 @@ func TestDrafts(t *testing.T) {
 }
 
 func TestSaveBanksWithDraft(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	d, err := db.SaveDraft(t.Context(), questions.Draft{GuildID: guild, UserID: 7, Kind: questions.DraftSuggestion, Text: "x", Queued: true})
 	if err != nil {
@@ -121,11 +123,9 @@ func TestSaveBanksWithDraft(t *testing.T) {
 // TestMigrateV3 opens a version-3 file whose guild has no drafts bucket:
 // the migration adds it, and drafts work.
 func TestMigrateV3(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "quiz.db")
-	v3, err := open(t.Context(), path, Options{Now: func() time.Time { return t0 }}, migrations()[:3])
-	if err != nil {
-		t.Fatal(err)
-	}
+	v3 := openV7(t, path, 3)
 	if err := v3.SaveBank(t.Context(), guild, questions.BankFile{Name: "Net", Data: []byte("x")}); err != nil {
 		t.Fatal(err)
 	}
@@ -204,6 +204,7 @@ func TestSuggestionCapConcurrent(t *testing.T) {
 // drafts neither added nor queued; a new one deletes the oldest. Queued
 // suggestions and other members' drafts stay.
 func TestUnsentDraftCap(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	save := func(user questions.UserID, queued bool) questions.Draft {
 		t.Helper()

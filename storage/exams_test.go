@@ -9,6 +9,7 @@ import (
 )
 
 func TestExamDate(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	if _, err := db.ExamDate(guild, 1); !errors.Is(err, questions.ErrNotFound) {
 		t.Errorf("before any: got %v, want ErrNotFound", err)

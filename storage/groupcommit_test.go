@@ -34,6 +34,7 @@ func holdLeader(ctx context.Context, db *DB) (release chan struct{}, result chan
 // them with it; a caller that finds no commit running commits at once; a
 // lingering leader whose context ends withdraws, written nothing.
 func TestGroupCommitLingersUnderLoad(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{})
 	var mu sync.Mutex

@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"testing"
 	"time"
@@ -16,6 +18,20 @@ import (
 
 	"github.com/quizhost/quizhost/questions"
 )
+
+// TestMain runs the tests with the collector letting the heap grow to five
+// times what is live before a cycle (GOGC=400) instead of twice: the
+// tests' live heap is a few megabytes and they allocate fast (every
+// reader's result formatted, a bbolt transaction per call), so at the
+// default the collector runs much of the time, its write barriers with it.
+// An explicit GOGC wins, and benchmarks (-test.bench) keep the default.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if os.Getenv("GOGC") == "" && flag.Lookup("test.bench").Value.String() == "" {
+		debug.SetGCPercent(400)
+	}
+	os.Exit(m.Run())
+}
 
 // t0 is the tests' clock: Friday 14 March 2025, 12:00 UTC.
 var t0 = time.Date(2025, 3, 14, 12, 0, 0, 0, time.UTC)
@@ -138,6 +154,50 @@ func answer(t testing.TB, db *DB, post questions.Post, user questions.UserID, at
 		t.Fatalf("RecordAnswer(post %d, user %d): %v", post.ID, user, err)
 	}
 	return a
+}
+
+// recordTogether records the answers in one shared transaction, as the
+// group commit records answers that arrive together, and returns for each,
+// in order, what RecordAnswer returns: the stored answer and nil, or a
+// refusal (a domain error: the later of two answers of a member to a post
+// is refused). A zero At is now. It fails the test on a storage error.
+//
+// A shared transaction stores what one transaction per answer stores
+// (TestSharedTransactionsWriteWhatSingleOnesDo) for one commit instead of
+// one each: tests that build a history of many answers, and are not about
+// how each answer is committed, record it with this.
+func recordTogether(t testing.TB, db *DB, as []questions.Answer) ([]questions.Answer, []error) {
+	t.Helper()
+	out, refused := make([]questions.Answer, len(as)), make([]error, len(as))
+	err := db.write(t.Context(), func(tx *bbolt.Tx, d *deltas) error {
+		for i, a := range as {
+			if a.At.IsZero() {
+				a.At = db.now()
+			}
+			a.At = a.At.UTC()
+			var err error
+			if out[i], refused[i], err = db.recordAnswer(tx, d, a); err != nil {
+				return fmt.Errorf("answer %d (post %d, member %d): %w", i, a.PostID, a.UserID, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("answers in one transaction: %v", err)
+	}
+	return out, refused
+}
+
+// answerTogether is recordTogether failing the test on a refusal.
+func answerTogether(t testing.TB, db *DB, as []questions.Answer) []questions.Answer {
+	t.Helper()
+	out, refused := recordTogether(t, db, as)
+	for i, err := range refused {
+		if err != nil {
+			t.Fatalf("answer of member %d to post %d: %v", as[i].UserID, as[i].PostID, err)
+		}
+	}
+	return out
 }
 
 // dumpDerived returns every key and value of the guild's derived data

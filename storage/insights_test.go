@@ -208,7 +208,8 @@ func compareStats(t *testing.T, got []questions.QuestionStats, want map[string]q
 }
 
 // TestStatsProperty records 1,000 random answers (of members of unequal
-// skill, some at once through the group commit) to several posts of the
+// skill; a tenth one at a time, a tenth at once through the group commit,
+// the rest ten to a transaction) to several posts of the
 // questions of two banks, single and multiple choice, and checks that the
 // statistics kept by RecordAnswer equal a computation from scratch over
 // the stored answers; then that a regrade and RebuildStats keep them so.
@@ -264,20 +265,33 @@ func TestStatsProperty(t *testing.T) {
 		}
 	}
 	at := t0
-	for i := 0; i < 1000; {
-		if i%100 == 50 {
-			// Ten at once: they share a transaction.
+	next := func() questions.Answer {
+		p, u, choice := pick()
+		at = at.Add(time.Second)
+		return questions.Answer{PostID: p.ID, GuildID: guild, UserID: u, InteractionID: uint64(u)*1000 + uint64(p.ID), Choice: choice, At: at}
+	}
+	for i := 0; i < 1000; i += 10 {
+		var as []questions.Answer
+		for range 10 {
+			as = append(as, next())
+		}
+		switch i % 100 {
+		case 0:
+			// Ten one at a time: a commit each.
+			for _, a := range as {
+				if _, err := db.RecordAnswer(t.Context(), a); err != nil {
+					t.Fatal(err)
+				}
+			}
+		case 50:
+			// Ten at once: the group commit has them share transactions.
 			var wg sync.WaitGroup
-			errs := make(chan error, 10)
-			for range 10 {
-				p, u, choice := pick()
-				at = at.Add(time.Second)
-				wg.Add(1)
-				go func(at time.Time) {
-					defer wg.Done()
-					_, err := db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, GuildID: guild, UserID: u, Choice: choice, At: at})
+			errs := make(chan error, len(as))
+			for _, a := range as {
+				wg.Go(func() {
+					_, err := db.RecordAnswer(t.Context(), a)
 					errs <- err
-				}(at)
+				})
 			}
 			wg.Wait()
 			close(errs)
@@ -286,13 +300,10 @@ func TestStatsProperty(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			i += 10
-			continue
+		default:
+			// Ten in one transaction, as the group commit records a burst.
+			answerTogether(t, db, as)
 		}
-		p, u, choice := pick()
-		at = at.Add(time.Second)
-		answer(t, db, p, u, at, choice...)
-		i++
 	}
 	got, err := db.QuestionStats(guild, "")
 	if err != nil {

@@ -62,7 +62,14 @@ func (b board) member(user questions.UserID) (memberRec, bool) {
 // show returns the member's score as a reader sees it: streaks from the
 // all-time score, the current streak 0 once broken.
 func (b board) show(s questions.Score) questions.Score {
-	if m, ok := b.member(s.UserID); ok {
+	m, ok := b.member(s.UserID)
+	return b.showOf(s, m, ok)
+}
+
+// showOf is show with the member's record read already (ok: they have
+// one).
+func (b board) showOf(s questions.Score, m memberRec, ok bool) questions.Score {
+	if ok {
 		s.CurrentStreak, s.BestStreak, s.LastStudyDay = m.all.CurrentStreak, m.all.BestStreak, m.all.LastStudyDay
 	}
 	showStreak(&s, b.today)
@@ -118,7 +125,7 @@ func (db *DB) Standing(guildID questions.GuildID, userID questions.UserID, p que
 		if !had || !b.ranked(s) || b.idx.groups == nil {
 			return fmt.Errorf("member %d in %s by %s: %w", userID, p, r, questions.ErrNotFound)
 		}
-		st = questions.Standing{Rank: b.idx.rank(b.key(s)), Score: b.show(s)}
+		st = questions.Standing{Rank: b.idx.rank(b.key(s)), Score: b.showOf(s, m, ok)}
 		return nil
 	})
 	if err != nil {
@@ -139,7 +146,7 @@ func (db *DB) MemberStats(guildID questions.GuildID, userID questions.UserID, at
 			return err
 		}
 		m, ok := b.member(userID)
-		ms = questions.MemberStats{All: b.show(m.all)}
+		ms = questions.MemberStats{All: b.showOf(m.all, m, ok)}
 		if ok && b.idx.groups != nil {
 			ms.Rank = b.idx.rank(pointsKey(m.all))
 		}
@@ -181,8 +188,8 @@ func (db *DB) ActiveStreaks(guildID questions.GuildID, at time.Time, limit int) 
 			} else {
 				k, yday = yday[0], yday[1:]
 			}
-			m, _ := b.member(getID[questions.UserID](k[8:]))
-			out = append(out, b.show(m.all))
+			m, ok := b.member(getID[questions.UserID](k[8:]))
+			out = append(out, b.showOf(m.all, m, ok))
 		}
 		return nil
 	})

@@ -141,6 +141,7 @@ func TestAnswerRecordRoundTrip(t *testing.T) {
 // after the post's close, and a rebuild from the answers reproduces what
 // the hook wrote.
 func TestRememberAnswerHook(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	closes := t0.Add(10 * time.Minute)
 	p := mustPost(t, db, questions.Post{QuestionID: "net#1", Correct: []string{"B"}, ClosesAt: closes})
@@ -224,6 +225,7 @@ func TestEarlyCloseMovesSchedules(t *testing.T) {
 // message could not be sent) recomputes the memories of its question from
 // the answers left, as a rebuild would.
 func TestDeletePostForgetsItsAnswers(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{QuestionID: "net#1", Correct: []string{"B"}})
 	p2 := mustPost(t, db, questions.Post{QuestionID: "net#1", Correct: []string{"B"}})
@@ -252,6 +254,7 @@ func TestDeletePostForgetsItsAnswers(t *testing.T) {
 // answers, two guilds), opens it with this build and checks each
 // member's memory was built from the answers in order.
 func TestMigrateV4(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "quiz.db")
 	v4 := openV7(t, path, 4)
 	closes := t0.Add(30 * time.Minute)
@@ -306,6 +309,7 @@ func TestMigrateV4(t *testing.T) {
 // a right review pushes the next due date out, and the review counts for
 // the streak but leaves points, answers and the boards as they were.
 func TestReviewFlow(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	closes := t0.Add(10 * time.Minute)
 	p := mustPost(t, db, questions.Post{QuestionID: "net#1", Correct: []string{"B"}, ClosesAt: closes, Tags: []string{"net"}})
@@ -401,6 +405,7 @@ func TestReviewFlow(t *testing.T) {
 }
 
 func TestRecordReviewRefusals(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	r, err := db.StartReview(t.Context(), questions.Review{GuildID: guild, UserID: 1, QuestionID: "q#1", Correct: []string{"A", "C"}, OptionCount: 4, SelectCount: 2})
 	if err != nil {
@@ -463,6 +468,7 @@ func TestRecordReviewRefusals(t *testing.T) {
 // TestCountStoredMatchesLive: recounting with countStored (what
 // RebuildScores' recount will call) reproduces live answers and reviews.
 func TestCountStoredMatchesLive(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{QuestionID: "q#1", Tags: []string{"t"}})
 	answer(t, db, p, 1, t0, "B")
@@ -515,6 +521,7 @@ func TestCountStoredMatchesLive(t *testing.T) {
 }
 
 func TestGroupMemoriesAndPlayers(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	old := mustPost(t, db, questions.Post{QuestionID: "q#old"})
 	answerRemembered(t, db, old, 9, t0.AddDate(0, 0, -40), "B") // played 40 days ago only

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -45,9 +46,12 @@ func (sc richScenario) firstPost(guildID questions.GuildID, qid string) (questio
 }
 
 // scenarioWriter records the scenario's answers: as version 7 did, or
-// through this build's API.
+// through this build's API. answers records the answers to one post, in
+// order, in one transaction (one commit for a post's answers rather than
+// one each: the file holds the same), where a refused answer (a second
+// answer of a member) writes nothing.
 type scenarioWriter struct {
-	answer      func(p questions.Post, user questions.UserID, at time.Time, choice []string) bool // false: refused
+	answers     func(as []questions.Answer)
 	startReview func(r questions.Review) questions.Review
 	review      func(r questions.Review, at time.Time, choice []string)
 	resetMember func(g questions.GuildID, user questions.UserID)
@@ -55,16 +59,19 @@ type scenarioWriter struct {
 
 func v7Writer(t *testing.T, db *DB) scenarioWriter {
 	return scenarioWriter{
-		answer: func(p questions.Post, user questions.UserID, at time.Time, choice []string) bool {
+		answers: func(as []questions.Answer) {
 			err := db.bolt.Update(func(tx *bbolt.Tx) error {
-				_, err := v7RecordAnswer(db, tx, questions.Answer{PostID: p.ID, GuildID: p.GuildID, UserID: user,
-					InteractionID: uint64(user)<<20 + uint64(p.ID), Choice: choice, At: at})
-				return err
+				for _, a := range as {
+					// v7RecordAnswer decides a refusal before it writes.
+					if _, err := v7RecordAnswer(db, tx, a); err != nil && !isRefusal(err) {
+						return err
+					}
+				}
+				return nil
 			})
-			if err != nil && !isRefusal(err) {
+			if err != nil {
 				t.Fatal(err)
 			}
-			return err == nil
 		},
 		startReview: func(r questions.Review) questions.Review { return v7StartReview(t, db, r) },
 		review: func(r questions.Review, at time.Time, choice []string) {
@@ -83,14 +90,7 @@ func v7Writer(t *testing.T, db *DB) scenarioWriter {
 
 func apiWriter(t *testing.T, db *DB) scenarioWriter {
 	return scenarioWriter{
-		answer: func(p questions.Post, user questions.UserID, at time.Time, choice []string) bool {
-			_, err := db.RecordAnswer(t.Context(), questions.Answer{PostID: p.ID, GuildID: p.GuildID, UserID: user,
-				InteractionID: uint64(user)<<20 + uint64(p.ID), Choice: choice, At: at})
-			if err != nil && !isRefusal(err) {
-				t.Fatal(err)
-			}
-			return err == nil
-		},
+		answers: func(as []questions.Answer) { recordTogether(t, db, as) },
 		startReview: func(r questions.Review) questions.Review {
 			rv, err := db.StartReview(t.Context(), r)
 			if err != nil {
@@ -110,6 +110,15 @@ func apiWriter(t *testing.T, db *DB) scenarioWriter {
 			}
 		},
 	}
+}
+
+// idsWriter is apiWriter recording no answers: the scenario's posts,
+// reviews and times, and so its IDs, are the same without them.
+func idsWriter(t *testing.T, db *DB) scenarioWriter {
+	w := apiWriter(t, db)
+	w.answers = func([]questions.Answer) {}
+	w.review = func(questions.Review, time.Time, []string) {}
+	return w
 }
 
 // playRich plays the scenario into db with w; the same seed gives the same
@@ -151,6 +160,7 @@ func playRich(t *testing.T, db *DB, w scenarioWriter) richScenario {
 		if p.QuestionID != "" && !slices.Contains(sc.questions, p.QuestionID) {
 			sc.questions = append(sc.questions, p.QuestionID)
 		}
+		var as []questions.Answer
 		for _, u := range r.Perm(len(sc.members)) {
 			if r.IntN(5) == 0 {
 				continue
@@ -167,11 +177,13 @@ func playRich(t *testing.T, db *DB, w scenarioWriter) richScenario {
 					choice = []string{"A", "B"}
 				}
 			}
-			w.answer(p, user, at, choice)
+			a := questions.Answer{PostID: p.ID, GuildID: p.GuildID, UserID: user, InteractionID: uint64(user)<<20 + uint64(p.ID), Choice: choice, At: at}
+			as = append(as, a)
 			if r.IntN(15) == 0 {
-				w.answer(p, user, at, choice) // refused: answered
+				as = append(as, a) // refused: answered
 			}
 		}
+		w.answers(as)
 		if p.ClosesAt.IsZero() || i%3 == 0 {
 			closeAt := opened.Add(21 * time.Hour)
 			if _, _, err := db.ClosePost(t.Context(), p.ID, closeAt); err != nil {
@@ -218,20 +230,40 @@ func playRich(t *testing.T, db *DB, w scenarioWriter) richScenario {
 	return sc
 }
 
-// results describes what every reader returns for the scenario: every
+// reading is one thing a reader returned for the scenario.
+type reading struct {
+	what string
+	v    any
+	err  error
+}
+
+func (r reading) String() string {
+	if r.err != nil {
+		return fmt.Sprintf("%s: error %v", r.what, r.err)
+	}
+	return fmt.Sprintf("%s: %+v", r.what, r.v)
+}
+
+// same reports whether r and o are the same reading: the same error, or
+// values deeply equal (so they print the same).
+func (r reading) same(o reading) bool {
+	if r.what != o.what || (r.err == nil) != (o.err == nil) {
+		return false
+	}
+	if r.err != nil {
+		return r.err.Error() == o.err.Error()
+	}
+	return reflect.DeepEqual(r.v, o.v)
+}
+
+// readings returns what every reader returns for the scenario: every
 // leaderboard (whole, and pages), every standing and member's stats at
 // several times, active streaks, players, memories and review queues,
 // posts, answers and reviews.
-func results(t *testing.T, db *DB, sc richScenario) string {
+func readings(t *testing.T, db *DB, sc richScenario) []reading {
 	t.Helper()
-	var b strings.Builder
-	put := func(what string, v any, err error) {
-		if err != nil {
-			fmt.Fprintf(&b, "%s: error %v\n", what, err)
-			return
-		}
-		fmt.Fprintf(&b, "%s: %+v\n", what, v)
-	}
+	var out []reading
+	put := func(what string, v any, err error) { out = append(out, reading{what, v, err}) }
 	for _, g := range sc.guilds {
 		for _, at := range sc.times {
 			when := fmt.Sprintf("guild %d at %s", g, at.Format(time.RFC3339))
@@ -279,7 +311,55 @@ func results(t *testing.T, db *DB, sc richScenario) string {
 			put(fmt.Sprintf("answer of %d to %d", u, p.ID), a, err)
 		}
 	}
+	return out
+}
+
+// results is readings as text, a line each, as the schema-7 build's
+// testdata/v7 files hold them.
+func results(t *testing.T, db *DB, sc richScenario) string {
+	t.Helper()
+	var b strings.Builder
+	b.Grow(2 << 20) // the scenario's are 1.3 MB
+	for _, r := range readings(t, db, sc) {
+		if r.err != nil {
+			fmt.Fprintf(&b, "%s: error %v\n", r.what, r.err)
+		} else {
+			fmt.Fprintf(&b, "%s: %+v\n", r.what, r.v)
+		}
+	}
 	return b.String()
+}
+
+// diffFiles reads the scenario from got and want side by side and
+// describes the first reading that differs ("" when none).
+func diffFiles(t *testing.T, got, want *DB, sc richScenario) string {
+	t.Helper()
+	var w []reading
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w = readings(t, want, sc)
+	}()
+	g := readings(t, got, sc)
+	<-done
+	return diffReadings(g, w)
+}
+
+// diffReadings describes the first reading where got and want differ.
+func diffReadings(got, want []reading) string {
+	for i := range max(len(got), len(want)) {
+		var g, w reading
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(want) {
+			w = want[i]
+		}
+		if !g.same(w) {
+			return fmt.Sprintf("reading %d:\ngot:  %s\nwant: %s", i+1, g, w)
+		}
+	}
+	return ""
 }
 
 // firstDiff describes the first line where got and want differ.
@@ -327,8 +407,7 @@ func TestMigrateV7(t *testing.T) {
 		t.Fatalf("schema after migration: %d, want %d", schema, SchemaVersion())
 	}
 
-	want := results(t, fresh, sc)
-	if d := firstDiff(results(t, migrated, sc), want); d != "" {
+	if d := diffFiles(t, migrated, fresh, sc); d != "" {
 		t.Fatalf("migrated file reads differently from the same history written fresh: %s", d)
 	}
 	for _, g := range sc.guilds {
@@ -343,15 +422,15 @@ func TestMigrateV7(t *testing.T) {
 		t.Errorf("the scenario puts %d members on the accuracy board, want several", lb.Total)
 	}
 
-	// A backup of the migrated file reads the same.
+	// A backup of the migrated file holds the same (every bucket,
+	// sequence, key and value), so it reads the same.
 	if err := migrated.BackupFile(oldPath + ".bak"); err != nil {
 		t.Fatal(err)
 	}
-	mb := openPath(t, oldPath+".bak")
-	if d := firstDiff(results(t, mb, sc), want); d != "" {
+	if d := firstDiff(dumpFile(t, oldPath+".bak"), dumpDB(migrated)); d != "" {
 		t.Errorf("backup of the migrated file: %s", d)
 	}
-	mb.Close()
+	checkFile(t, oldPath+".bak")
 
 	// Regrades change both alike (or refuse alike); a rebuild changes
 	// nothing.
@@ -372,8 +451,7 @@ func TestMigrateV7(t *testing.T) {
 	if changed == 0 {
 		t.Fatal("the regrades changed no answer")
 	}
-	want = results(t, fresh, sc)
-	if d := firstDiff(results(t, migrated, sc), want); d != "" {
+	if d := diffFiles(t, migrated, fresh, sc); d != "" {
 		t.Fatalf("after the regrades: %s", d)
 	}
 	// (A rebuild brings back the pruned periods: of both.)
@@ -384,7 +462,7 @@ func TestMigrateV7(t *testing.T) {
 			}
 		}
 	}
-	if d := firstDiff(results(t, migrated, sc), results(t, fresh, sc)); d != "" {
+	if d := diffFiles(t, migrated, fresh, sc); d != "" {
 		t.Fatalf("after a rebuild of each: %s", d)
 	}
 
@@ -400,7 +478,7 @@ func TestMigrateV7(t *testing.T) {
 	for i := range 2 {
 		m := openPath(t, outputs(filepath.Join(dir, "v7.db.shards"), 2)[i])
 		f := openPath(t, outputs(filepath.Join(dir, filepath.Base(freshPath)+".shards"), 2)[i])
-		if d := firstDiff(results(t, m, sc), results(t, f, sc)); d != "" {
+		if d := diffFiles(t, m, f, sc); d != "" {
 			t.Errorf("shard %d of 2: %s", i, d)
 		}
 		m.Close()
@@ -413,8 +491,9 @@ func TestMigrateV7(t *testing.T) {
 // scenario above, written by main at f356d6e with
 // testdata/v7/generate_test.go) migrates in place, and every reader (every
 // leaderboard, page, standing, stats, streaks, players, memories, review
-// queue, post, answer and review), a backup, a reshard in two, the regrades
-// and a rebuild give what that build gave on the same file.
+// queue, post, answer and review), a reshard in two, the regrades and a
+// rebuild give what that build gave on the same file; a backup holds what
+// the migrated file holds.
 func TestMigrateV7File(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -428,7 +507,7 @@ func TestMigrateV7File(t *testing.T) {
 	// The scenario's posts, members, reviews and times, as playRich gives
 	// them to a new file: the same IDs as in the old build's file.
 	scratch, _ := newDB(t)
-	sc := playRich(t, scratch, apiWriter(t, scratch))
+	sc := playRich(t, scratch, idsWriter(t, scratch))
 	scratch.Close()
 
 	db := openPath(t, path)
@@ -443,12 +522,15 @@ func TestMigrateV7File(t *testing.T) {
 	}
 	same("the migrated file", results(t, db, sc), "results.txt.gz")
 
+	// A backup holds the same (every bucket, sequence, key and value), so
+	// it reads the same.
 	if err := db.BackupFile(path + ".bak"); err != nil {
 		t.Fatal(err)
 	}
-	bak := openPath(t, path+".bak")
-	same("a backup of the migrated file", results(t, bak, sc), "results.txt.gz")
-	bak.Close()
+	if d := firstDiff(dumpFile(t, path+".bak"), dumpDB(db)); d != "" {
+		t.Errorf("a backup of the migrated file holds other data: %s", d)
+	}
+	checkFile(t, path+".bak")
 
 	db.Close()
 	shards := filepath.Join(dir, "shards")

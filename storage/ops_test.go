@@ -11,6 +11,7 @@ import (
 )
 
 func TestOpenPostCount(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	count := func() int {
 		t.Helper()
@@ -37,6 +38,7 @@ func TestOpenPostCount(t *testing.T) {
 }
 
 func TestWritable(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "quiz.db")
 	db, err := Open(t.Context(), path, Options{Now: func() time.Time { return t0 }})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestCreatePost(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	p1 := mustPost(t, db, questions.Post{QuestionID: "b#1", OptionCount: 5, Correct: []string{"A", "C"}})
 	p2 := mustPost(t, db, questions.Post{QuestionID: "b#2"})
@@ -45,6 +46,7 @@ func TestCreatePost(t *testing.T) {
 }
 
 func TestSetPostMessage(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{})
 	if err := db.SetPostMessage(t.Context(), p.ID, 555); err != nil {
@@ -57,6 +59,7 @@ func TestSetPostMessage(t *testing.T) {
 }
 
 func TestOpenAndClosePosts(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	a := mustPost(t, db, questions.Post{ChannelID: 1})
 	b := mustPost(t, db, questions.Post{ChannelID: 2})
@@ -108,6 +111,7 @@ func TestOpenAndClosePosts(t *testing.T) {
 }
 
 func TestDeletePost(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	keep := mustPost(t, db, questions.Post{QuestionID: "q#1"})
 	p := mustPost(t, db, questions.Post{QuestionID: "q#2"})
@@ -141,6 +145,7 @@ func TestDeletePost(t *testing.T) {
 }
 
 func TestReveal(t *testing.T) {
+	t.Parallel()
 	db, path := newDB(t)
 	a := mustPost(t, db, questions.Post{})
 	b := mustPost(t, db, questions.Post{})
@@ -225,6 +230,7 @@ func TestReveal(t *testing.T) {
 // reopen, never goes back, stays off an open or revealed post, and leaves
 // the post on UnrevealedPosts until MarkRevealed.
 func TestSetRevealSent(t *testing.T) {
+	t.Parallel()
 	db, path := newDB(t)
 	p := mustPost(t, db, questions.Post{})
 	open := mustPost(t, db, questions.Post{})
@@ -295,6 +301,7 @@ var errAny = errors.New("any error")
 // accuracy board, topic stats, and an answer that no longer counted after
 // a ResetMember.
 func TestDeletePostRecountsMembers(t *testing.T) {
+	t.Parallel()
 	d0, d1, d2 := t0, t0.AddDate(0, 0, 1), t0.AddDate(0, 0, 2)
 	db, _ := newDB(t)
 	a := mustPost(t, db, questions.Post{Tags: []string{"x"}})
@@ -365,9 +372,11 @@ func TestDeletePostOfManyMembers(t *testing.T) {
 	var posts []questions.Post
 	for i := range 3 {
 		p := mustPost(t, db, questions.Post{QuestionID: fmt.Sprintf("bank#%d", i)})
+		var as []questions.Answer
 		for u := range questions.UserID(200) {
-			answer(t, db, p, u+1, t0, "B")
+			as = append(as, questions.Answer{PostID: p.ID, GuildID: guild, UserID: u + 1, InteractionID: uint64(u+1)*1000 + uint64(p.ID), Choice: []string{"B"}, At: t0})
 		}
+		answerTogether(t, db, as)
 		posts = append(posts, p)
 	}
 	for _, p := range posts[1:] {

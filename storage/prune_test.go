@@ -179,6 +179,7 @@ func TestPruneScores(t *testing.T) {
 // TestPruneThenRebuild: a rebuild recounts pruned periods from the answers
 // (they are derived data) and the next prune removes them again.
 func TestPruneThenRebuild(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	buildFixture(t, db, fixture{guild: guild, members: 20, answers: 400, posts: 30, end: t0, span: 40 * 24 * time.Hour, seed: 3})
 	full := dumpDerived(t, db, guild)
@@ -201,6 +202,7 @@ func TestPruneThenRebuild(t *testing.T) {
 }
 
 func TestPeriodEnd(t *testing.T) {
+	t.Parallel()
 	ny, err := time.LoadLocation("America/New_York")
 	if err != nil {
 		t.Fatal(err)
@@ -232,9 +234,10 @@ func TestPeriodEnd(t *testing.T) {
 }
 
 // TestPruneBoundsGrowth records half a year of daily quizzes (5 members, one
-// question a day) through RecordAnswer, once pruning daily (keeping 7
-// days) and once not, and compares the space the period data takes. The
-// answers themselves are history and stay in both.
+// question a day, the day's answers in one transaction as the group commit
+// records them), once pruning daily (keeping 7 days) and once not, and
+// compares the space the period data takes. The answers themselves are
+// history and stay in both.
 func TestPruneBoundsGrowth(t *testing.T) {
 	t.Parallel() // builds fixtures: beside the tests that wait
 	if testing.Short() {
@@ -248,13 +251,16 @@ func TestPruneBoundsGrowth(t *testing.T) {
 		for d := range days {
 			at := start.AddDate(0, 0, d)
 			p := mustPost(t, db, questions.Post{QuestionID: fmt.Sprintf("q%d", d), OpenedAt: at})
+			var as []questions.Answer
 			for u := questions.UserID(1); u <= members; u++ {
 				choice := "B"
 				if (uint64(u)+uint64(d))%3 == 0 {
 					choice = "A"
 				}
-				answer(t, db, p, u, at.Add(time.Duration(u)*time.Minute), choice)
+				as = append(as, questions.Answer{PostID: p.ID, GuildID: guild, UserID: u, InteractionID: uint64(u)*1000 + uint64(p.ID),
+					Choice: []string{choice}, At: at.Add(time.Duration(u) * time.Minute)})
 			}
+			answerTogether(t, db, as)
 			if prune {
 				if _, err := db.PruneScores(t.Context(), at, 7*24*time.Hour); err != nil {
 					t.Fatal(err)
@@ -294,6 +300,7 @@ func TestPruneBoundsGrowth(t *testing.T) {
 // (the members who answered a posted question within
 // questions.PlayerWindow, read from the day periods) as it was.
 func TestPruneKeepsWhoPlays(t *testing.T) {
+	t.Parallel()
 	for _, keep := range []time.Duration{0, 7 * 24 * time.Hour} {
 		t.Run(keep.String(), func(t *testing.T) {
 			db, _ := newDB(t)

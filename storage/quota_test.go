@@ -37,6 +37,7 @@ func qbank(name string, n, size int) questions.BankFile {
 }
 
 func TestSaveBanksQuota(t *testing.T) {
+	t.Parallel()
 	quota := questions.Quota{Banks: 3, Questions: 100, Bytes: 1000}
 	tests := []struct {
 		name  string
@@ -80,13 +81,14 @@ func TestSaveBanksQuota(t *testing.T) {
 // A guild past a bound the operator lowered may shrink, not grow; deleting
 // a bank frees its share.
 func TestQuotaLowered(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "quiz.db")
 	db := openPath(t, path)
 	if err := db.SaveBanks(t.Context(), guild, []questions.BankFile{qbank("a", 80, 10), qbank("b", 80, 10)}, 0); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
-	db, err := Open(t.Context(), path, Options{Quota: questions.Quota{Banks: 1, Questions: 100}})
+	db, err := Open(t.Context(), path, Options{Quota: questions.Quota{Banks: 1, Questions: 100}, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,6 +113,7 @@ func TestQuotaLowered(t *testing.T) {
 // Concurrent writes cannot pass the quota together: it is checked inside
 // the transaction that stores.
 func TestQuotaConcurrent(t *testing.T) {
+	t.Parallel()
 	db := openQuota(t, questions.Quota{Banks: 5})
 	var wg sync.WaitGroup
 	errs := make([]error, 20)
@@ -139,11 +142,9 @@ func TestQuotaConcurrent(t *testing.T) {
 // its record, no bankdata or bankinfo): migration 7 moves each file to
 // bankdata, counts its questions by parsing it, and its bytes.
 func TestMigrateV6(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "quiz.db")
-	v6, err := open(t.Context(), path, Options{Now: func() time.Time { return t0 }}, migrations()[:6])
-	if err != nil {
-		t.Fatal(err)
-	}
+	v6 := openV7(t, path, 6)
 	yaml := "bank: Net\nquestions:\n- question: A?\n  options: [{text: a, correct: true}, {text: b}]\n- question: B?\n  options: [{text: a, correct: true}, {text: b}]\n"
 	text := "Old Question 1\nSelect 1Q?\n- A\na\n- B\nb\nCorrect answer: A\n"
 	files := []questions.BankFile{
@@ -152,7 +153,7 @@ func TestMigrateV6(t *testing.T) {
 		{Name: "Broken", Format: questions.FormatYAML, Data: []byte("bank: [")},
 	}
 	// Written as a version-6 build did: the bank records only.
-	err = v6.bolt.Update(func(tx *bbolt.Tx) error {
+	err := v6.bolt.Update(func(tx *bbolt.Tx) error {
 		g, err := guildRW(tx, guild)
 		if err != nil {
 			return err
@@ -235,6 +236,7 @@ func bankLayout(t *testing.T, db *DB, g questions.GuildID) map[string]string {
 // file in bankdata/, its counts in bankinfo/, and a removed bank's entries
 // deleted; the version it keeps is the file as stored there.
 func TestEditBanksLayout(t *testing.T) {
+	t.Parallel()
 	db := openQuota(t, questions.Quota{})
 	ctx := t.Context()
 	if err := db.SaveBanks(ctx, guild, []questions.BankFile{qbank("Net", 2, 4), qbank("Sec", 1, 3)}, 0); err != nil {
@@ -276,6 +278,7 @@ func TestEditBanksLayout(t *testing.T) {
 // bound stores nothing and keeps its version; one that fits, or a change
 // that shrinks a server past a lowered bound, goes through.
 func TestEditBanksQuota(t *testing.T) {
+	t.Parallel()
 	db := openQuota(t, questions.Quota{Banks: 2, Questions: 10})
 	ctx := t.Context()
 	if err := db.SaveBanks(ctx, guild, []questions.BankFile{qbank("a", 6, 1), qbank("b", 4, 1)}, 0); err != nil {
@@ -328,13 +331,11 @@ func TestEditBanksQuota(t *testing.T) {
 // now) read back after migration 7 and restore into bankdata/ with their
 // counts.
 func TestMigrateV6KeptVersions(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "quiz.db")
-	v6, err := open(t.Context(), path, Options{Now: func() time.Time { return t0 }}, migrations()[:6])
-	if err != nil {
-		t.Fatal(err)
-	}
+	v6 := openV7(t, path, 6)
 	yaml := "bank: Net\nquestions:\n- question: A?\n  options: [{text: a, correct: true}, {text: b}]\n"
-	err = v6.bolt.Update(func(tx *bbolt.Tx) error {
+	err := v6.bolt.Update(func(tx *bbolt.Tx) error {
 		g, err := guildRW(tx, guild)
 		if err != nil {
 			return err

@@ -16,6 +16,7 @@ import (
 // TestRebuildRepairs: derived data lost or damaged is recounted from the
 // answers.
 func TestRebuildRepairs(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{Tags: []string{"a"}})
 	for u := questions.UserID(1); u <= 20; u++ {

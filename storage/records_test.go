@@ -22,6 +22,7 @@ var updateGolden = flag.Bool("update", false, "rewrite the golden files in stora
 // code before IDs were typed (testdata/records.golden): the typed IDs keep
 // the 8-byte big-endian keys and the JSON numbers byte for byte.
 func TestRecordsUnchanged(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	const user, channel, message = 123456789012345678, 223456789012345678, 323456789012345678
 	if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: guild, TimeZone: "Europe/Paris", RevealOnAnswer: true, AskMinutes: 5,

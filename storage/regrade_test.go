@@ -49,6 +49,7 @@ func history(t *testing.T, db *DB, key []string) {
 // scores, leaderboards, streaks, topic stats and memories as the same
 // history graded against C from the start.
 func TestRegradeEqualsGradingRightFromTheStart(t *testing.T) {
+	t.Parallel()
 	wrong, _ := newDB(t)
 	history(t, wrong, []string{"B"})
 	right, _ := newDB(t)
@@ -93,6 +94,7 @@ func TestRegradeEqualsGradingRightFromTheStart(t *testing.T) {
 }
 
 func TestRegradeRefusals(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	history(t, db, []string{"B"})
 	mustPost(t, db, questions.Post{QuestionID: "q#2", Correct: []string{"A"}}) // open
@@ -127,6 +129,7 @@ func TestRegradeRefusals(t *testing.T) {
 }
 
 func TestReports(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	ctx := t.Context()
 	if rs, err := db.Reports(guild); err != nil || len(rs) != 0 {
@@ -168,6 +171,7 @@ func TestReports(t *testing.T) {
 // TestRegradeReachesPendingReviews: a review shown before the regrade and
 // answered after it is graded against the corrected key.
 func TestRegradeReachesPendingReviews(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	history(t, db, []string{"B"})
 	at := t0.AddDate(0, 0, 2)

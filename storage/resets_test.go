@@ -9,6 +9,7 @@ import (
 )
 
 func TestResetGuild(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{QuestionID: "q#1"})
 	answer(t, db, p, 1, t0, "B")
@@ -52,6 +53,7 @@ func TestResetGuild(t *testing.T) {
 }
 
 func TestResetMember(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	p := mustPost(t, db, questions.Post{Tags: []string{"x"}})
 	p2 := mustPost(t, db, questions.Post{})

@@ -255,6 +255,7 @@ func TestReshard(t *testing.T) {
 // TestReshardRanges splits an unsharded file for two processes of two
 // shards each: files of layouts 0-1/4 and 2-3/4 that those processes run.
 func TestReshardRanges(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	guilds := []questions.GuildID{shardGuild(0), shardGuild(1), shardGuild(2), shardGuild(3), shardGuild(5), shardGuild(6)}
 	src := filepath.Join(dir, "quiz.db")
@@ -424,6 +425,7 @@ func diffViews(got, want map[questions.GuildID]string) string {
 // an unknown bucket, colliding post IDs and a non-empty output directory
 // are refused, and no output file is left.
 func TestReshardRefuses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "quiz.db")
 	db := openPath(t, src)
@@ -554,6 +556,7 @@ func editBolt(t *testing.T, path string, fn func(*bbolt.Tx) error) {
 // bucket or meta key that Reshard does not know how to split: add its rule
 // to reshardBuckets (or metaKeys) so that no server's state is left behind.
 func TestReshardKnowsEveryBucket(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	if err := db.ClaimShardLayout(t.Context(), layout(0, 0, 1)); err != nil {
 		t.Fatal(err)

@@ -36,6 +36,7 @@ func dumpGuild(t testing.TB, db *DB, guildID questions.GuildID) map[string]strin
 // of the question in another guild, or of another question, does not
 // stop it.
 func TestRecordReviewWhileOpen(t *testing.T) {
+	t.Parallel()
 	const qid = "net#1"
 	tests := []struct {
 		name string

@@ -13,6 +13,7 @@ import (
 )
 
 func TestSettings(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	got, err := db.Settings(5)
 	if err != nil || !reflect.DeepEqual(got, questions.DefaultSettings(5)) {
@@ -33,6 +34,7 @@ func TestSettings(t *testing.T) {
 
 // TestSettingsNextInUTC: Next comes back in UTC, the same instant.
 func TestSettingsNextInUTC(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	tokyo := time.FixedZone("JST", 9*3600)
 	next := time.Date(2025, 3, 15, 7, 30, 0, 0, tokyo)
@@ -50,6 +52,7 @@ func TestSettingsNextInUTC(t *testing.T) {
 // zone still decodes; that field is ignored. Written before the fair-play
 // settings, it has the default cooldown and cap of open questions.
 func TestSettingsOldDailyRecord(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	old := `{"tz":"Europe/Paris","reveal":true,"askMinutes":10,` +
 		`"daily":{"channel":8,"time":"07:30","tz":"Asia/Tokyo","count":2,"lastPosted":"2025-03-13"}}`
@@ -68,6 +71,7 @@ func TestSettingsOldDailyRecord(t *testing.T) {
 // TestSettingsAskLimitsOff: a cooldown and a cap of 0 (off) are stored as
 // such, not taken for the defaults of a record that has none.
 func TestSettingsAskLimitsOff(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	for _, tc := range []struct {
 		name     string
@@ -94,6 +98,7 @@ func TestSettingsAskLimitsOff(t *testing.T) {
 }
 
 func TestSaveSettingsRefuses(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	for _, tc := range []struct {
 		name string
@@ -116,6 +121,7 @@ func TestSaveSettingsRefuses(t *testing.T) {
 }
 
 func TestDailyGuilds(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	for _, s := range []questions.Settings{
 		{GuildID: 3, TimeZone: "UTC", Daily: &questions.Daily{ChannelID: 1, Time: "09:00", Count: 1}},
@@ -133,6 +139,7 @@ func TestDailyGuilds(t *testing.T) {
 }
 
 func TestClaimDaily(t *testing.T) {
+	t.Parallel()
 	day1 := time.Date(2025, 3, 14, 9, 0, 0, 0, time.UTC)
 	day2 := day1.AddDate(0, 0, 1)
 	day3 := day2.AddDate(0, 0, 1)
@@ -202,6 +209,7 @@ func TestClaimDaily(t *testing.T) {
 }
 
 func TestDailyFailed(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	due := time.Date(2025, 3, 14, 9, 0, 0, 0, time.UTC)
 	if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: 2, TimeZone: "UTC",
@@ -246,6 +254,7 @@ type refusal struct{ why string }
 func (r *refusal) Error() string { return r.why }
 
 func TestUpdateSettings(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	// No settings yet: fn sees the defaults.
 	got, err := db.UpdateSettings(t.Context(), 5, func(s *questions.Settings) error {
@@ -300,6 +309,7 @@ func TestUpdateSettings(t *testing.T) {
 // TestUpdateSettingsKeepsClaims: settings changes and daily claims running
 // at once lose neither.
 func TestUpdateSettingsKeepsClaims(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	start := time.Date(2025, 3, 14, 9, 0, 0, 0, time.UTC)
 	if err := db.SaveSettings(t.Context(), questions.Settings{GuildID: 2, TimeZone: "UTC", AskMinutes: 0,
@@ -337,6 +347,7 @@ func TestUpdateSettingsKeepsClaims(t *testing.T) {
 // TestTimeZoneChangeRecounts: changing the guild's zone recounts periods
 // and streaks in the new zone at once, with SaveSettings and UpdateSettings.
 func TestTimeZoneChangeRecounts(t *testing.T) {
+	t.Parallel()
 	// Monday 17 March 2025, 02:00 UTC is Sunday 22:00 in New York (EDT).
 	monday := time.Date(2025, 3, 17, 2, 0, 0, 0, time.UTC)
 	friday := time.Date(2025, 3, 14, 15, 0, 0, 0, time.UTC)

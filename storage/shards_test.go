@@ -18,6 +18,7 @@ func layout(first, last, count int) sharding.Layout {
 }
 
 func TestClaimShardLayout(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		record  string // layout claimed first ("": none)
@@ -75,6 +76,7 @@ func TestClaimShardLayout(t *testing.T) {
 }
 
 func TestClaimShardLayoutPostRange(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var ids []questions.PostID
 	for i, l := range []sharding.Layout{layout(0, 1, 4), layout(2, 3, 4)} {
@@ -91,6 +93,7 @@ func TestClaimShardLayoutPostRange(t *testing.T) {
 }
 
 func TestClaimShardLayoutRefusesInvalid(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	if err := db.ClaimShardLayout(t.Context(), layout(3, 1, 4)); err == nil {
 		t.Fatalf("ClaimShardLayout(3-1/4): got nil, want an error")
@@ -132,7 +135,7 @@ func TestClaimShardLayoutDuringCheck(t *testing.T) {
 			claimed <- db.ClaimShardLayout(ctx, tc.claim)
 		}
 		var err error
-		db, err = Open(t.Context(), path, Options{fullCheckMax: 1, duringCheck: during, OnChecked: func(err error) { reported <- err }})
+		db, err = Open(t.Context(), path, Options{fullCheckMax: 1, NoSync: true, duringCheck: during, OnChecked: func(err error) { reported <- err }})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -42,6 +42,7 @@ func reviewsStored(t *testing.T, db *DB) (records, shown int) {
 // unanswered are deleted when the member starts another or by
 // PruneExpired, and answered reviews stay.
 func TestReviewsKept(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	var shown []questions.Review
 	for i := range 7 {
@@ -97,6 +98,7 @@ func TestReviewsKept(t *testing.T) {
 // TestPruneExpiredDrafts: drafts past their expiry go, queued suggestions
 // and live drafts stay.
 func TestPruneExpiredDrafts(t *testing.T) {
+	t.Parallel()
 	db, _ := newDB(t)
 	var ids []questions.DraftID
 	for _, d := range []questions.Draft{
@@ -137,6 +139,7 @@ func TestPruneExpiredDrafts(t *testing.T) {
 // that the unanswered ones are indexed: the expired one is pruned, the
 // live one counts toward the cap, the answered one stays.
 func TestMigrateV5(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "quiz.db")
 	v5 := openV7(t, path, 5)
 	// Write the reviews as a version-5 build did: the record only.

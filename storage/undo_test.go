@@ -45,6 +45,7 @@ func bankData(t *testing.T, db *DB, g questions.GuildID) map[string]string {
 }
 
 func TestConfirmations(t *testing.T) {
+	t.Parallel()
 	now := t0
 	db := clockDB(t, &now)
 	c, err := db.SaveConfirmation(t.Context(), questions.Confirmation{GuildID: guild, UserID: 7, Action: questions.ConfirmImportReplace,
@@ -97,6 +98,7 @@ func TestConfirmations(t *testing.T) {
 // TestConfirmationsOneTake: of many takes of one confirmation at once,
 // exactly one gets it.
 func TestConfirmationsOneTake(t *testing.T) {
+	t.Parallel()
 	now := t0
 	db := clockDB(t, &now)
 	c, err := db.SaveConfirmation(t.Context(), questions.Confirmation{GuildID: guild, UserID: 7, Action: questions.ConfirmReset})
@@ -126,6 +128,7 @@ func TestConfirmationsOneTake(t *testing.T) {
 }
 
 func TestConfirmationBounds(t *testing.T) {
+	t.Parallel()
 	now := t0
 	db := clockDB(t, &now)
 	var ids []questions.ConfirmationID
@@ -146,7 +149,7 @@ func TestConfirmationBounds(t *testing.T) {
 	}
 	// One too large alone is refused, and deletes nothing.
 	huge := questions.Confirmation{GuildID: guild, UserID: 7, Action: questions.ConfirmImportReplace,
-		Banks: []questions.BankFile{bankFile("Big", string(make([]byte, questions.MaxConfirmBytes+1)))}}
+		Banks: []questions.BankFile{{Name: "Big", Format: questions.FormatYAML, Data: make([]byte, questions.MaxConfirmBytes+1), ImportedAt: t0, ImportedBy: 7}}}
 	if _, err := db.SaveConfirmation(t.Context(), huge); !errors.Is(err, questions.ErrTooLarge) {
 		t.Errorf("a confirmation above MaxConfirmBytes: %v, want ErrTooLarge", err)
 	}
@@ -158,6 +161,7 @@ func TestConfirmationBounds(t *testing.T) {
 // TestTrimExpiring: the bounds of confirms/ and undo/ (their byte bounds
 // are tens of MiB, so the rule is tested here on small records).
 func TestTrimExpiring(t *testing.T) {
+	t.Parallel()
 	type rec struct {
 		size    int
 		expired bool
@@ -218,6 +222,7 @@ func TestTrimExpiring(t *testing.T) {
 }
 
 func TestEditBanksKeepsVersions(t *testing.T) {
+	t.Parallel()
 	now := t0
 	db := clockDB(t, &now)
 	ctx := t.Context()
@@ -292,6 +297,7 @@ func TestEditBanksKeepsVersions(t *testing.T) {
 }
 
 func TestKeptVersionBounds(t *testing.T) {
+	t.Parallel()
 	now := t0
 	db := clockDB(t, &now)
 	ctx := t.Context()
@@ -317,6 +323,7 @@ func TestKeptVersionBounds(t *testing.T) {
 // TestPruneExpiredConfirmations: PruneExpired deletes confirmations
 // nobody clicked and writes nothing when nothing expired.
 func TestPruneExpiredConfirmations(t *testing.T) {
+	t.Parallel()
 	now := t0
 	db := clockDB(t, &now)
 	c, err := db.SaveConfirmation(t.Context(), questions.Confirmation{GuildID: guild, UserID: 7, Action: questions.ConfirmReset})

@@ -498,11 +498,10 @@ func v7Answer(t testing.TB, db *DB, p questions.Post, user questions.UserID, at 
 // writing with the functions above.
 func openV7(t testing.TB, path string, n int) *DB {
 	t.Helper()
-	db, err := open(t.Context(), path, Options{Now: func() time.Time { return t0 }}, migrations()[:n])
+	db, err := open(t.Context(), path, Options{Now: func() time.Time { return t0 }, NoSync: true}, migrations()[:n])
 	if err != nil {
 		t.Fatal(err)
 	}
-	db.bolt.NoSync = true
 	return db
 }
 
