@@ -69,7 +69,7 @@ func TestRebuildAside(t *testing.T) {
 	defer aside.Close()
 	same := func(when string) {
 		t.Helper()
-		if d := firstDiff(results(t, aside, sc), results(t, inPlace, sc)); d != "" {
+		if d := diffFiles(t, aside, inPlace, sc); d != "" {
 			t.Fatalf("%s: counted aside, the scores differ: %s", when, d)
 		}
 		for _, g := range sc.guilds {
