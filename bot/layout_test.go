@@ -12,13 +12,7 @@ import (
 // readAs is what a text reads as for comparing it with its pieces: without
 // the ``` fences a cut closes and reopens code blocks with, nor white space.
 func readAs(s string) string {
-	s = fenceMarkRE.ReplaceAllString(s, "")
-	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
-			return -1
-		}
-		return r
-	}, s)
+	return strings.Join(strings.Fields(fenceMarkRE.ReplaceAllString(s, "")), "") // every unicode.IsSpace out
 }
 
 var fenceMarkRE = regexp.MustCompile("```[A-Za-z0-9_+#.-]*")

@@ -72,15 +72,25 @@ func plainMarkdown(s string) string {
 	})
 	s = linkRE.ReplaceAllString(s, "$1")
 	s = autolinkRE.ReplaceAllString(s, "$1")
-	s = headingRE.ReplaceAllString(s, "")
-	s = quoteRE.ReplaceAllString(s, "")
-	s = listRE.ReplaceAllString(s, "")
+	// The patterns below that start with no fixed text are tried at every
+	// position of s: skip those whose mark s does not hold.
+	if strings.Contains(s, "#") {
+		s = headingRE.ReplaceAllString(s, "")
+	}
+	if strings.Contains(s, ">") {
+		s = quoteRE.ReplaceAllString(s, "")
+	}
+	if strings.ContainsAny(s, "-*+") {
+		s = listRE.ReplaceAllString(s, "")
+	}
 	for _, re := range []*regexp.Regexp{strongRE, underlineRE, strikeRE, spoilerRE, emphStarRE} {
 		s = re.ReplaceAllString(s, "$1")
 	}
-	// Twice: "_a_ _b_" shares the space between its two matches.
-	s = emphUnderRE.ReplaceAllString(s, "$1$2$3")
-	s = emphUnderRE.ReplaceAllString(s, "$1$2$3")
+	if strings.Count(s, "_") >= 2 {
+		// Twice: "_a_ _b_" shares the space between its two matches.
+		s = emphUnderRE.ReplaceAllString(s, "$1$2$3")
+		s = emphUnderRE.ReplaceAllString(s, "$1$2$3")
+	}
 	s = escapeRE.ReplaceAllString(s, "$1")
 	s = keptRE.ReplaceAllStringFunc(s, func(m string) string {
 		i, _ := strconv.Atoi(strings.Trim(m, "\x01"))
