@@ -146,6 +146,24 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
+// testCatalogue is the test bank and the built-in banks, parsed once: a
+// Catalogue does not change, and the bot only reads it.
+var testCatalogue = sync.OnceValues(func() (*questions.Catalogue, error) {
+	banks, err := questions.Parse("test.txt", []byte(testBank))
+	if err != nil {
+		return nil, err
+	}
+	builtin, err := questions.Builtin()
+	if err != nil {
+		return nil, err
+	}
+	cat, probs := questions.NewCatalogue(banks, builtin)
+	if len(probs) > 0 {
+		return nil, probs
+	}
+	return cat, nil
+})
+
 // newEnv starts the test server with the test guild (and more guilds, for
 // tests across servers) and builds the catalogue; start runs the bot.
 func newEnv(t testing.TB, start time.Time, more ...discordtest.Guild) *env {
@@ -154,17 +172,9 @@ func newEnv(t testing.TB, start time.Time, more ...discordtest.Guild) *env {
 	g.Channels = append(g.Channels, discordtest.Channel{ID: otherChan, Name: "other"})
 	g.Members = []discordtest.Member{alice, bob, carol}
 	srv := discordtest.Start(t, discordtest.Options{Token: token, Guilds: append([]discordtest.Guild{g}, more...)})
-	banks, err := questions.Parse("test.txt", []byte(testBank))
+	cat, err := testCatalogue()
 	if err != nil {
 		t.Fatal(err)
-	}
-	builtin, err := questions.Builtin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cat, probs := questions.NewCatalogue(banks, builtin)
-	if len(probs) > 0 {
-		t.Fatal(probs)
 	}
 	e := &env{t: t, srv: srv, path: filepath.Join(t.TempDir(), "quizhost.db"), clk: clock.NewFake(start), cat: cat, logs: &lockedBuffer{}}
 	t.Cleanup(func() {
