@@ -90,6 +90,8 @@ type env struct {
 	store func(*storage.DB) bot.Store
 	// ackWait, when set, is the bot's AnswerAckWait (default 2 s).
 	ackWait time.Duration
+	// banksWait, when set, is the bot's AnswerBanksWait (default 1 s).
+	banksWait time.Duration
 	// quota bounds each guild's imported banks (none when zero).
 	quota questions.Quota
 	// prepare, when set, is given the bot between New and Run.
@@ -203,12 +205,13 @@ func (e *env) start() {
 	}
 	b, err := bot.New(bot.Config{
 		Token: token, APIBase: e.srv.URL(), Store: st, Catalogue: e.cat, Clock: e.clk,
-		Rand:          rand.New(rand.NewPCG(1, 2)),
-		Logger:        slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		RefreshEvery:  50 * time.Millisecond,
-		AnswerAckWait: e.ackWait,
-		ImportPace:    -1, // imports in tests are small; no test waits for the pacing
-		ChartPace:     -1,
+		Rand:            rand.New(rand.NewPCG(1, 2)),
+		Logger:          slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		RefreshEvery:    50 * time.Millisecond,
+		AnswerAckWait:   e.ackWait,
+		AnswerBanksWait: e.banksWait,
+		ImportPace:      -1, // imports in tests are small; no test waits for the pacing
+		ChartPace:       -1,
 	})
 	if err != nil {
 		e.t.Fatal(err)
