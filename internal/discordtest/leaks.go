@@ -41,19 +41,31 @@ const (
 // flushes, on a browser. So that their package does not take the sum of
 // their waits, the tests that call t.Parallel run up to
 // parallelTests at once unless -test.parallel is given (WaitingTests).
-func VerifyTestMain(m *testing.M) {
+func VerifyTestMain(m *testing.M) { verifyTestMain(m, true) }
+
+// VerifyTestMainStrict is VerifyTestMain without its allowance for
+// net/http's idle keep-alive connections (nor for any goroutine blocked
+// reading the network): only a discordgo Close in its pause, and the
+// session's reader and heartbeat waiting for it, are let go. For
+// fakediscord's own tests, whose server must leave no connection open.
+func VerifyTestMainStrict(m *testing.M) { verifyTestMain(m, false) }
+
+func verifyTestMain(m *testing.M, idleHTTP bool) {
 	WaitingTests()
 	if code := m.Run(); code != 0 {
 		os.Exit(code)
 	}
 	opts := []goleak.Option{
-		goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),
-		goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"),
-		goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"),
 		// Checked by closesOnlyPausing instead.
 		goleak.IgnoreAnyFunction(dgCloseWithCode),
 		goleak.IgnoreAnyFunction(dgListen),
 		goleak.IgnoreAnyFunction(dgHeartbeat),
+	}
+	if idleHTTP {
+		opts = append(opts,
+			goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),
+			goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"),
+			goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"))
 	}
 	var err error
 	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); {
