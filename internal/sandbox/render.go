@@ -238,7 +238,7 @@ func (sb *Sandbox) pageData(channel string, as fakediscord.Member, now time.Time
 		d.Messages = append(d.Messages, mv)
 	}
 	d.Violations = sb.srv.Violations()
-	registered := sb.srv.Commands("")
+	registered := sb.commands()
 	cmds, _ := json.Marshal(leafCommands(registered, as))
 	d.Commands = template.JS(cmds)
 	hidden, _ := json.Marshal(hiddenCommands(registered, as))

@@ -267,7 +267,7 @@ func writeJSON(w http.ResponseWriter, v any) {
 // trusted with them). focused names the option being typed, for
 // autocomplete.
 func (sb *Sandbox) buildOptions(a action, focused string) ([]fakediscord.Option, error) {
-	defs, ok := commandOptions(sb.srv.Commands(""), a.Name, a.Path)
+	defs, ok := commandOptions(sb.commands(), a.Name, a.Path)
 	if !ok {
 		return nil, fmt.Errorf("unknown command /%s", strings.Join(append([]string{a.Name}, a.Path...), " "))
 	}
@@ -349,9 +349,31 @@ func decodeCommands(raw []map[string]any) []commandDef {
 	return defs
 }
 
+// commands is the registered global commands, decoded. Every page render
+// and command reads them, and they change only when the bot registers
+// them: the decoding is kept until the server's commands change. The
+// result is shared: callers must not change it.
+func (sb *Sandbox) commands() []commandDef {
+	v := sb.srv.CommandsVersion()
+	sb.mu.Lock()
+	if sb.defs != nil && sb.defsVersion == v {
+		defer sb.mu.Unlock()
+		return sb.defs
+	}
+	sb.mu.Unlock()
+	defs := decodeCommands(sb.srv.Commands("")) // as of v or later: a later change reads them again
+	if defs == nil {
+		defs = []commandDef{}
+	}
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	sb.defs, sb.defsVersion = defs, v
+	return defs
+}
+
 // commandOptions finds the value options of /name path... by name.
-func commandOptions(raw []map[string]any, name string, path []string) (map[string]optionDef, bool) {
-	for _, c := range decodeCommands(raw) {
+func commandOptions(defs []commandDef, name string, path []string) (map[string]optionDef, bool) {
+	for _, c := range defs {
 		if c.Name != name {
 			continue
 		}
@@ -432,7 +454,7 @@ func permissionNames(bits int64) string {
 // refusal says why member may not use the registered command name, ""
 // when they may (or no such command exists: buildOptions says so).
 func (sb *Sandbox) refusal(name string, m fakediscord.Member) string {
-	for _, c := range decodeCommands(sb.srv.Commands("")) {
+	for _, c := range sb.commands() {
 		if c.Name == name {
 			return c.refusal(m)
 		}
@@ -466,9 +488,9 @@ type hiddenCommand struct {
 
 // hiddenCommands lists the registered commands member lacks a permission
 // for.
-func hiddenCommands(raw []map[string]any, m fakediscord.Member) []hiddenCommand {
+func hiddenCommands(defs []commandDef, m fakediscord.Member) []hiddenCommand {
 	out := []hiddenCommand{}
-	for _, c := range decodeCommands(raw) {
+	for _, c := range defs {
 		if why := c.refusal(m); why != "" && (c.Type == 0 || c.Type == 1) {
 			out = append(out, hiddenCommand{Name: c.Name, Message: why})
 		}
@@ -479,9 +501,9 @@ func hiddenCommands(raw []map[string]any, m fakediscord.Member) []hiddenCommand 
 // leafCommands flattens the registered slash commands that member may see
 // (Discord hides a command whose default_member_permissions the member
 // lacks, unless they are an administrator).
-func leafCommands(raw []map[string]any, m fakediscord.Member) []leafCommand {
+func leafCommands(defs []commandDef, m fakediscord.Member) []leafCommand {
 	var out []leafCommand
-	for _, c := range decodeCommands(raw) {
+	for _, c := range defs {
 		if c.Type != 0 && c.Type != 1 {
 			continue
 		}
