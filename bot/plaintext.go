@@ -73,14 +73,14 @@ func plainMarkdown(s string) string {
 	s = linkRE.ReplaceAllString(s, "$1")
 	s = autolinkRE.ReplaceAllString(s, "$1")
 	// The patterns below that start with no fixed text are tried at every
-	// position of s: skip those whose mark s does not hold.
-	if strings.Contains(s, "#") {
+	// position of s: skip those whose mark no line of s starts with.
+	if lineStartsWith(s, "#-") {
 		s = headingRE.ReplaceAllString(s, "")
 	}
-	if strings.Contains(s, ">") {
+	if lineStartsWith(s, ">") {
 		s = quoteRE.ReplaceAllString(s, "")
 	}
-	if strings.ContainsAny(s, "-*+") {
+	if lineStartsWith(s, "-*+") {
 		s = listRE.ReplaceAllString(s, "")
 	}
 	for _, re := range []*regexp.Regexp{strongRE, underlineRE, strikeRE, spoilerRE, emphStarRE} {
@@ -98,6 +98,24 @@ func plainMarkdown(s string) string {
 	})
 	s = restoreMarks.Replace(s)
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// lineStartsWith reports whether a line of s starts, after spaces and
+// tabs, with one of the bytes of marks: where headingRE, quoteRE and
+// listRE can match.
+func lineStartsWith(s, marks string) bool {
+	for len(s) > 0 {
+		s = strings.TrimLeft(s, " \t")
+		if s != "" && strings.IndexByte(marks, s[0]) >= 0 {
+			return true
+		}
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			return false
+		}
+		s = s[i+1:]
+	}
+	return false
 }
 
 // optionLabel is the label of an option in the answer menu: its letter and
