@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // labelSource is how much of an option's text its label is made from.
@@ -123,8 +124,8 @@ func lineStartsWith(s, marks string) bool {
 // text is read: 100 characters of plain text come from far fewer than
 // labelSource.
 func optionLabel(letter, text string) string {
-	if r := []rune(text); len(r) > labelSource {
-		text = string(r[:labelSource])
+	if utf8.RuneCountInString(text) > labelSource {
+		text = string([]rune(text)[:labelSource])
 	}
 	t := plainText(text)
 	if t == "" {
