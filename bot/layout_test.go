@@ -13,7 +13,9 @@ import (
 // readAs is what a text reads as for comparing it with its pieces: without
 // the ``` fences a cut closes and reopens code blocks with, nor white space.
 func readAs(s string) string {
-	s = fenceMarkRE.ReplaceAllString(s, "")
+	if strings.Contains(s, "```") {
+		s = fenceMarkRE.ReplaceAllString(s, "")
+	}
 	out := make([]byte, 0, len(s))
 	for i := 0; i < len(s); { // every unicode.IsSpace out, ASCII without decoding
 		if c := s[i]; c < utf8.RuneSelf {

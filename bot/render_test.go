@@ -256,8 +256,12 @@ func TestRenderValidQuestions(t *testing.T) {
 	words := []string{"the", "service", "stores", "objects", "é", "naïve", "日本語", "😀", "`code`", "**bold**", "x", "internationalisation"}
 	text := func(max int) string {
 		n := rng.IntN(max + 1)
-		var out []rune
-		add := func(s string) { out = append(out, []rune(s)...) }
+		out := make([]rune, 0, n)
+		add := func(s string) {
+			for _, r := range s {
+				out = append(out, r)
+			}
+		}
 		for len(out) < n {
 			switch k := rng.IntN(40); {
 			case k == 0:
