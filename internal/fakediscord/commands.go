@@ -28,8 +28,8 @@ func (s *Server) commandsRouteLocked(req *Request, seg []string, _ map[string]js
 		case "GET":
 			return jsonReply(200, nonNil(scope)), true
 		case "PUT":
-			var cmds []map[string]any
-			if json.Unmarshal(req.Body, &cmds) != nil {
+			cmds, ok := commandList(req.JSON)
+			if !ok && json.Unmarshal(req.Body, &cmds) != nil {
 				return s.rejectLocked(req, badJSON()), true
 			}
 			if fe := validateCommands(cmds, func(i int) []string { return []string{idx(i)} }); fe != nil {
@@ -104,6 +104,24 @@ func (s *Server) commandsRouteLocked(req *Request, seg []string, _ map[string]js
 		return jsonReply(200, merged), true
 	}
 	return reply{}, false
+}
+
+// commandList is a list of command objects as parseBody decoded it
+// (req.JSON), copied: the request is recorded as sent, and stamping
+// changes the commands. ok is false for anything else (null, an element
+// that is not an object), which is decoded from the body instead.
+func commandList(v any) (cmds []map[string]any, ok bool) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	cmds = make([]map[string]any, len(list))
+	for i, c := range list {
+		if cmds[i], ok = cloneJSON(c).(map[string]any); !ok {
+			return nil, false
+		}
+	}
+	return cmds, true
 }
 
 // stampCommandLocked adds the fields Discord assigns. A command keeps its
