@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -76,10 +77,19 @@ func TestCompactCommand(t *testing.T) {
 	// the refusal, a second's as well as this.
 	defer func(w time.Duration) { compactLockWait = w }(compactLockWait)
 	compactLockWait = 20 * time.Millisecond
+	// One grown database, copied into each subtest's folder.
+	grown := filepath.Join(t.TempDir(), "grown.db")
+	grownDatabase(t, grown)
+	data, err := os.ReadFile(grown)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Chdir(t.TempDir())
-			grownDatabase(t, "quizhost.db")
+			if err := os.WriteFile("quizhost.db", data, 0o600); err != nil {
+				t.Fatal(err)
+			}
 			if tt.setup != nil {
 				tt.setup(t)
 			}
