@@ -549,7 +549,7 @@ func TestBrowser(t *testing.T) {
 		ctx := tab(t, browser)
 		// mockButton clicks a button of the mock exam's private message.
 		mockButton := func(label string) chromedp.Action {
-			return chromedp.Click(fmt.Sprintf(`//li[contains(@class,"ephemeral")][last()]//button[text()[normalize-space()=%s] and not(@disabled)]`, jsString(label)), chromedp.BySearch)
+			return click(fmt.Sprintf(`//li[contains(@class,"ephemeral")][last()]//button[text()[normalize-space()=%s] and not(@disabled)]`, jsString(label)), chromedp.BySearch)
 		}
 		run(t, ctx, "Bob starts /quiz mock",
 			chromedp.Navigate(sb.URL()),
@@ -623,7 +623,7 @@ func TestBrowser(t *testing.T) {
 			}
 		}
 		run(t, ctx, "go over the questions",
-			chromedp.Click(`//li[contains(@class,"ephemeral")][last()]//button[starts-with(normalize-space(),"Go over")]`, chromedp.BySearch),
+			click(`//li[contains(@class,"ephemeral")][last()]//button[starts-with(normalize-space(),"Go over")]`, chromedp.BySearch),
 			waitText(`.message.ephemeral .content`, "Mock exam review · 1 of 2 · question 2 of 3 · ❌ missed · ⚑ flagged"),
 			waitText(`.message.ephemeral .content`, "You chose "+wrong2+". The answer: "),
 			mockButton("Next"),
@@ -633,7 +633,7 @@ func TestBrowser(t *testing.T) {
 		run(t, ctx, "a second attempt; Advance time 10 minutes; the next click shows the result",
 			slash("/quiz mock", [2]string{"bank", "Mock Bank"}),
 			waitText(`.message.ephemeral .content`, "0 answered · ⚑ 0 flagged · ○ 3 unanswered"),
-			chromedp.Click(`button[data-advance="10m"]`),
+			click(`button[data-advance="10m"]`),
 			waitText(`#clock .clock-ahead`, "ahead of real time"),
 			mockButton("Next"),
 			waitText(`.message.ephemeral .content`, "Time is up."),
