@@ -377,7 +377,7 @@ func TestAutomaticBackupRestore(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	dbPath, backupDir := filepath.Join(dir, "quizhost.db"), filepath.Join(dir, "backups")
-	db, err := storage.Open(t.Context(), dbPath, storage.Options{})
+	db, err := storage.Open(t.Context(), dbPath, storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,7 +428,7 @@ func TestPruneAtStart(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	dbPath := filepath.Join(dir, "quizhost.db")
-	db, err := storage.Open(t.Context(), dbPath, storage.Options{})
+	db, err := storage.Open(t.Context(), dbPath, storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ func TestReshardCommand(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "quizhost.db")
-	db, err := storage.Open(t.Context(), src, storage.Options{Timeout: time.Second})
+	db, err := storage.Open(t.Context(), src, storage.Options{Timeout: time.Second, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,12 +15,6 @@ import (
 // privately and at once (with the reveal, when the server shows it on
 // answer), then counted in the post's live count (refresher.go).
 
-// answerBanksWait is how long after its interaction arrived an answer
-// waits at most for its server's banks to load (the first answer after a
-// start, with the reveal on answer on), before it replies without the
-// reveal; the answer path never loads banks itself.
-const answerBanksWait = time.Second
-
 // guildPost reads a post of the interaction's server: an error wrapping
 // questions.ErrNotFound if there is none, or questions.ErrWrongGuild if it
 // belongs to another server (storeErr words both for the member).
@@ -65,7 +59,7 @@ func (b *Bot) answer(c *call, id componentID) (response, error) {
 	}
 	var reveal [][]*discordgo.MessageEmbed
 	if set.RevealOnAnswer {
-		if q := b.answerQuestion(post, c.start.Add(answerBanksWait)); q != nil {
+		if q := b.answerQuestion(post, c.start.Add(b.cfg.AnswerBanksWait)); q != nil {
 			reveal = b.reveals.get(post, q)
 		}
 	}

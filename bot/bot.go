@@ -233,6 +233,12 @@ type Config struct {
 	// defers the interaction (default 2 s: Discord wants a response within
 	// 3 s). Real time, not Clock's: Discord's deadline is.
 	AnswerAckWait time.Duration
+	// AnswerBanksWait is how long after its interaction arrived an answer
+	// waits at most for its server's banks to load (the first answer after
+	// a start, with the reveal on answer on) before it replies without the
+	// reveal; the answer path never loads banks itself (default 1 s). Real
+	// time, as AnswerAckWait.
+	AnswerBanksWait time.Duration
 	// ImportPace is how many times as long as each stretch of an import's
 	// heavy work (parsing a file, checking or encoding a bank) the import
 	// then waits, so that imports one after another take at most
@@ -389,6 +395,9 @@ func New(cfg Config) (*Bot, error) {
 	}
 	if cfg.AnswerAckWait <= 0 {
 		cfg.AnswerAckWait = 2 * time.Second
+	}
+	if cfg.AnswerBanksWait <= 0 {
+		cfg.AnswerBanksWait = time.Second
 	}
 	switch {
 	case cfg.ImportPace == 0:

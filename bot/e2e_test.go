@@ -90,6 +90,8 @@ type env struct {
 	store func(*storage.DB) bot.Store
 	// ackWait, when set, is the bot's AnswerAckWait (default 2 s).
 	ackWait time.Duration
+	// banksWait, when set, is the bot's AnswerBanksWait (default 1 s).
+	banksWait time.Duration
 	// quota bounds each guild's imported banks (none when zero).
 	quota questions.Quota
 	// prepare, when set, is given the bot between New and Run.
@@ -146,6 +148,24 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
+// testCatalogue is the test bank and the built-in banks, parsed once: a
+// Catalogue does not change, and the bot only reads it.
+var testCatalogue = sync.OnceValues(func() (*questions.Catalogue, error) {
+	banks, err := questions.Parse("test.txt", []byte(testBank))
+	if err != nil {
+		return nil, err
+	}
+	builtin, err := questions.Builtin()
+	if err != nil {
+		return nil, err
+	}
+	cat, probs := questions.NewCatalogue(banks, builtin)
+	if len(probs) > 0 {
+		return nil, probs
+	}
+	return cat, nil
+})
+
 // newEnv starts the test server with the test guild (and more guilds, for
 // tests across servers) and builds the catalogue; start runs the bot.
 func newEnv(t testing.TB, start time.Time, more ...discordtest.Guild) *env {
@@ -154,17 +174,9 @@ func newEnv(t testing.TB, start time.Time, more ...discordtest.Guild) *env {
 	g.Channels = append(g.Channels, discordtest.Channel{ID: otherChan, Name: "other"})
 	g.Members = []discordtest.Member{alice, bob, carol}
 	srv := discordtest.Start(t, discordtest.Options{Token: token, Guilds: append([]discordtest.Guild{g}, more...)})
-	banks, err := questions.Parse("test.txt", []byte(testBank))
+	cat, err := testCatalogue()
 	if err != nil {
 		t.Fatal(err)
-	}
-	builtin, err := questions.Builtin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cat, probs := questions.NewCatalogue(banks, builtin)
-	if len(probs) > 0 {
-		t.Fatal(probs)
 	}
 	e := &env{t: t, srv: srv, path: filepath.Join(t.TempDir(), "quizhost.db"), clk: clock.NewFake(start), cat: cat, logs: &lockedBuffer{}}
 	t.Cleanup(func() {
@@ -193,12 +205,13 @@ func (e *env) start() {
 	}
 	b, err := bot.New(bot.Config{
 		Token: token, APIBase: e.srv.URL(), Store: st, Catalogue: e.cat, Clock: e.clk,
-		Rand:          rand.New(rand.NewPCG(1, 2)),
-		Logger:        slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		RefreshEvery:  50 * time.Millisecond,
-		AnswerAckWait: e.ackWait,
-		ImportPace:    -1, // imports in tests are small; no test waits for the pacing
-		ChartPace:     -1,
+		Rand:            rand.New(rand.NewPCG(1, 2)),
+		Logger:          slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		RefreshEvery:    50 * time.Millisecond,
+		AnswerAckWait:   e.ackWait,
+		AnswerBanksWait: e.banksWait,
+		ImportPace:      -1, // imports in tests are small; no test waits for the pacing
+		ChartPace:       -1,
 	})
 	if err != nil {
 		e.t.Fatal(err)

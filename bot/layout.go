@@ -3,6 +3,7 @@ package bot
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -46,10 +47,10 @@ func splitText(s string, limit int) []string {
 		if s == "" || strings.TrimSpace(s) == "" {
 			return out
 		}
-		r := []rune(s)
-		if len(r) <= limit {
+		if utf8.RuneCountInString(s) <= limit { // most texts: no need of their runes
 			return append(out, strings.TrimSpace(s))
 		}
+		r := []rune(s)
 		at, open := cutAt(r, limit)
 		head := strings.TrimRightFunc(string(r[:at]), unicode.IsSpace)
 		if open != "" {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -12,13 +13,25 @@ import (
 // readAs is what a text reads as for comparing it with its pieces: without
 // the ``` fences a cut closes and reopens code blocks with, nor white space.
 func readAs(s string) string {
-	s = fenceMarkRE.ReplaceAllString(s, "")
-	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
-			return -1
+	if strings.Contains(s, "```") {
+		s = fenceMarkRE.ReplaceAllString(s, "")
+	}
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); { // every unicode.IsSpace out, ASCII without decoding
+		if c := s[i]; c < utf8.RuneSelf {
+			if c != ' ' && (c < '\t' || c > '\r') {
+				out = append(out, c)
+			}
+			i++
+			continue
 		}
-		return r
-	}, s)
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsSpace(r) {
+			out = append(out, s[i:i+n]...)
+		}
+		i += n
+	}
+	return string(out)
 }
 
 var fenceMarkRE = regexp.MustCompile("```[A-Za-z0-9_+#.-]*")

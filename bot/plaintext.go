@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // labelSource is how much of an option's text its label is made from.
@@ -72,15 +73,25 @@ func plainMarkdown(s string) string {
 	})
 	s = linkRE.ReplaceAllString(s, "$1")
 	s = autolinkRE.ReplaceAllString(s, "$1")
-	s = headingRE.ReplaceAllString(s, "")
-	s = quoteRE.ReplaceAllString(s, "")
-	s = listRE.ReplaceAllString(s, "")
+	// The patterns below that start with no fixed text are tried at every
+	// position of s: skip those whose mark no line of s starts with.
+	if lineStartsWith(s, "#-") {
+		s = headingRE.ReplaceAllString(s, "")
+	}
+	if lineStartsWith(s, ">") {
+		s = quoteRE.ReplaceAllString(s, "")
+	}
+	if lineStartsWith(s, "-*+") {
+		s = listRE.ReplaceAllString(s, "")
+	}
 	for _, re := range []*regexp.Regexp{strongRE, underlineRE, strikeRE, spoilerRE, emphStarRE} {
 		s = re.ReplaceAllString(s, "$1")
 	}
-	// Twice: "_a_ _b_" shares the space between its two matches.
-	s = emphUnderRE.ReplaceAllString(s, "$1$2$3")
-	s = emphUnderRE.ReplaceAllString(s, "$1$2$3")
+	if strings.Count(s, "_") >= 2 {
+		// Twice: "_a_ _b_" shares the space between its two matches.
+		s = emphUnderRE.ReplaceAllString(s, "$1$2$3")
+		s = emphUnderRE.ReplaceAllString(s, "$1$2$3")
+	}
 	s = escapeRE.ReplaceAllString(s, "$1")
 	s = keptRE.ReplaceAllStringFunc(s, func(m string) string {
 		i, _ := strconv.Atoi(strings.Trim(m, "\x01"))
@@ -90,13 +101,31 @@ func plainMarkdown(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
+// lineStartsWith reports whether a line of s starts, after spaces and
+// tabs, with one of the bytes of marks: where headingRE, quoteRE and
+// listRE can match.
+func lineStartsWith(s, marks string) bool {
+	for len(s) > 0 {
+		s = strings.TrimLeft(s, " \t")
+		if s != "" && strings.IndexByte(marks, s[0]) >= 0 {
+			return true
+		}
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			return false
+		}
+		s = s[i+1:]
+	}
+	return false
+}
+
 // optionLabel is the label of an option in the answer menu: its letter and
 // its text as plain text, at most 100 characters. Only the start of a long
 // text is read: 100 characters of plain text come from far fewer than
 // labelSource.
 func optionLabel(letter, text string) string {
-	if r := []rune(text); len(r) > labelSource {
-		text = string(r[:labelSource])
+	if utf8.RuneCountInString(text) > labelSource {
+		text = string([]rune(text)[:labelSource])
 	}
 	t := plainText(text)
 	if t == "" {

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -46,6 +47,31 @@ func FuzzPlainTextFastPath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		if got, want := plainText(s), plainMarkdown(s); got != want {
 			t.Errorf("plainText(%q) = %q, plainMarkdown gives %q", s, got, want)
+		}
+	})
+}
+
+// FuzzPatternSkips: plainMarkdown skips a pattern that starts with no fixed
+// text only when the text cannot match it.
+func FuzzPatternSkips(f *testing.F) {
+	for _, s := range []string{"# Title", "  -# small", "x\n> quote", "\t- item\n+ item", "* one", "a_b_c", "_x_ and _y_",
+		"line\n   #", "no marks here", "- ", "a - b > c # d"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, p := range []struct {
+			name string
+			re   *regexp.Regexp
+			skip bool
+		}{
+			{"heading", headingRE, !lineStartsWith(s, "#-")},
+			{"quote", quoteRE, !lineStartsWith(s, ">")},
+			{"list", listRE, !lineStartsWith(s, "-*+")},
+			{"underscore emphasis", emphUnderRE, strings.Count(s, "_") < 2},
+		} {
+			if p.skip && p.re.MatchString(s) {
+				t.Errorf("%q: the %s pattern is skipped, and matches", s, p.name)
+			}
 		}
 	})
 }

@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,16 +15,19 @@ import (
 // ever made, keyed by route; an interaction's callback route holds its id
 // and token, so answering through discordgo's own calls would leave one
 // bucket per answer behind, for ever. The bot's replies share a fixed set
-// of buckets instead: after more answers than there are of them, the
-// limiter holds no more buckets for interaction routes than that, and
-// only a few for everything else.
+// of buckets instead, the ReplySlots slots "interaction:<n>": after its
+// answers, every bucket the limiter holds for replies is one of them (so
+// there are never more than ReplySlots, however many answers come), and
+// only a few are held for everything else. That the slots stay within
+// ReplySlots after more replies than that is the Client's own
+// TestReplyBucketsBounded (bot/internal/discord).
 func TestReplyBucketsBounded(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.start()
 	post, _ := e.ask(alice)
 
-	const answers, wave = bot.ReplySlots + 64, 16
+	const answers, wave = 48, 16
 	for i := 0; i < answers; i += wave {
 		ps := make([]*discordtest.Pending, 0, wave)
 		for j := i; j < min(i+wave, answers); j++ {
@@ -49,6 +53,13 @@ func TestReplyBucketsBounded(t *testing.T) {
 			replies = append(replies, k)
 		} else {
 			other = append(other, k)
+		}
+	}
+	for _, k := range replies {
+		if n, err := strconv.Atoi(strings.TrimPrefix(k, "interaction:")); err != nil || n < 0 || n >= bot.ReplySlots {
+			t.Errorf("discordgo holds bucket %q for a reply, want only the %d reply slots' (interaction:0 to interaction:%d)",
+				k, bot.ReplySlots, bot.ReplySlots-1)
+			break
 		}
 	}
 	if len(replies) > bot.ReplySlots {

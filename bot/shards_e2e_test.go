@@ -177,7 +177,7 @@ func answerPost(t *testing.T, srv *discordtest.Server, db *storage.DB, g discord
 func TestShardsServeTheirServers(t *testing.T) {
 	t.Parallel()
 	guilds := shardGuilds(4)
-	const interval = 300 * time.Millisecond
+	const interval = 100 * time.Millisecond // 5 s at Discord: the second shard waits it out
 	srv := discordtest.Start(t, discordtest.Options{Token: token, Guilds: guilds, Shards: 2, MaxConcurrency: 1, IdentifyInterval: interval})
 	sb := runShardBot(t, srv, bot.Config{IdentifyInterval: interval}, nil)
 	srv.WaitRequest(t, func(r discordtest.Request) bool { return r.Method == "PUT" }, wait)

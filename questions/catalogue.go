@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Catalogue is an immutable set of banks with lookups by bank name and
@@ -136,12 +137,23 @@ func (b *Bank) Files() []string {
 // the one rule the loader (start-up and "quizhost validate") and imports
 // apply. Safe for concurrent use.
 func CheckBankName(name string) error {
-	builtin, err := Builtin()
+	builtin, err := builtinNames()
 	if err != nil {
 		return fmt.Errorf("check bank name: %w", err)
 	}
 	return checkBankName(builtin, name)
 }
+
+// builtinNames is the built-in banks, parsed once (they are compiled in)
+// and kept for their names only: an import checks each of its banks.
+var builtinNames = sync.OnceValues(func() ([]Bank, error) {
+	banks, err := Builtin()
+	names := make([]Bank, len(banks))
+	for i, b := range banks {
+		names[i] = Bank{Name: b.Name}
+	}
+	return names, err
+})
 
 func checkBankName(builtin []Bank, name string) error {
 	for _, b := range builtin {

@@ -28,8 +28,8 @@ func (s *Server) commandsRouteLocked(req *Request, seg []string, _ map[string]js
 		case "GET":
 			return jsonReply(200, nonNil(scope)), true
 		case "PUT":
-			var cmds []map[string]any
-			if json.Unmarshal(req.Body, &cmds) != nil {
+			cmds, ok := commandList(req.JSON)
+			if !ok && json.Unmarshal(req.Body, &cmds) != nil {
 				return s.rejectLocked(req, badJSON()), true
 			}
 			if fe := validateCommands(cmds, func(i int) []string { return []string{idx(i)} }); fe != nil {
@@ -40,6 +40,7 @@ func (s *Server) commandsRouteLocked(req *Request, seg []string, _ map[string]js
 				out = append(out, s.stampCommandLocked(c, guild, scope))
 			}
 			s.commands[guild] = out
+			s.commandsVersion++
 			return jsonReply(200, out), true
 		case "POST":
 			var c map[string]any
@@ -60,6 +61,7 @@ func (s *Server) commandsRouteLocked(req *Request, seg []string, _ map[string]js
 			if status == http.StatusCreated {
 				s.commands[guild] = append(scope, stamped)
 			}
+			s.commandsVersion++
 			return jsonReply(status, stamped), true
 		}
 		return reply{}, false
@@ -79,6 +81,7 @@ func (s *Server) commandsRouteLocked(req *Request, seg []string, _ map[string]js
 		return jsonReply(200, scope[pos]), true
 	case "DELETE":
 		s.commands[guild] = append(scope[:pos:pos], scope[pos+1:]...)
+		s.commandsVersion++
 		return noContent(), true
 	case "PATCH":
 		var patch map[string]any
@@ -97,9 +100,28 @@ func (s *Server) commandsRouteLocked(req *Request, seg []string, _ map[string]js
 		}
 		merged["version"] = s.newIDLocked()
 		scope[pos] = merged
+		s.commandsVersion++
 		return jsonReply(200, merged), true
 	}
 	return reply{}, false
+}
+
+// commandList is a list of command objects as parseBody decoded it
+// (req.JSON), copied: the request is recorded as sent, and stamping
+// changes the commands. ok is false for anything else (null, an element
+// that is not an object), which is decoded from the body instead.
+func commandList(v any) (cmds []map[string]any, ok bool) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	cmds = make([]map[string]any, len(list))
+	for i, c := range list {
+		if cmds[i], ok = cloneJSON(c).(map[string]any); !ok {
+			return nil, false
+		}
+	}
+	return cmds, true
 }
 
 // stampCommandLocked adds the fields Discord assigns. A command keeps its
@@ -148,6 +170,15 @@ func (s *Server) Commands(guildID string) []map[string]any {
 	var out []map[string]any
 	_ = json.Unmarshal(raw, &out)
 	return out
+}
+
+// CommandsVersion counts the changes to the registered commands, of every
+// scope (a registration, creation, edit or deletion): a caller that keeps
+// what it made of Commands need read them again only once it has changed.
+func (s *Server) CommandsVersion() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.commandsVersion
 }
 
 // commandIDLocked finds the id of a registered command by name, preferring

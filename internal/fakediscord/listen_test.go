@@ -45,7 +45,7 @@ func TestListenAddress(t *testing.T) {
 // state, and each message an
 // interaction creates records the member it is for.
 func TestListenChangedAndUserID(t *testing.T) {
-	t.Parallel() // its Close waits out discordgo's second
+	t.Parallel()
 	srv, err := fakediscord.Listen("127.0.0.1:0", fakediscord.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +80,7 @@ func TestListenChangedAndUserID(t *testing.T) {
 	if err := dg.Open(); err != nil {
 		t.Fatalf("Open: %v", err)
 	}
-	t.Cleanup(func() { _ = dg.Close() })
+	closeSessions(t, srv, dg)
 	ctx, cancel := context.WithTimeout(t.Context(), wait)
 	defer cancel()
 	if err := srv.Wait(ctx, srv.Connected); err != nil {

@@ -150,11 +150,33 @@ func parseBody(req *Request, contentType string) map[string]json.RawMessage {
 	if json.Unmarshal(jsonPart, &v) == nil {
 		req.JSON = v
 	}
+	if _, ok := v.(map[string]any); !ok {
+		return nil // not an object (a command list, say): no fields to read
+	}
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(jsonPart, &obj) != nil {
 		return nil
 	}
 	return obj
+}
+
+// cloneJSON is a deep copy of v, a value decoded from JSON into any.
+func cloneJSON(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = cloneJSON(e)
+		}
+		return m
+	case []any:
+		s := make([]any, len(x))
+		for i, e := range x {
+			s[i] = cloneJSON(e)
+		}
+		return s
+	}
+	return v
 }
 
 func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {

@@ -151,13 +151,14 @@ type Server struct {
 	guildIdx map[string]*Guild
 	chanIdx  map[string]chanRef
 
-	requests       []Request
-	authViolations []Request
-	violations     []string
-	failures       []failure
-	holds          []*Hold // every HoldNext, taken or not (Close releases them)
-	files          map[string]storedFile
-	commands       map[string][]map[string]any // "" = global, else guild id
+	requests        []Request
+	authViolations  []Request
+	violations      []string
+	failures        []failure
+	holds           []*Hold // every HoldNext, taken or not (Close releases them)
+	files           map[string]storedFile
+	commands        map[string][]map[string]any // "" = global, else guild id
+	commandsVersion int                         // changes to commands (CommandsVersion)
 
 	messages     map[string]*message
 	channelMsgs  map[string][]*message

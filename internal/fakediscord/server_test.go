@@ -1,6 +1,7 @@
 package fakediscord_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,15 +15,14 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
-	"go.uber.org/goleak"
-
 	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/internal/fakediscord"
 )
 
-func TestMain(m *testing.M) {
-	discordtest.WaitingTests() // several tests wait out discordgo's second
-	goleak.VerifyTestMain(m)
-}
+// TestMain runs the parallel tests several at once, then fails on any
+// goroutine left over, a discordgo Close still in its fixed pause aside
+// (closeSessions leaves them to it).
+func TestMain(m *testing.M) { discordtest.VerifyTestMainStrict(m) }
 
 const wait = 5 * time.Second
 
@@ -52,6 +52,36 @@ func checkEvents(t *testing.T, dg *discordgo.Session) {
 		defer mu.Unlock()
 		for _, b := range bad {
 			t.Errorf("event does not decode with discordgo's type: %s", b)
+		}
+	})
+}
+
+// closeSessions closes the discordgo sessions when the test ends, as the
+// bot closes its own (bot/internal/discord closeGateway): discordgo's
+// Close writes the close frame, then pauses a fixed second holding the
+// session before it closes the socket. The test waits until the server
+// has read every session's close frame and let its connection go, not for
+// the pauses, which end after the test (VerifyTestMain allows for them).
+// Register it after discordtest.Start or the server's Close, so that it
+// runs first.
+func closeSessions(t *testing.T, srv *fakediscord.Server, sessions ...*discordgo.Session) {
+	t.Helper()
+	t.Cleanup(func() {
+		for _, dg := range sessions {
+			go func() { _ = dg.Close() }()
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		defer cancel()
+		gone := func() bool {
+			for i := range srv.Shards() {
+				if srv.ShardConnected(i) {
+					return false
+				}
+			}
+			return true
+		}
+		if err := srv.Wait(ctx, gone); err != nil {
+			t.Errorf("the server still holds a session %v after its Close", wait)
 		}
 	})
 }
@@ -101,7 +131,7 @@ func TestDiscordgoEndToEnd(t *testing.T) {
 	if err := dg.Open(); err != nil {
 		t.Fatalf("Open: %v", err)
 	}
-	t.Cleanup(func() { _ = dg.Close() })
+	closeSessions(t, srv.Server, dg)
 
 	r := recv(t, readyc, "READY")
 	if r.SessionID == "" || r.User.ID != "9001" || r.Application.ID != "9001" || len(r.Guilds) != 1 {

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -65,30 +64,29 @@ func openShard(t *testing.T, srv *discordtest.Server, id, count int) *shardSessi
 	return ss
 }
 
-// closeShards closes the sessions together when the test ends: each
-// discordgo Close pauses a second after its close frame.
-func closeShards(t *testing.T, shards []*shardSession) {
-	t.Cleanup(func() {
-		var wg sync.WaitGroup
-		for _, ss := range shards {
-			wg.Go(func() { _ = ss.dg.Close() })
-		}
-		wg.Wait()
-	})
+// closeShards closes the sessions together when the test ends (see
+// closeSessions).
+func closeShards(t *testing.T, srv *discordtest.Server, shards []*shardSession) {
+	t.Helper()
+	var dgs []*discordgo.Session
+	for _, ss := range shards {
+		dgs = append(dgs, ss.dg)
+	}
+	closeSessions(t, srv.Server, dgs...)
 }
 
 // TestShardedGateway runs three discordgo sessions, one per shard: each
 // gets READY with its shard and GUILD_CREATE for its guilds only, and the
 // interactions and events of a guild arrive on the session of its shard.
 func TestShardedGateway(t *testing.T) {
-	t.Parallel() // closing waits out discordgo's second
+	t.Parallel()
 	guilds := shardGuilds()
 	srv := discordtest.Start(t, discordtest.Options{Guilds: guilds, Shards: 3, MaxConcurrency: 3})
 	var shards []*shardSession
 	for i := range 3 {
 		shards = append(shards, openShard(t, srv, i, 3))
 	}
-	closeShards(t, shards)
+	closeShards(t, srv, shards)
 	srv.WaitConnected(t, wait)
 	for i, ss := range shards {
 		r := recv(t, ss.ready, fmt.Sprintf("READY of shard %d", i))
@@ -363,11 +361,11 @@ func TestIdentifyRateLimit(t *testing.T) {
 // DispatchToShard sends an interaction to the shard named, not its
 // guild's, and its callback is accepted as any other's.
 func TestDispatchToShard(t *testing.T) {
-	t.Parallel() // closing waits out discordgo's second
+	t.Parallel()
 	guilds := shardGuilds()
 	srv := discordtest.Start(t, discordtest.Options{Guilds: guilds, Shards: 2, MaxConcurrency: 2})
 	shards := []*shardSession{openShard(t, srv, 0, 2), openShard(t, srv, 1, 2)}
-	closeShards(t, shards)
+	closeShards(t, srv, shards)
 	srv.WaitConnected(t, wait)
 	g := guilds[1] // shard 1's
 	p := srv.DispatchToShard(0, json.RawMessage(`{"id":"5301","application_id":"9001","type":2,"token":"tok-5301","version":1,

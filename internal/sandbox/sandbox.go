@@ -111,6 +111,10 @@ type Sandbox struct {
 	mu     sync.Mutex
 	calls  map[string]call // interaction id → who used what, for message headers
 	jumped chan struct{}   // closed and replaced when the clock jumps
+	// defs is the registered commands decoded, as of the server's
+	// CommandsVersion defsVersion (see commands).
+	defs        []commandDef
+	defsVersion int
 }
 
 // call is an interaction the page made: shown above the bot's reply to it.

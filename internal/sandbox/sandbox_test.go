@@ -3,7 +3,9 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -228,5 +230,50 @@ func TestHiddenCommandNeedsManageServer(t *testing.T) {
 	status, body := webRequest{}.do(t, sb, http.MethodPost, "/api/command", `{"channel":"6001","as":"7001","name":"quizadmin","path":["daily","status"]}`)
 	if status != http.StatusOK || strings.Contains(body, "error") || sb.Server().Callbacks() != 1 {
 		t.Errorf("Alice's /quizadmin daily status: got %d %s and %d callbacks, want it answered by the bot", status, body, sb.Server().Callbacks())
+	}
+}
+
+// TestPageFollowsCommandChanges: the page offers the commands registered
+// now: after the bot's commands are replaced (a bulk overwrite, as a
+// restarted bot sends) and one is deleted, the composer lists the new set.
+func TestPageFollowsCommandChanges(t *testing.T) {
+	sb := startSandbox(t, testBank)
+	send := func(method, path, body string) []byte {
+		t.Helper()
+		req, err := http.NewRequest(method, sb.Server().URL()+"/api/v9/applications/9001/commands"+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bot "+sb.BotToken())
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		out, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode >= 300 {
+			t.Fatalf("%s commands%s: %d %s", method, path, resp.StatusCode, out)
+		}
+		return out
+	}
+	page := func() string {
+		t.Helper()
+		_, page := webRequest{}.do(t, sb, http.MethodGet, "/channels/"+quizChannel+"?as=7001", "")
+		return page
+	}
+	if p := page(); !strings.Contains(p, `"label":"/quiz ask"`) {
+		t.Fatalf("the page before any change: want /quiz ask offered")
+	}
+	var cmds []struct{ ID, Name string }
+	if err := json.Unmarshal(send(http.MethodPut, "", `[{"name":"alpha","description":"A","type":1},{"name":"beta","description":"B","type":1}]`), &cmds); err != nil || len(cmds) != 2 {
+		t.Fatalf("bulk overwrite: %v, %+v", err, cmds)
+	}
+	if p := page(); strings.Contains(p, `"label":"/quiz ask"`) || !strings.Contains(p, `"label":"/alpha"`) || !strings.Contains(p, `"label":"/beta"`) {
+		t.Errorf("the page after the overwrite: want /alpha and /beta offered, and /quiz ask no more")
+	}
+	send(http.MethodDelete, "/"+cmds[1].ID, "")
+	if p := page(); !strings.Contains(p, `"label":"/alpha"`) || strings.Contains(p, `"label":"/beta"`) {
+		t.Errorf("the page after /beta's deletion: want /alpha offered, and /beta no more")
 	}
 }

@@ -176,12 +176,11 @@ func (sb *Sandbox) command(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	defs := sb.commands()
-	if why := refusal(defs, a.Name, m); why != "" {
+	if why := sb.refusal(a.Name, m); why != "" {
 		writeJSON(w, outcome{Error: why})
 		return
 	}
-	opts, err := buildOptions(defs, a, "")
+	opts, err := sb.buildOptions(a, "")
 	if err != nil {
 		writeJSON(w, outcome{Error: err.Error()})
 		return
@@ -198,12 +197,11 @@ func (sb *Sandbox) autocomplete(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	defs := sb.commands()
-	if why := refusal(defs, a.Name, m); why != "" {
+	if why := sb.refusal(a.Name, m); why != "" {
 		writeJSON(w, outcome{Error: why})
 		return
 	}
-	opts, err := buildOptions(defs, a, a.Focused)
+	opts, err := sb.buildOptions(a, a.Focused)
 	if err != nil {
 		writeJSON(w, outcome{Error: err.Error()})
 		return
@@ -265,11 +263,11 @@ func writeJSON(w http.ResponseWriter, v any) {
 }
 
 // buildOptions turns the page's option values into typed options, using
-// the registered command's definition (one of cmds) for the types (the
-// page is not trusted with them). focused names the option being typed,
-// for autocomplete.
-func buildOptions(cmds []commandDef, a action, focused string) ([]fakediscord.Option, error) {
-	defs, ok := commandOptions(cmds, a.Name, a.Path)
+// the registered command's definition for the types (the page is not
+// trusted with them). focused names the option being typed, for
+// autocomplete.
+func (sb *Sandbox) buildOptions(a action, focused string) ([]fakediscord.Option, error) {
+	defs, ok := commandOptions(sb.commands(), a.Name, a.Path)
 	if !ok {
 		return nil, fmt.Errorf("unknown command /%s", strings.Join(append([]string{a.Name}, a.Path...), " "))
 	}
@@ -351,14 +349,31 @@ func decodeCommands(raw []map[string]any) []commandDef {
 	return defs
 }
 
-// commands returns the registered commands, decoded: once a request, as
-// the embedded server copies them through JSON and decoding does again.
-func (sb *Sandbox) commands() []commandDef { return decodeCommands(sb.srv.Commands("")) }
+// commands is the registered global commands, decoded. Every page render
+// and command reads them, and they change only when the bot registers
+// them: the decoding is kept until the server's commands change. The
+// result is shared: callers must not change it.
+func (sb *Sandbox) commands() []commandDef {
+	v := sb.srv.CommandsVersion()
+	sb.mu.Lock()
+	if sb.defs != nil && sb.defsVersion == v {
+		defer sb.mu.Unlock()
+		return sb.defs
+	}
+	sb.mu.Unlock()
+	defs := decodeCommands(sb.srv.Commands("")) // as of v or later: a later change reads them again
+	if defs == nil {
+		defs = []commandDef{}
+	}
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	sb.defs, sb.defsVersion = defs, v
+	return defs
+}
 
-// commandOptions finds the value options of /name path... among cmds, by
-// name.
-func commandOptions(cmds []commandDef, name string, path []string) (map[string]optionDef, bool) {
-	for _, c := range cmds {
+// commandOptions finds the value options of /name path... by name.
+func commandOptions(defs []commandDef, name string, path []string) (map[string]optionDef, bool) {
+	for _, c := range defs {
 		if c.Name != name {
 			continue
 		}
@@ -436,10 +451,10 @@ func permissionNames(bits int64) string {
 	return strings.Join(names, ", ")
 }
 
-// refusal says why member may not use the command name (one of cmds), ""
+// refusal says why member may not use the registered command name, ""
 // when they may (or no such command exists: buildOptions says so).
-func refusal(cmds []commandDef, name string, m fakediscord.Member) string {
-	for _, c := range cmds {
+func (sb *Sandbox) refusal(name string, m fakediscord.Member) string {
+	for _, c := range sb.commands() {
 		if c.Name == name {
 			return c.refusal(m)
 		}
@@ -471,11 +486,11 @@ type hiddenCommand struct {
 	Message string `json:"message"`
 }
 
-// hiddenCommands lists the commands of cmds member lacks a permission
+// hiddenCommands lists the registered commands member lacks a permission
 // for.
-func hiddenCommands(cmds []commandDef, m fakediscord.Member) []hiddenCommand {
+func hiddenCommands(defs []commandDef, m fakediscord.Member) []hiddenCommand {
 	out := []hiddenCommand{}
-	for _, c := range cmds {
+	for _, c := range defs {
 		if why := c.refusal(m); why != "" && (c.Type == 0 || c.Type == 1) {
 			out = append(out, hiddenCommand{Name: c.Name, Message: why})
 		}
@@ -483,12 +498,12 @@ func hiddenCommands(cmds []commandDef, m fakediscord.Member) []hiddenCommand {
 	return out
 }
 
-// leafCommands flattens the slash commands of cmds that member may see
+// leafCommands flattens the registered slash commands that member may see
 // (Discord hides a command whose default_member_permissions the member
 // lacks, unless they are an administrator).
-func leafCommands(cmds []commandDef, m fakediscord.Member) []leafCommand {
+func leafCommands(defs []commandDef, m fakediscord.Member) []leafCommand {
 	var out []leafCommand
-	for _, c := range cmds {
+	for _, c := range defs {
 		if c.Type != 0 && c.Type != 1 {
 			continue
 		}

@@ -123,21 +123,29 @@ func (c *Client) CloseIdleConnections() { c.rest.Client.CloseIdleConnections() }
 func (c *Client) RateLimiter() *discordgo.RateLimiter { return c.rest.Ratelimiter }
 
 // Post sends m to a channel and returns the new message's id. A rate
-// limit is waited out as discordgo waits (a Background ctx does not retry
-// a 429: it fails with a *discordgo.RateLimitError).
+// limit is waited out as discordgo waits. Under a Background ctx a 429 is
+// not retried (it fails with a *discordgo.RateLimitError), and a limit
+// already known for the route is waited out only for as long as ctx lasts
+// (discordgo would sleep through it, deaf to ctx).
 func (c *Client) Post(ctx context.Context, channel string, m *discordgo.MessageSend) (messageID string, err error) {
-	msg, err := c.rest.ChannelMessageSendComplex(channel, m, rest(ctx)...)
-	if err != nil {
-		return "", err
+	if !background(ctx) {
+		msg, err := c.rest.ChannelMessageSendComplex(channel, m, rest(ctx)...)
+		if err != nil {
+			return "", err
+		}
+		return msg.ID, nil
 	}
-	return msg.ID, nil
+	return c.post(ctx, channel, m, -1)
 }
 
 // Edit edits a channel message (m.Channel, m.ID), waiting out a rate
 // limit as Post does.
 func (c *Client) Edit(ctx context.Context, m *discordgo.MessageEdit) error {
-	_, err := c.rest.ChannelMessageEditComplex(m, rest(ctx)...)
-	return err
+	if !background(ctx) {
+		_, err := c.rest.ChannelMessageEditComplex(m, rest(ctx)...)
+		return err
+	}
+	return c.edit(ctx, m, -1)
 }
 
 // maxRateWait is the longest EditNow and PostNow wait for a rate-limited
@@ -157,33 +165,42 @@ var ErrRateLimited = errors.New("rate limited: try again later")
 // It takes the route's discordgo bucket itself, so discordgo's own
 // requests and this one still count together.
 func (c *Client) EditNow(ctx context.Context, m *discordgo.MessageEdit) error {
-	if m.Embeds != nil {
-		richEmbeds(*m.Embeds)
-	}
-	body, err := json.Marshal(m)
-	if err != nil {
-		return fmt.Errorf("edit message %s: %w", m.ID, err)
-	}
-	if err := c.requestNow(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(m.Channel, m.ID),
-		discordgo.EndpointChannelMessage(m.Channel, ""), body); err != nil {
-		return fmt.Errorf("edit message %s: %w", m.ID, err)
-	}
-	return nil
+	return c.edit(ctx, m, maxRateWait)
 }
 
 // PostNow sends m to a channel as EditNow edits one: without waiting out a
 // long rate limit (ErrRateLimited), in discordgo's bucket of the route.
 func (c *Client) PostNow(ctx context.Context, channel string, m *discordgo.MessageSend) error {
-	richEmbeds(m.Embeds)
-	body, err := json.Marshal(m)
-	if err != nil {
-		return fmt.Errorf("send message: %w", err)
+	_, err := c.post(ctx, channel, m, maxRateWait)
+	return err
+}
+
+// edit is Edit's request, made by request: waiting at most maxWait for
+// the route (any time ctx allows when maxWait < 0), not retrying a 429.
+func (c *Client) edit(ctx context.Context, m *discordgo.MessageEdit, maxWait time.Duration) error {
+	if m.Embeds != nil {
+		richEmbeds(*m.Embeds)
 	}
-	route := discordgo.EndpointChannelMessages(channel)
-	if err := c.requestNow(ctx, http.MethodPost, route, route, body); err != nil {
-		return fmt.Errorf("send message: %w", err)
+	if _, err := c.request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(m.Channel, m.ID),
+		discordgo.EndpointChannelMessage(m.Channel, ""), m, m.Files, maxWait); err != nil {
+		return fmt.Errorf("edit message %s: %w", m.ID, err)
 	}
 	return nil
+}
+
+// post is Post's request as edit is Edit's; it returns the new message's id.
+func (c *Client) post(ctx context.Context, channel string, m *discordgo.MessageSend, maxWait time.Duration) (string, error) {
+	richEmbeds(m.Embeds)
+	route := discordgo.EndpointChannelMessages(channel)
+	resp, err := c.request(ctx, http.MethodPost, route, route, m, m.Files, maxWait)
+	if err != nil {
+		return "", fmt.Errorf("send message: %w", err)
+	}
+	var msg discordgo.Message
+	if err := json.Unmarshal(resp, &msg); err != nil {
+		return "", fmt.Errorf("send message: %w", err)
+	}
+	return msg.ID, nil
 }
 
 // richEmbeds sets the type discordgo sets on embeds it sends itself.
@@ -195,35 +212,48 @@ func richEmbeds(embeds []*discordgo.MessageEmbed) {
 	}
 }
 
-// requestNow makes a REST request in discordgo's rate-limit bucket of
-// route, failing with ErrRateLimited rather than waiting more than
-// maxRateWait for the bucket (see EditNow).
-func (c *Client) requestNow(ctx context.Context, method, uri, route string, body []byte) error {
+// request makes a REST request of data (JSON, or multipart with files as
+// discordgo sends them) in discordgo's rate-limit bucket of route, and
+// returns the response's body. It waits for the bucket under ctx: when
+// the route is limited for longer than maxWait (if maxWait >= 0) it fails
+// at once with ErrRateLimited, and when ctx ends first it returns ctx's
+// error (discordgo would sleep through either wait, deaf to ctx). A 429 is
+// not retried: it fails with a *discordgo.RateLimitError (see EditNow).
+func (c *Client) request(ctx context.Context, method, uri, route string, data any, files []*discordgo.File, maxWait time.Duration) ([]byte, error) {
+	contentType, body := "application/json", []byte(nil)
+	var err error
+	if len(files) > 0 {
+		contentType, body, err = discordgo.MultipartBodyWithJSON(data, files)
+	} else {
+		body, err = json.Marshal(data)
+	}
+	if err != nil {
+		return nil, err
+	}
 	rl := c.rest.Ratelimiter
 	bucket := rl.GetBucket(route)
-	give := time.Now().Add(maxRateWait)
+	give := time.Now().Add(maxWait)
 	for !bucket.TryLock() { // another request of the route is in flight, or asleep
-		if time.Now().After(give) {
-			return ErrRateLimited
+		if maxWait >= 0 && time.Now().After(give) {
+			return nil, ErrRateLimited
 		}
 		if err := sleepCtx(ctx, 10*time.Millisecond); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if wait := rl.GetWaitTime(bucket, 1); wait > 0 {
-		if wait > maxRateWait {
+		if maxWait >= 0 && wait > maxWait {
 			bucket.Unlock()
-			return fmt.Errorf("%w (for %v)", ErrRateLimited, wait.Round(time.Millisecond))
+			return nil, fmt.Errorf("%w (for %v)", ErrRateLimited, wait.Round(time.Millisecond))
 		}
 		if err := sleepCtx(ctx, wait); err != nil {
 			bucket.Unlock()
-			return err
+			return nil, err
 		}
 	}
 	bucket.Remaining--
-	_, err := c.rest.RequestWithLockedBucket(method, uri, "application/json", body, bucket, 0,
+	return c.rest.RequestWithLockedBucket(method, uri, contentType, body, bucket, 0,
 		append(rest(ctx), discordgo.WithRetryOnRatelimit(false))...)
-	return err
 }
 
 // ErrDMClosed is returned by DM when the member's direct messages are
@@ -234,15 +264,37 @@ var ErrDMClosed = errors.New("the member's direct messages are closed")
 // user whose direct messages are closed to the bot fails with an error
 // that wraps ErrDMClosed (and Discord's *discordgo.RESTError).
 func (c *Client) DM(ctx context.Context, user string, m *discordgo.MessageSend) error {
-	ch, err := c.rest.UserChannelCreate(user, rest(ctx)...)
-	if err == nil {
-		_, err = c.rest.ChannelMessageSendComplex(ch.ID, m, rest(ctx)...)
-	}
+	err := c.dm(ctx, user, m)
 	var re *discordgo.RESTError
 	if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusForbidden &&
 		re.Message != nil && re.Message.Code == discordgo.ErrCodeCannotSendMessagesToThisUser {
 		return fmt.Errorf("%w: %w", ErrDMClosed, err)
 	}
+	return err
+}
+
+// dm opens the direct-message channel and sends m in it; under a
+// Background ctx as Post does.
+func (c *Client) dm(ctx context.Context, user string, m *discordgo.MessageSend) error {
+	if !background(ctx) {
+		ch, err := c.rest.UserChannelCreate(user, rest(ctx)...)
+		if err == nil {
+			_, err = c.rest.ChannelMessageSendComplex(ch.ID, m, rest(ctx)...)
+		}
+		return err
+	}
+	resp, err := c.request(ctx, http.MethodPost, discordgo.EndpointUserChannels("@me"), discordgo.EndpointUserChannels(""),
+		struct {
+			RecipientID string `json:"recipient_id"`
+		}{user}, nil, -1)
+	if err != nil {
+		return fmt.Errorf("open direct message channel: %w", err)
+	}
+	var ch discordgo.Channel
+	if err := json.Unmarshal(resp, &ch); err != nil {
+		return fmt.Errorf("open direct message channel: %w", err)
+	}
+	_, err = c.post(ctx, ch.ID, m, -1)
 	return err
 }
 

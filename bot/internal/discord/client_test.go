@@ -7,7 +7,9 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -84,5 +86,110 @@ func TestRateLimited(t *testing.T) {
 		if got := RateLimited(tt.err); got != tt.want {
 			t.Errorf("%s: RateLimited(%v) = %v, want %v", tt.name, tt.err, got, tt.want)
 		}
+	}
+}
+
+// limitedServer answers the first request of route ("METHOD /path") 429
+// with the route limited for resetAfter (X-RateLimit-Remaining 0), and
+// every other request 200 with body; it counts the requests of each route.
+type limitedServer struct {
+	route      string
+	resetAfter string
+	body       string
+	mu         sync.Mutex
+	seen       map[string]int
+}
+
+func (l *limitedServer) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Body != nil {
+		_, _ = io.Copy(io.Discard, req.Body)
+		req.Body.Close()
+	}
+	l.mu.Lock()
+	l.seen[req.Method+" "+req.URL.Path]++
+	limited := req.Method+" "+req.URL.Path == l.route && l.seen[l.route] == 1
+	l.mu.Unlock()
+	status, body, h := http.StatusOK, l.body, http.Header{}
+	if limited {
+		status, body = http.StatusTooManyRequests, `{"message":"You are being rate limited.","retry_after":`+l.resetAfter+`,"global":false}`
+		h.Set("X-RateLimit-Remaining", "0")
+		h.Set("X-RateLimit-Reset-After", l.resetAfter)
+	}
+	return &http.Response{StatusCode: status, Status: http.StatusText(status), Header: h,
+		Body: io.NopCloser(strings.NewReader(body)), Request: req, ProtoMajor: 1, ProtoMinor: 1}, nil
+}
+
+func (l *limitedServer) requests(route string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.seen[route]
+}
+
+// TestBackgroundWaitsEndWithTheContext: the scheduler's and the
+// refresher's Post, Edit and DM (a Background context) fail at once with
+// the 429 they meet; the next one on that route waits out the limit Discord
+// gave it, as discordgo would, but stops waiting when the context ends
+// (discordgo sleeps through it, deaf to the context: a bot being stopped
+// would wait for a 60 s limit to pass).
+func TestBackgroundWaitsEndWithTheContext(t *testing.T) {
+	t.Parallel()
+	edit := func(ctx context.Context, c *Client) error {
+		content := "3 answers"
+		return c.Edit(ctx, &discordgo.MessageEdit{Channel: "6001", ID: "5001", Content: &content, AllowedMentions: noPings()})
+	}
+	post := func(ctx context.Context, c *Client) error {
+		_, err := c.Post(ctx, "6001", &discordgo.MessageSend{Content: "question", AllowedMentions: noPings()})
+		return err
+	}
+	dm := func(ctx context.Context, c *Client) error {
+		return c.DM(ctx, "7001", &discordgo.MessageSend{Content: "result", AllowedMentions: noPings()})
+	}
+	tests := []struct {
+		name  string
+		route string
+		send  func(context.Context, *Client) error
+	}{
+		{"Edit", "PATCH /api/v9/channels/6001/messages/5001", edit},
+		{"Post", "POST /api/v9/channels/6001/messages", post},
+		{"DM", "POST /api/v9/users/@me/channels", dm},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := &limitedServer{route: tt.route, resetAfter: "60", body: `{"id":"5002","channel_id":"6001"}`, seen: map[string]int{}}
+			c := testClient(t, srv)
+			if err := tt.send(Background(context.Background()), c); !RateLimited(err) {
+				t.Fatalf("first request: %v, want a 429 not retried", err)
+			}
+			ctx, cancel := context.WithCancel(Background(context.Background()))
+			done := make(chan error, 1)
+			go func() { done <- tt.send(ctx, c) }()
+			cancel()
+			select {
+			case err := <-done:
+				if !errors.Is(err, context.Canceled) {
+					t.Errorf("second request: %v, want context.Canceled", err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("second request still waiting for the 60 s limit 5 s after its context ended")
+			}
+			if n := srv.requests(tt.route); n != 1 {
+				t.Errorf("%d requests of %s, want 1 (the second waits for the limit)", n, tt.route)
+			}
+
+			// A short limit is waited out, and the request sent.
+			srv = &limitedServer{route: tt.route, resetAfter: "0.05", body: `{"id":"5002","channel_id":"6001"}`, seen: map[string]int{}}
+			c = testClient(t, srv)
+			bg := Background(t.Context())
+			if err := tt.send(bg, c); !RateLimited(err) {
+				t.Fatalf("first request: %v, want a 429 not retried", err)
+			}
+			if err := tt.send(bg, c); err != nil {
+				t.Fatalf("request after a 50 ms limit: %v", err)
+			}
+			if n := srv.requests(tt.route); n != 2 {
+				t.Errorf("%d requests of %s, want 2", n, tt.route)
+			}
+		})
 	}
 }

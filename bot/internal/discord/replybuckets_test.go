@@ -201,6 +201,43 @@ func TestReplyTakesAFreeSlot(t *testing.T) {
 	}
 }
 
+// TestReplyBucketsBounded: after more interactions than there are reply
+// slots, each replied to in every way (16 at a time, so that slots are
+// busy and replies move on to free ones), discordgo's limiter holds the
+// slots' buckets only: at most ReplySlots, none for an interaction's own
+// route. (The bot's end-to-end test of the same name checks that its
+// replies all go through the slots.)
+func TestReplyBucketsBounded(t *testing.T) {
+	t.Parallel()
+	const interactions, wave = ReplySlots + 64, 16
+	cl := testClient(t, slowServer{})
+	for i := 0; i < interactions; i += wave {
+		var wg sync.WaitGroup
+		for j := i; j < min(i+wave, interactions); j++ {
+			id := strconv.Itoa(1300000000000000000 + j)
+			c := &call{ctx: context.Background(), c: cl, i: &discordgo.Interaction{ID: id, AppID: "9001", Token: "tok" + id}}
+			wg.Go(func() {
+				for _, rc := range replyCalls {
+					if err := rc.send(c); err != nil {
+						t.Errorf("%s of %s: %v", rc.name, id, err)
+					}
+				}
+			})
+		}
+		wg.Wait()
+	}
+	keys := bucketKeys(cl.rest.Ratelimiter)
+	if len(keys) > ReplySlots {
+		t.Errorf("after %d interactions discordgo holds %d buckets, want at most %d", interactions, len(keys), ReplySlots)
+	}
+	for _, k := range keys {
+		if n, err := strconv.Atoi(strings.TrimPrefix(k, "interaction:")); err != nil || n < 0 || n >= ReplySlots {
+			t.Errorf("bucket %q: want only the reply slots' (interaction:0 to interaction:%d)", k, ReplySlots-1)
+			break
+		}
+	}
+}
+
 func TestSlotKey(t *testing.T) {
 	for _, tc := range []struct {
 		n    int

@@ -137,15 +137,19 @@ type backgroundKey struct{}
 // calls do not retry a request Discord answered 429 (discordgo would sleep
 // through the wait, deaf to the context, which could hold up shutdown):
 // they fail with a *discordgo.RateLimitError, and the work is retried
-// later.
+// later. A rate limit already known for a route their Post, Edit or DM
+// goes to is waited out for as long as the context lasts, and no longer.
 func Background(ctx context.Context) context.Context {
 	return context.WithValue(ctx, backgroundKey{}, true)
 }
 
+// background reports whether ctx is marked by Background.
+func background(ctx context.Context) bool { return ctx.Value(backgroundKey{}) != nil }
+
 // rest is the request options of a REST call made under ctx.
 func rest(ctx context.Context) []discordgo.RequestOption {
 	opts := []discordgo.RequestOption{discordgo.WithContext(ctx)}
-	if ctx.Value(backgroundKey{}) != nil {
+	if background(ctx) {
 		opts = append(opts, discordgo.WithRetryOnRatelimit(false))
 	}
 	return opts

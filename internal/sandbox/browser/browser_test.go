@@ -33,9 +33,18 @@ var screenshot = flag.String("screenshot", "", "write the screenshot of a reveal
 // mock exam's result.
 var mockScreenshot = flag.String("mock-screenshot", "", "write the screenshot of a mock exam's result to this PNG file")
 
-// startBrowser starts one headless Chromium (found by TestMain) for the
-// test and its subtests.
-func startBrowser(t *testing.T) context.Context {
+// chromium is one headless Chromium (found by TestMain) for a test and
+// its subtests, started in the background (startBrowser): the subtests
+// start their sandboxes meanwhile, and tab waits for it.
+type chromium struct {
+	ctx   context.Context
+	ready chan struct{} // closed once Chromium started, or failed to (err)
+	err   error
+}
+
+// startBrowser starts the test's Chromium, and closes it when the test and
+// its subtests end.
+func startBrowser(t *testing.T) *chromium {
 	t.Helper()
 	path := chromiumPath
 	// Chromium's helpers may still write to the profile as the browser
@@ -73,16 +82,22 @@ func startBrowser(t *testing.T) context.Context {
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	// chromedp logs CDP events it does not know (the <dialog>'s top-layer
 	// updates in newer Chromium); only other errors are worth showing.
-	browser, cancelBrowser := chromedp.NewContext(alloc, chromedp.WithErrorf(func(format string, a ...any) {
+	browserCtx, cancelBrowser := chromedp.NewContext(alloc, chromedp.WithErrorf(func(format string, a ...any) {
 		if !strings.HasPrefix(format, "unhandled node event") {
 			log.Printf(format, a...)
 		}
 	}))
+	b := &chromium{ctx: browserCtx, ready: make(chan struct{})}
+	go func() {
+		defer close(b.ready)
+		b.err = chromedp.Run(browserCtx)
+	}()
 	t.Cleanup(func() {
-		lost := browser.Err() != nil // the connection was lost before the end
+		<-b.ready
+		lost := browserCtx.Err() != nil // the connection was lost before the end
 		// Closed through the protocol and waited for, then killed if it
 		// is still there (cancelAlloc).
-		if err := chromedp.Cancel(browser); err != nil {
+		if err := chromedp.Cancel(browserCtx); err != nil {
 			t.Logf("close Chromium: %v", err)
 		}
 		if lost || t.Failed() {
@@ -96,10 +111,7 @@ func startBrowser(t *testing.T) context.Context {
 		cancelAlloc()
 		_ = os.RemoveAll(profile)
 	})
-	if err := chromedp.Run(browser); err != nil {
-		t.Fatalf("start Chromium: %v", err)
-	}
-	return browser
+	return b
 }
 
 // tailBuffer keeps the last max bytes written to it; it is safe for
@@ -127,10 +139,15 @@ func (t *tailBuffer) String() string {
 	return string(t.b)
 }
 
-// tab opens a new tab in browser for one subtest, bounded by a deadline.
-func tab(t *testing.T, browser context.Context) context.Context {
+// tab opens a new tab in browser for one subtest, bounded by a deadline,
+// once the browser has started.
+func tab(t *testing.T, b *chromium) context.Context {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(browser)
+	<-b.ready
+	if b.err != nil {
+		t.Fatalf("start Chromium: %v", b.err)
+	}
+	ctx, cancel := chromedp.NewContext(b.ctx)
 	ctx, cancelT := context.WithTimeout(ctx, 2*time.Minute)
 	t.Cleanup(func() { cancelT(); cancel() })
 	return ctx
@@ -550,7 +567,7 @@ func TestBrowser(t *testing.T) {
 		ctx := tab(t, browser)
 		// mockButton clicks a button of the mock exam's private message.
 		mockButton := func(label string) chromedp.Action {
-			return chromedp.Click(fmt.Sprintf(`//li[contains(@class,"ephemeral")][last()]//button[text()[normalize-space()=%s] and not(@disabled)]`, jsString(label)), chromedp.BySearch)
+			return click(fmt.Sprintf(`//li[contains(@class,"ephemeral")][last()]//button[text()[normalize-space()=%s] and not(@disabled)]`, jsString(label)), chromedp.BySearch)
 		}
 		run(t, ctx, "Bob starts /quiz mock",
 			chromedp.Navigate(sb.URL()),
@@ -624,7 +641,7 @@ func TestBrowser(t *testing.T) {
 			}
 		}
 		run(t, ctx, "go over the questions",
-			chromedp.Click(`//li[contains(@class,"ephemeral")][last()]//button[starts-with(normalize-space(),"Go over")]`, chromedp.BySearch),
+			click(`//li[contains(@class,"ephemeral")][last()]//button[starts-with(normalize-space(),"Go over")]`, chromedp.BySearch),
 			waitText(`.message.ephemeral .content`, "Mock exam review · 1 of 2 · question 2 of 3 · ❌ missed · ⚑ flagged"),
 			waitText(`.message.ephemeral .content`, "You chose "+wrong2+". The answer: "),
 			mockButton("Next"),
@@ -634,7 +651,7 @@ func TestBrowser(t *testing.T) {
 		run(t, ctx, "a second attempt; Advance time 10 minutes; the next click shows the result",
 			slash("/quiz mock", [2]string{"bank", "Mock Bank"}),
 			waitText(`.message.ephemeral .content`, "0 answered · ⚑ 0 flagged · ○ 3 unanswered"),
-			chromedp.Click(`button[data-advance="10m"]`),
+			click(`button[data-advance="10m"]`),
 			waitText(`#clock .clock-ahead`, "ahead of real time"),
 			mockButton("Next"),
 			waitText(`.message.ephemeral .content`, "Time is up."),
