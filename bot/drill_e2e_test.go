@@ -38,11 +38,7 @@ var drillBank = func() string {
 func TestDrillOrder(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
-	e := newEnv(t, start)
-	e.start()
-	if got := e.admin(alice, sub("import", attachment("drill.yaml", drillBank))); !strings.Contains(got, "added 8") {
-		t.Fatalf("import: %q", got)
-	}
+	e := drillEnv(t, start)
 	net := []string{"net"}
 	e.played("d1", net, start.Add(-2*time.Hour), map[questions.UserID]string{7002: "B"})     // missed just now
 	e.played("d4", net, start.Add(-3*24*time.Hour), map[questions.UserID]string{7002: "B"})  // missed days ago: less recalled
@@ -157,6 +153,17 @@ func TestDrillOrder(t *testing.T) {
 	e.checkWire()
 }
 
+// drillEnv starts a bot at start whose server has imported drillBank.
+func drillEnv(t *testing.T, start time.Time) *env {
+	t.Helper()
+	e := newEnv(t, start)
+	e.start()
+	if got := e.admin(alice, sub("import", attachment("drill.yaml", drillBank))); !strings.Contains(got, "added 8") {
+		t.Fatalf("import: %q", got)
+	}
+	return e
+}
+
 // openDrillQuestion posts question qid of the Drill bank in the channel,
 // open for an hour, and waits for the scheduler to take it in.
 func (e *env) openDrillQuestion(qid string) {
@@ -177,11 +184,7 @@ func (e *env) openDrillQuestion(qid string) {
 func TestDrillStaleButtons(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
-	e := newEnv(t, start)
-	e.start()
-	if got := e.admin(alice, sub("import", attachment("drill.yaml", drillBank))); !strings.Contains(got, "added 8") {
-		t.Fatalf("import: %q", got)
-	}
+	e := drillEnv(t, start)
 	drill := func() (discordtest.Response, string) {
 		p := e.srv.SlashCommand(guildID, channelID, bob, "quiz", sub("drill", str("topic", "net"), integer("count", 4)))
 		r := p.WaitResponse(t, wait)
