@@ -65,6 +65,9 @@ type Options struct {
 	// its own transaction (see DB.recountAside): rebuildInPlace when 0,
 	// none when negative.
 	recountInPlace int
+	// recountChunk, for tests, is how many answers recountAside counts a
+	// scratch transaction: rebuildChunk when 0.
+	recountChunk int
 	// duringCheck, for tests, runs inside the background check's read
 	// transaction, before bbolt's check starts.
 	duringCheck func()
@@ -85,11 +88,12 @@ type DB struct {
 	bolt *bbolt.DB
 	path string
 	// recountInPlace is how many answers a rebuild counts in its own
-	// transaction; more are counted aside (see recountAside).
-	recountInPlace int
-	now            func() time.Time
-	locs           sync.Map // IANA name → *time.Location
-	group          groupCommit
+	// transaction; more are counted aside, recountChunk a scratch
+	// transaction (see recountAside).
+	recountInPlace, recountChunk int
+	now                          func() time.Time
+	locs                         sync.Map // IANA name → *time.Location
+	group                        groupCommit
 	// broken holds the first bbolt panic met by a transaction: bbolt may
 	// have panicked holding its own locks, so the DB is not used again.
 	broken *breaker
@@ -198,7 +202,10 @@ func open(ctx context.Context, path string, opts Options, migs []migration) (*DB
 	case opts.recountInPlace < 0:
 		opts.recountInPlace = 0
 	}
-	db := &DB{bolt: b, path: path, now: opts.Now, recountInPlace: opts.recountInPlace, broken: &breaker{}, gate: make(chan struct{}, 1), quota: opts.Quota,
+	if opts.recountChunk <= 0 {
+		opts.recountChunk = rebuildChunk
+	}
+	db := &DB{bolt: b, path: path, now: opts.Now, recountInPlace: opts.recountInPlace, recountChunk: opts.recountChunk, broken: &breaker{}, gate: make(chan struct{}, 1), quota: opts.Quota,
 		postCache: decodeCache[questions.PostID, questions.Post]{clone: clonePost}, settingsCache: decodeCache[questions.GuildID, questions.Settings]{clone: cloneSettings}}
 	db.group = groupCommit{db: b, max: 1000, delay: commitDelay, broken: db.broken, gate: db.gate,
 		onCommit: opts.OnCommit, joined: make(chan struct{}, 1)}

@@ -51,7 +51,7 @@ func (db *DB) rebuild(tx *bbolt.Tx, guildID questions.GuildID) error {
 const rebuildInPlace = 20_000
 
 // rebuildChunk is how many answers recountAside counts in each of its
-// scratch transactions.
+// scratch transactions (DB.recountChunk but in tests).
 const rebuildChunk = 10_000
 
 // scoreBuckets are the guild's buckets its answers are counted into, which
@@ -90,7 +90,7 @@ func (db *DB) recountAside(tx *bbolt.Tx, g *bbolt.Bucket, guildID questions.Guil
 	defer scratch.Close()
 	scratchGuild := []byte("guild")
 	sources := map[questions.PostID]postSource{}
-	for start := 0; start < len(refs); start += rebuildChunk {
+	for start := 0; start < len(refs); start += db.recountChunk {
 		err := scratch.Update(func(stx *bbolt.Tx) error {
 			sg, err := stx.CreateBucketIfNotExists(scratchGuild)
 			if err != nil {
@@ -102,7 +102,7 @@ func (db *DB) recountAside(tx *bbolt.Tx, g *bbolt.Bucket, guildID questions.Guil
 				}
 			}
 			d := newDeltas()
-			for _, r := range refs[start:min(start+rebuildChunk, len(refs))] {
+			for _, r := range refs[start:min(start+db.recountChunk, len(refs))] {
 				if err := countStored(tx, sg, d, loc, r.user, r.ra, sources); err != nil {
 					return err
 				}

@@ -50,8 +50,8 @@ func TestRebuildRepairs(t *testing.T) {
 }
 
 // TestRebuildAside: a rebuild that counts aside (recountAside, the way of
-// a guild of many answers) gives what counting in its own transaction
-// gives, of every board, standing, streak and memory, before and after a
+// a guild of many answers), here seven answers a scratch transaction,
+// gives what counting in its own transaction gives, of every board, standing, streak and memory, before and after a
 // change of time zone and a regrade (both rebuild); it leaves no scratch
 // file, and Open removes one a dead process left.
 func TestRebuildAside(t *testing.T) {
@@ -62,7 +62,7 @@ func TestRebuildAside(t *testing.T) {
 	if err := inPlace.BackupFile(asidePath); err != nil {
 		t.Fatal(err)
 	}
-	aside, err := Open(t.Context(), asidePath, Options{Now: func() time.Time { return t0 }, NoSync: true, recountInPlace: -1})
+	aside, err := Open(t.Context(), asidePath, Options{Now: func() time.Time { return t0 }, NoSync: true, recountInPlace: -1, recountChunk: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
