@@ -547,8 +547,16 @@ func TestMockOneOpenPerMember(t *testing.T) {
 	if mine := fmt.Sprintf("mb1:next:%d:0", m.ID); buttons(first.Components)["Next"].CustomID != mine {
 		t.Fatalf("Next's custom ID %q, want %q", buttons(first.Components)["Next"].CustomID, mine)
 	}
-	if got := e.mockClick(bob, first, forged); !strings.Contains(got.Content, "This mock exam is gone") {
-		t.Errorf("bob's click on carol's attempt: %q, want it refused", got.Content)
+	// Refused in a private follow-up; the message clicked stays as it was.
+	p := e.srv.Component(guildID, channelID, bob, first.ID, forged)
+	if r := p.WaitResponse(t, wait); r.Type != discordgo.InteractionResponseDeferredMessageUpdate {
+		t.Fatalf("the forged click answered type %d, want a deferred update", r.Type)
+	}
+	if f := p.WaitFollowups(t, 1, wait); !strings.Contains(f[0].Content, "This mock exam is gone") || f[0].Flags&discordgo.MessageFlagsEphemeral == 0 {
+		t.Errorf("bob's click on carol's attempt: %q (flags %d), want it refused privately", f[0].Content, f[0].Flags)
+	}
+	if now, ok := e.srv.Message(channelID, first.ID); !ok || now.Edits != first.Edits || now.Content != first.Content {
+		t.Errorf("the message clicked after the refusal: %d edits, %q; want it as it was (%d edits)", now.Edits, now.Content, first.Edits)
 	}
 	if after, _ := e.db.LatestMock(8001, 7003); after.Current != 0 {
 		t.Errorf("bob's click moved carol's attempt to question %d", after.Current+1)

@@ -66,7 +66,10 @@ type call struct {
 	// interaction, and this keeps it in a smaller allocation.)
 	manager bool
 	acked   bool // initial response sent (deferred or final)
-	replied bool // the member has seen a reply (not just "thinking…")
+	// deferredUpdate: the initial response was a deferred update of the
+	// component's message (deferUpdate).
+	deferredUpdate bool
+	replied        bool // the member has seen a reply (not just "thinking…")
 }
 
 // response is what a handler answers with; onInteraction sends it (send),
@@ -234,7 +237,7 @@ func (c *call) deferUpdate() error {
 	if err != nil {
 		return fmt.Errorf("defer update: %w", err)
 	}
-	c.acked = true
+	c.acked, c.deferredUpdate = true, true
 	return nil
 }
 
@@ -334,8 +337,10 @@ func (c *call) fail(text string) {
 		})
 		return
 	}
-	if c.replied {
-		// The reply is out; a follow-up can still carry the message.
+	if c.replied || c.deferredUpdate {
+		// The reply is out, or the message clicked is still what the
+		// member works in (a mock exam's question, a list's page): a
+		// follow-up carries the message and leaves it as it is.
 		_ = c.out.FollowUp(c.ctx, c.i, &discordgo.WebhookParams{
 			Content: text, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noPings(),
 		})
