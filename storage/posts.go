@@ -233,17 +233,7 @@ func (db *DB) DeletePost(ctx context.Context, postID questions.PostID) error {
 				return err
 			}
 		}
-		if len(users) == 0 {
-			return nil
-		}
-		if err := removeMembers(g, users); err != nil {
-			return err
-		}
-		refs, err := countedAnswers(g, users)
-		if err != nil {
-			return err
-		}
-		return db.recount(tx, g, p.GuildID, refs)
+		return db.rescore(tx, g, p.GuildID, users)
 	})
 	if err != nil {
 		return fmt.Errorf("delete post: %w", err)

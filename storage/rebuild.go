@@ -45,6 +45,32 @@ func (db *DB) rebuild(tx *bbolt.Tx, guildID questions.GuildID) error {
 	return db.recountAside(tx, g, guildID, refs)
 }
 
+// rescore recounts the scores of the members in users from their answers
+// that count, in the guild's bucket g of tx. A member's scores are theirs
+// alone, so the other members' keys and the rankings' counts stay right:
+// a regrade recounts only the members whose grades it changed, a deleted
+// post only those who answered it. When those members' answers are more
+// than a rebuild counts in place, the whole guild is recounted (rebuild,
+// which counts them aside): removing so many members can empty a ranking,
+// and counting them back into it within the transaction is the square
+// cost recountAside avoids.
+func (db *DB) rescore(tx *bbolt.Tx, g *bbolt.Bucket, guildID questions.GuildID, users map[questions.UserID]bool) error {
+	if len(users) == 0 {
+		return nil
+	}
+	refs, err := countedAnswers(g, users)
+	if err != nil {
+		return err
+	}
+	if len(refs) > db.recountInPlace {
+		return db.rebuild(tx, guildID)
+	}
+	if err := removeMembers(g, users); err != nil {
+		return err
+	}
+	return db.recount(tx, g, guildID, refs)
+}
+
 // rebuildInPlace is how many answers a rebuild counts into the guild's
 // emptied score buckets within its own transaction; past it they are
 // counted aside (recountAside).

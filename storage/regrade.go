@@ -121,6 +121,7 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 			return err
 		}
 		// Grade again.
+		rescored := map[questions.UserID]bool{} // the members whose grades changed
 		for _, rec := range recs {
 			changed := false
 			for i := range rec.answers {
@@ -149,7 +150,7 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 				if gr != (questions.Grade{Right: ra.right, RightPicks: ra.picks, Points: ra.points}) {
 					out.Changed++
 					ra.right, ra.picks, ra.points = gr.Right, gr.RightPicks, gr.Points
-					changed = true
+					changed, rescored[rec.user] = true, true
 				}
 			}
 			if changed {
@@ -206,7 +207,7 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 		if out.Changed == 0 {
 			return nil // the scores and memories are what they were
 		}
-		if err := db.rebuild(tx, guildID); err != nil {
+		if err := db.rescore(tx, g, guildID, rescored); err != nil {
 			return err
 		}
 		return rebuildMemory(tx, g, func(_ questions.UserID, qid string) bool { return qid == questionID })
