@@ -73,13 +73,6 @@ func (c *guildCache[K, V]) put(guild questions.GuildID, k K, v V) {
 	c.count[guild]++
 }
 
-// len returns how many values are kept, and how many of them are guild's.
-func (c *guildCache[K, V]) len(guild questions.GuildID) (all, ofGuild int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.items), c.count[guild]
-}
-
 func (c *guildCache[K, V]) remove(e *list.Element) {
 	it := c.order.Remove(e).(*guildCacheItem[K, V])
 	delete(c.items, it.key)

@@ -89,3 +89,10 @@ func TestGuildCacheShares(t *testing.T) {
 		t.Errorf("the last value of server 20: got %v, %v; want 999", v, ok)
 	}
 }
+
+// len returns how many values c keeps, and how many of them are guild's.
+func (c *guildCache[K, V]) len(guild questions.GuildID) (all, ofGuild int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.items), c.count[guild]
+}
