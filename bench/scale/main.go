@@ -112,6 +112,24 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	return nil
 }
 
+// launchQuizhost starts the quizhost binary bin on the database db and
+// the bank file bank, its files in dir, against a new harness.AdminDiscord
+// (within a minute); stop stops the bot, then the server.
+func launchQuizhost(ctx context.Context, bin, db, bank, dir string) (srv *fakediscord.Server, child *harness.Child, stop func(), err error) {
+	srv, err = harness.AdminDiscord()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	startCtx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	child, err = harness.Launch(startCtx, srv, harness.Bot{Name: "quizhost", Bin: bin, Env: harness.QuizhostEnv(srv, db, bank)}, dir)
+	if err != nil {
+		srv.Close()
+		return nil, nil, nil, err
+	}
+	return srv, child, func() { child.Stop(10 * time.Second); srv.Close() }, nil
+}
+
 func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int, pace time.Duration) error {
 	cached, err := harness.CachedGuild(out)
 	if err != nil {
@@ -123,18 +141,11 @@ func boards(ctx context.Context, out io.Writer, tmp, bin, bank string, calls int
 		return err
 	}
 	g := fakediscord.DefaultGuild() // AdminDiscord's
-	srv, err := harness.AdminDiscord()
+	srv, child, stop, err := launchQuizhost(ctx, bin, db, bank, dir)
 	if err != nil {
 		return err
 	}
-	defer srv.Close()
-	startCtx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	child, err := harness.Launch(startCtx, srv, harness.Bot{Name: "quizhost", Bin: bin, Env: harness.QuizhostEnv(srv, db, bank)}, dir)
-	if err != nil {
-		return err
-	}
-	defer child.Stop(10 * time.Second)
+	defer stop()
 
 	r := rand.New(rand.NewPCG(1, 2))
 	type measure struct {
@@ -216,18 +227,11 @@ func insights(ctx context.Context, out io.Writer, tmp, bin string, calls int) er
 		return err
 	}
 	g := fakediscord.DefaultGuild() // AdminDiscord's
-	srv, err := harness.AdminDiscord()
+	srv, child, stop, err := launchQuizhost(ctx, bin, db, bank, dir)
 	if err != nil {
 		return err
 	}
-	defer srv.Close()
-	startCtx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	child, err := harness.Launch(startCtx, srv, harness.Bot{Name: "quizhost", Bin: bin, Env: harness.QuizhostEnv(srv, db, bank)}, dir)
-	if err != nil {
-		return err
-	}
-	defer child.Stop(10 * time.Second)
+	defer stop()
 
 	sub := func(opts ...fakediscord.Option) fakediscord.Option {
 		return fakediscord.Option{Name: "insights", Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}
@@ -477,20 +481,15 @@ func openLarge(ctx context.Context, out io.Writer, tmp, bin, bank string) error 
 		return err
 	}
 	g := fakediscord.DefaultGuild() // AdminDiscord's
-	srv, err := harness.AdminDiscord()
-	if err != nil {
-		return err
-	}
-	defer srv.Close()
-	startCtx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
 	began := time.Now()
-	child, err := harness.Launch(startCtx, srv, harness.Bot{Name: "quizhost", Bin: bin, Env: harness.QuizhostEnv(srv, db, bank)}, dir)
+	srv, child, stop, err := launchQuizhost(ctx, bin, db, bank, dir)
 	if err != nil {
 		return err
 	}
-	defer child.Stop(10 * time.Second)
+	defer stop()
 	ready := time.Since(began)
+	startCtx, cancel := context.WithTimeout(ctx, time.Minute) // the first reply and the check
+	defer cancel()
 	log, _, err := child.LogFrom(0)
 	if err != nil {
 		return err
