@@ -270,6 +270,36 @@ func readHeader(r *reader, m *questions.Memory) (hasCard, fromLast bool) {
 // decodeRecord copies an answer record out of k and v (which may be bbolt
 // memory): the card with its History, and every answer; qid is its
 // question's ID (see questionNames).
+// eachRecordOf calls fn with each answer record of question qid in the
+// guild's bucket g, decoded, and its key (valid only during fn): a pass
+// over the keys of the guild's answer records, which are kept by member,
+// then question (see doc.go). Nothing when the guild has none of qid. fn
+// must not change the bucket (collect the changes, then write them).
+func eachRecordOf(g *bbolt.Bucket, qid string, fn func(k []byte, rec record) error) error {
+	b := sub(g, bAnswers)
+	if b == nil {
+		return nil
+	}
+	num, ok, err := questionNum(g, nil, qid, false)
+	if err != nil || !ok {
+		return err
+	}
+	c := b.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if recordNum(k) != num {
+			continue
+		}
+		rec, err := decodeRecord(k, v, qid)
+		if err != nil {
+			return err
+		}
+		if err := fn(k, rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func decodeRecord(k, v []byte, qid string) (record, error) {
 	if len(k) != 8 && len(k) != 12 {
 		return record{}, fmt.Errorf("answer record key %x: not a member and a question number", k)

@@ -223,23 +223,7 @@ func (db *DB) Answers(postID questions.PostID) ([]questions.Answer, error) {
 		if err != nil {
 			return err
 		}
-		g := guildRO(tx, p.GuildID)
-		b := sub(g, bAnswers)
-		if b == nil {
-			return nil
-		}
-		num, ok, err := questionNum(g, nil, p.QuestionID, false)
-		if err != nil || !ok {
-			return err
-		}
-		return b.ForEach(func(k, v []byte) error {
-			if recordNum(k) != num {
-				return nil
-			}
-			rec, err := decodeRecord(k, v, p.QuestionID)
-			if err != nil {
-				return err
-			}
+		return eachRecordOf(guildRO(tx, p.GuildID), p.QuestionID, func(_ []byte, rec record) error {
 			for _, ra := range rec.answers {
 				if ra.id == postID && !ra.mock {
 					out = append(out, ra.answer(p.GuildID, rec.user))

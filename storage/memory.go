@@ -77,25 +77,9 @@ func rescheduleClosed(tx *bbolt.Tx, p questions.Post) error {
 		return nil
 	}
 	g := guildRO(tx, p.GuildID)
-	b := sub(g, bAnswers)
-	if b == nil {
-		return nil
-	}
-	num, ok, err := questionNum(g, nil, p.QuestionID, false)
-	if err != nil || !ok {
-		return err
-	}
 	type change struct{ k, v []byte }
 	var changes []change
-	c := b.Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if recordNum(k) != num {
-			continue
-		}
-		rec, err := decodeRecord(k, v, p.QuestionID)
-		if err != nil {
-			return err
-		}
+	err := eachRecordOf(g, p.QuestionID, func(k []byte, rec record) error {
 		for _, ra := range rec.answers {
 			if ra.id != p.ID || ra.review || ra.mock {
 				continue
@@ -106,7 +90,12 @@ func rescheduleClosed(tx *bbolt.Tx, p questions.Post) error {
 			}
 			break
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
+	b := sub(g, bAnswers)
 	for _, c := range changes {
 		if err := b.Put(c.k, c.v); err != nil {
 			return err

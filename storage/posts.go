@@ -251,21 +251,10 @@ func deleteAnswersTo(g *bbolt.Bucket, p questions.Post) (map[questions.UserID]bo
 	if b == nil || p.Answers == 0 {
 		return users, nil
 	}
-	num, ok, err := questionNum(g, nil, p.QuestionID, false)
-	if err != nil || !ok {
-		return users, err
-	}
 	counts := countsFilter(g)
 	type change struct{ k, v []byte }
 	var changes []change
-	err = b.ForEach(func(k, v []byte) error {
-		if recordNum(k) != num {
-			return nil
-		}
-		rec, err := decodeRecord(k, v, p.QuestionID)
-		if err != nil {
-			return err
-		}
+	err := eachRecordOf(g, p.QuestionID, func(k []byte, rec record) error {
 		kept := rec.answers[:0]
 		for _, ra := range rec.answers {
 			if ra.id != p.ID || ra.mock {

@@ -54,19 +54,8 @@ func (db *DB) Regrade(ctx context.Context, guildID questions.GuildID, questionID
 		}
 		// The answers to the question: its posts' and its reviews'.
 		answers := g.Bucket(bAnswers)
-		num, numbered, err := questionNum(g, nil, questionID, false)
-		if err != nil {
-			return err
-		}
 		var recs []record
-		err = answers.ForEach(func(k, v []byte) error {
-			if !numbered || recordNum(k) != num {
-				return nil
-			}
-			rec, err := decodeRecord(k, v, questionID)
-			if err != nil {
-				return err
-			}
+		err = eachRecordOf(g, questionID, func(_ []byte, rec record) error {
 			recs = append(recs, rec)
 			return nil
 		})
