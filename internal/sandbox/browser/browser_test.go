@@ -70,6 +70,13 @@ func startBrowser(t *testing.T) *chromium {
 		// lost connection for want of CPU, not for anything the page did.
 		chromedp.Flag("disable-gpu-watchdog", true),
 		chromedp.Flag("disable-gpu-process-crash-limit", true),
+		// The tabs' pages run in the browser's own process, not one
+		// renderer process each: the tests cost about a sixth less CPU
+		// (9.6 → 8.0 CPU-s on two cores, four alternated runs), the
+		// largest share of `go test ./...`. The pages are the sandbox's
+		// own and another origin's on 127.0.0.1, nothing a renderer
+		// process needs to be kept apart for.
+		chromedp.Flag("single-process", true),
 		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1280, 860),
 	)
