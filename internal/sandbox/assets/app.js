@@ -29,10 +29,10 @@
       const doc = new DOMParser().parseFromString(await res.text(), "text/html");
       const nearBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80;
       morph($("#messages"), $("#messages", doc));
-      $("#violations").innerHTML = $("#violations", doc).innerHTML;
-      $("#clock").innerHTML = $("#clock", doc).innerHTML;
+      swap("#violations", doc);
+      swap("#clock", doc);
       offset = +$("#clock", doc).dataset.offset || 0;
-      $("#violation-count").textContent = $("#violation-count", doc).textContent;
+      setText($("#violation-count"), $("#violation-count", doc).textContent);
       markViolations();
       updateTimes();
       if (nearBottom) scroller.scrollTop = scroller.scrollHeight;
@@ -42,6 +42,20 @@
       busy = false;
       if (again) { again = false; refresh(); }
     }
+  }
+  // swap replaces the element sel finds with the one in doc, when the
+  // server's rendering of it changed: an unchanged part is left alone, so
+  // the browser lays out and paints nothing for it.
+  const served = new Map();
+  function swap(sel, doc) {
+    const html = $(sel, doc).innerHTML;
+    if (served.get(sel) === html) return;
+    served.set(sel, html);
+    $(sel).innerHTML = html;
+  }
+  // setText sets el's text, when it differs.
+  function setText(el, text) {
+    if (el.textContent !== text) el.textContent = text;
   }
   // morph makes list's children those of next, keeping elements whose
   // data-key did not change (an open menu stays open). A message edited
@@ -111,8 +125,8 @@
   const clockFormat = new Intl.DateTimeFormat("en-GB", {weekday: "long", day: "numeric", month: "long",
     year: "numeric", hour: "2-digit", minute: "2-digit"});
   function updateTimes() {
-    for (const el of document.querySelectorAll('time.ts[data-s="R"]')) el.textContent = relative(+el.dataset.t);
-    $("#clock-now").textContent = clockFormat.format(new Date(Date.now() + offset));
+    for (const el of document.querySelectorAll('time.ts[data-s="R"]')) setText(el, relative(+el.dataset.t));
+    setText($("#clock-now"), clockFormat.format(new Date(Date.now() + offset)));
   }
   setInterval(updateTimes, 1000);
 
