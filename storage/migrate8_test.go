@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -112,13 +113,48 @@ func apiWriter(t *testing.T, db *DB) scenarioWriter {
 	}
 }
 
-// idsWriter is apiWriter recording no answers: the scenario's posts,
-// reviews and times, and so its IDs, are the same without them.
-func idsWriter(t *testing.T, db *DB) scenarioWriter {
-	w := apiWriter(t, db)
-	w.answers = func([]questions.Answer) {}
-	w.review = func(questions.Review, time.Time, []string) {}
-	return w
+// richFixture is the scenario played through this build's API into a new
+// file, made once per test binary by the first test that asks for it (one
+// asking meanwhile waits): the file's bytes and the scenario, which the
+// tests only read. TestMigrateV7, TestRebuildAside and TestMigrateV7File
+// start from it rather than each playing the scenario again.
+var richFixture struct {
+	mu   sync.Mutex
+	data []byte
+	sc   richScenario
+}
+
+// richFile returns the rich fixture, playing it with t the first time (if
+// that fails, t fails and the next test to ask plays it again).
+func richFile(t *testing.T) ([]byte, richScenario) {
+	t.Helper()
+	richFixture.mu.Lock()
+	defer richFixture.mu.Unlock()
+	if richFixture.data == nil {
+		db, path := newDB(t)
+		sc := playRich(t, db, apiWriter(t, db))
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		richFixture.data, richFixture.sc = data, sc
+	}
+	return richFixture.data, richFixture.sc
+}
+
+// newRichDB opens a copy of the rich fixture in t.TempDir(): the scenario
+// written through this build's API.
+func newRichDB(t *testing.T) (*DB, string, richScenario) {
+	t.Helper()
+	data, sc := richFile(t)
+	path := filepath.Join(t.TempDir(), "rich.db")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return openPath(t, path), path, sc
 }
 
 // playRich plays the scenario into db with w; the same seed gives the same
@@ -397,8 +433,8 @@ func TestMigrateV7(t *testing.T) {
 		t.Fatal(err)
 	}
 	migrated := openPath(t, oldPath)
-	fresh, freshPath := newDB(t)
-	if sc2 := playRich(t, fresh, apiWriter(t, fresh)); !slices.Equal(sc2.reviews, sc.reviews) {
+	fresh, freshPath, sc2 := newRichDB(t)
+	if !slices.Equal(sc2.reviews, sc.reviews) {
 		t.Fatalf("the scenario differs between the writers: reviews %v and %v", sc2.reviews, sc.reviews)
 	}
 	var schema uint64
@@ -506,9 +542,7 @@ func TestMigrateV7File(t *testing.T) {
 	}
 	// The scenario's posts, members, reviews and times, as playRich gives
 	// them to a new file: the same IDs as in the old build's file.
-	scratch, _ := newDB(t)
-	sc := playRich(t, scratch, idsWriter(t, scratch))
-	scratch.Close()
+	_, sc := richFile(t)
 
 	db := openPath(t, path)
 	if v := dbSchema(db); v != SchemaVersion() {

@@ -56,8 +56,7 @@ func TestRebuildRepairs(t *testing.T) {
 // file, and Open removes one a dead process left.
 func TestRebuildAside(t *testing.T) {
 	t.Parallel()
-	inPlace, path := newDB(t)
-	sc := playRich(t, inPlace, apiWriter(t, inPlace))
+	inPlace, path, sc := newRichDB(t)
 	asidePath := filepath.Join(t.TempDir(), "aside.db")
 	if err := inPlace.BackupFile(asidePath); err != nil {
 		t.Fatal(err)
