@@ -247,6 +247,50 @@ func walk(b *bbolt.Bucket, path string, out map[string]string) error {
 	})
 }
 
+// dumpAll returns every bucket (and its sequence), key and value of db's
+// file but the rankings' blocks, which it checks (checkBlocks) in every
+// guild. Two files whose dumps are equal read the same through every
+// reader, however their rankings are cut into blocks: the readers read
+// nothing but the file (the decode caches are keyed by the stored bytes),
+// and a ranking's blocks, counting its keys exactly, give the same ranks
+// and pages whatever the cut.
+func dumpAll(t testing.TB, db *DB) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	// periods: b is a guild's periods bucket; period: b is a period.
+	var walkAll func(b *bbolt.Bucket, path string, periods, period bool) error
+	walkAll = func(b *bbolt.Bucket, path string, periods, period bool) error {
+		out[path] = fmt.Sprintf("bucket seq=%d", b.Sequence())
+		return b.ForEach(func(k, v []byte) error {
+			switch {
+			case v != nil:
+				out[path+hex.EncodeToString(k)] = hex.EncodeToString(v)
+				return nil
+			case period && (bytes.Equal(k, bPtsBlocks) || bytes.Equal(k, bAccBlocks)):
+				return nil // see checkBlocks
+			}
+			return walkAll(b.Bucket(k), path+hex.EncodeToString(k)+"/", bytes.Equal(k, bPeriods), periods)
+		})
+	}
+	err := db.bolt.View(func(tx *bbolt.Tx) error {
+		err := tx.ForEach(func(name []byte, b *bbolt.Bucket) error {
+			return walkAll(b, hex.EncodeToString(name)+"/", false, false)
+		})
+		if err != nil {
+			return err
+		}
+		guilds := tx.Bucket(bGuilds)
+		return guilds.ForEachBucket(func(k []byte) error {
+			checkBlocks(t, guilds.Bucket(k))
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatalf("dump: %v", err)
+	}
+	return out
+}
+
 // checkBlocks checks every ranking of guild bucket g: its blocks count its
 // keys exactly, the first block's fence is the first fence, and no block
 // is empty or past blockMax.
