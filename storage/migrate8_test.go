@@ -46,47 +46,17 @@ func (sc richScenario) firstPost(guildID questions.GuildID, qid string) (questio
 	return questions.Post{}, false
 }
 
-// scenarioWriter records the scenario's answers: as version 7 did, or
-// through this build's API. answers records the answers to one post, in
-// order, in one transaction (one commit for a post's answers rather than
-// one each: the file holds the same), where a refused answer (a second
-// answer of a member) writes nothing.
+// scenarioWriter records the scenario's answers (through this build's API:
+// apiWriter; testdata/v7/generate_test.go has the schema 7 build's).
+// answers records the answers to one post, in order, in one transaction
+// (one commit for a post's answers rather than one each: the file holds
+// the same), where a refused answer (a second answer of a member) writes
+// nothing.
 type scenarioWriter struct {
 	answers     func(as []questions.Answer)
 	startReview func(r questions.Review) questions.Review
 	review      func(r questions.Review, at time.Time, choice []string)
 	resetMember func(g questions.GuildID, user questions.UserID)
-}
-
-func v7Writer(t *testing.T, db *DB) scenarioWriter {
-	return scenarioWriter{
-		answers: func(as []questions.Answer) {
-			err := db.bolt.Update(func(tx *bbolt.Tx) error {
-				for _, a := range as {
-					// v7RecordAnswer decides a refusal before it writes.
-					if _, err := v7RecordAnswer(db, tx, a); err != nil && !isRefusal(err) {
-						return err
-					}
-				}
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-		},
-		startReview: func(r questions.Review) questions.Review { return v7StartReview(t, db, r) },
-		review: func(r questions.Review, at time.Time, choice []string) {
-			err := db.bolt.Update(func(tx *bbolt.Tx) error {
-				_, err := v7RecordReview(db, tx, questions.Answer{PostID: r.ID.Post(), GuildID: r.GuildID, UserID: r.UserID,
-					InteractionID: uint64(r.ID) * 7, Choice: choice, At: at})
-				return err
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-		},
-		resetMember: func(g questions.GuildID, user questions.UserID) { v7ResetMember(t, db, g, user) },
-	}
 }
 
 func apiWriter(t *testing.T, db *DB) scenarioWriter {
@@ -466,8 +436,9 @@ func firstDiff(got, want string) string {
 }
 
 // TestMigrateV7: a file of schema version 7 with a rich history, written
-// as the build before version 8 wrote it, migrates in place to what the
-// same history written by this build holds: every reader returns the same
+// by the build before version 8 (testdata/v7/rich.db.gz, the scenario of
+// playRich: see TestMigrateV7File), migrates in place to what the same
+// history written by this build holds: every reader returns the same
 // (leaderboards, standings, stats, streaks, players, memories, review
 // queues, posts, answers, reviews), the derived data and answer records
 // are the same (but how rankings are cut into blocks), and so are a
@@ -476,16 +447,16 @@ func TestMigrateV7(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	oldPath := filepath.Join(dir, "v7.db")
-	v7 := openV7(t, oldPath, 7)
-	sc := playRich(t, v7, v7Writer(t, v7))
-	if err := v7.Close(); err != nil {
+	if err := os.WriteFile(oldPath, []byte(readGz(t, "testdata/v7/rich.db.gz")), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	migrated := openPath(t, oldPath)
-	fresh, freshPath, sc2 := newRichDB(t)
-	if !slices.Equal(sc2.reviews, sc.reviews) {
-		t.Fatalf("the scenario differs between the writers: reviews %v and %v", sc2.reviews, sc.reviews)
+	if v := fileSchema(t, oldPath); v != 7 {
+		t.Fatalf("testdata/v7/rich.db is at schema version %d, want 7", v)
 	}
+	migrated := openPath(t, oldPath)
+	// The same history written by this build (with the same IDs: the
+	// goldens of TestMigrateV7File name them).
+	fresh, freshPath, sc := newRichDB(t)
 	var schema uint64
 	migrated.bolt.View(func(tx *bbolt.Tx) error { schema = getU64(tx.Bucket(bMeta).Get(kSchema)); return nil })
 	if schema != SchemaVersion() {
