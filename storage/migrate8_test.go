@@ -10,7 +10,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -83,47 +82,24 @@ func apiWriter(t *testing.T, db *DB) scenarioWriter {
 	}
 }
 
-// richFixture is the scenario played through this build's API into a new
-// file, made once per test binary by the first test that asks for it (one
-// asking meanwhile waits): the file's bytes and the scenario, which the
-// tests only read. TestMigrateV7, TestRebuildAside and TestMigrateV7File
-// start from it rather than each playing the scenario again.
-var richFixture struct {
-	mu   sync.Mutex
-	data []byte
-	sc   richScenario
-}
-
-// richFile returns the rich fixture, playing it with t the first time (if
-// that fails, t fails and the next test to ask plays it again).
-func richFile(t *testing.T) ([]byte, richScenario) {
-	t.Helper()
-	richFixture.mu.Lock()
-	defer richFixture.mu.Unlock()
-	if richFixture.data == nil {
-		db, path := newDB(t)
-		sc := playRich(t, db, apiWriter(t, db))
-		if err := db.Close(); err != nil {
-			t.Fatal(err)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		richFixture.data, richFixture.sc = data, sc
+// richFile is the scenario played through this build's API into a new
+// file, written once per test binary (see fileFixture): TestMigrateV7,
+// TestRebuildAside and TestMigrateV7File start from it rather than each
+// playing the scenario again.
+var richFile = fileFixture[richScenario]{build: func(t *testing.T, path string) richScenario {
+	db := openPath(t, path)
+	sc := playRich(t, db, apiWriter(t, db))
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
 	}
-	return richFixture.data, richFixture.sc
-}
+	return sc
+}}
 
 // newRichDB opens a copy of the rich fixture in t.TempDir(): the scenario
 // written through this build's API.
 func newRichDB(t *testing.T) (*DB, string, richScenario) {
 	t.Helper()
-	data, sc := richFile(t)
-	path := filepath.Join(t.TempDir(), "rich.db")
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path, sc := richFile.copy(t)
 	return openPath(t, path), path, sc
 }
 
@@ -565,7 +541,7 @@ func TestMigrateV7File(t *testing.T) {
 	}
 	// The scenario's posts, members, reviews and times, as playRich gives
 	// them to a new file: the same IDs as in the old build's file.
-	_, sc := richFile(t)
+	_, sc := richFile.get(t)
 
 	db := openPath(t, path)
 	if v := dbSchema(db); v != SchemaVersion() {
