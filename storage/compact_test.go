@@ -56,12 +56,17 @@ func dumpTx(tx *bbolt.Tx) string {
 	return out.String()
 }
 
-// freedFile writes a database whose history freed many pages: answers
-// over two months (each post's in one transaction), then their day, week
-// and month scores pruned, and a large bank imported and removed.
+// freedFile returns a copy of freedFixture.
 func freedFile(t *testing.T) string {
 	t.Helper()
-	path := newPath(t)
+	path, _ := freedFixture.copy(t)
+	return path
+}
+
+// freedFixture is a database whose history freed many pages: answers over
+// two months (each post's in one transaction), then their day, week and
+// month scores pruned, and a large bank imported and removed.
+var freedFixture = fileFixture[struct{}]{build: func(t *testing.T, path string) struct{} {
 	db := openPath(t, path)
 	for i := range 20 {
 		p := mustPost(t, db, questions.Post{QuestionID: fmt.Sprintf("q#%d", i), Tags: []string{"t"}})
@@ -85,8 +90,8 @@ func freedFile(t *testing.T) string {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return path
-}
+	return struct{}{}
+}}
 
 // TestCompactFile: a file with many freed pages shrinks, and every bucket,
 // sequence, key and value is as it was; the copy opens and reads alike.

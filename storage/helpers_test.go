@@ -83,6 +83,51 @@ var newFile = sync.OnceValues(func() ([]byte, error) {
 	return os.ReadFile(path)
 })
 
+// fileFixture is a database file written once per test binary, by the
+// first test that asks for it (one asking meanwhile waits), and copied for
+// each test that asks: for fixtures several tests start from, each test
+// changing its own copy. build writes the file at path (a new database
+// file) with that first test's t, opening it with openPath (whose cleanup
+// checks it), closes it and returns what the tests need to know of it
+// besides its bytes (which they only read); if it fails, that test fails
+// and the next one to ask builds it again.
+type fileFixture[X any] struct {
+	build func(t *testing.T, path string) X
+
+	mu    sync.Mutex
+	data  []byte
+	extra X
+}
+
+// get returns the fixture's bytes and extra, building them the first
+// time.
+func (f *fileFixture[X]) get(t *testing.T) ([]byte, X) {
+	t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.data == nil {
+		path := newPath(t)
+		extra := f.build(t, path)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.data, f.extra = data, extra
+	}
+	return f.data, f.extra
+}
+
+// copy writes a copy of the fixture into t.TempDir() and returns its path.
+func (f *fileFixture[X]) copy(t *testing.T) (string, X) {
+	t.Helper()
+	data, extra := f.get(t)
+	path := filepath.Join(t.TempDir(), "quiz.db")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path, extra
+}
+
 // openPath opens path with the test clock (without fsync in tests) and
 // registers the cleanup.
 func openPath(t testing.TB, path string) *DB {
@@ -245,6 +290,50 @@ func walk(b *bbolt.Bucket, path string, out map[string]string) error {
 		out[path+hex.EncodeToString(k)] = hex.EncodeToString(v)
 		return nil
 	})
+}
+
+// dumpAll returns every bucket (and its sequence), key and value of db's
+// file but the rankings' blocks, which it checks (checkBlocks) in every
+// guild. Two files whose dumps are equal read the same through every
+// reader, however their rankings are cut into blocks: the readers read
+// nothing but the file (the decode caches are keyed by the stored bytes),
+// and a ranking's blocks, counting its keys exactly, give the same ranks
+// and pages whatever the cut.
+func dumpAll(t testing.TB, db *DB) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	// periods: b is a guild's periods bucket; period: b is a period.
+	var walkAll func(b *bbolt.Bucket, path string, periods, period bool) error
+	walkAll = func(b *bbolt.Bucket, path string, periods, period bool) error {
+		out[path] = fmt.Sprintf("bucket seq=%d", b.Sequence())
+		return b.ForEach(func(k, v []byte) error {
+			switch {
+			case v != nil:
+				out[path+hex.EncodeToString(k)] = hex.EncodeToString(v)
+				return nil
+			case period && (bytes.Equal(k, bPtsBlocks) || bytes.Equal(k, bAccBlocks)):
+				return nil // see checkBlocks
+			}
+			return walkAll(b.Bucket(k), path+hex.EncodeToString(k)+"/", bytes.Equal(k, bPeriods), periods)
+		})
+	}
+	err := db.bolt.View(func(tx *bbolt.Tx) error {
+		err := tx.ForEach(func(name []byte, b *bbolt.Bucket) error {
+			return walkAll(b, hex.EncodeToString(name)+"/", false, false)
+		})
+		if err != nil {
+			return err
+		}
+		guilds := tx.Bucket(bGuilds)
+		return guilds.ForEachBucket(func(k []byte) error {
+			checkBlocks(t, guilds.Bucket(k))
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatalf("dump: %v", err)
+	}
+	return out
 }
 
 // checkBlocks checks every ranking of guild bucket g: its blocks count its

@@ -39,6 +39,7 @@ func scratchStats(t *testing.T, db *DB, guildID questions.GuildID) map[string]qu
 	err := db.bolt.View(func(tx *bbolt.Tx) error {
 		g := guildRO(tx, guildID)
 		names := namesOf(g)
+		posts := map[questions.PostID]questions.Post{} // decoded once, not per answer
 		return g.Bucket(bAnswers).ForEach(func(k, v []byte) error {
 			qid, err := names.of(recordNum(k))
 			if err != nil || qid == "" {
@@ -52,9 +53,12 @@ func scratchStats(t *testing.T, db *DB, guildID questions.GuildID) map[string]qu
 				if ra.review || ra.mock { // a mock answer's ID is a mock exam's
 					continue
 				}
-				p, err := getPost(tx, ra.id)
-				if err != nil {
-					return err
+				p, ok := posts[ra.id]
+				if !ok {
+					if p, err = getPost(tx, ra.id); err != nil {
+						return err
+					}
+					posts[ra.id] = p
 				}
 				obs = append(obs, storedObs{seq: ra.seq, user: rec.user, qid: qid, bank: p.Bank, key: p.Correct, choice: ra.choice, right: ra.right})
 			}

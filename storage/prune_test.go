@@ -114,6 +114,14 @@ func TestPruneScores(t *testing.T) {
 	// A second guild in UTC, all of whose periods are old.
 	buildFixture(t, fx, fixture{guild: guild + 1, members: 5, answers: 50, posts: 10,
 		end: t0.AddDate(0, -2, 0), span: 10 * 24 * time.Hour, seed: 8})
+	// What the fixture holds and reads before any prune, the same for
+	// every case (each prunes a byte-for-byte copy).
+	before, otherBefore := periodNames(t, fx, guild), periodNames(t, fx, guild+1)
+	if len(before) < 120+17+4 {
+		t.Fatalf("fixture has %d periods, want every day, week and month of 120 days", len(before))
+	}
+	readBefore := everyReading(t, fx, guild, members, t0)
+	dumpBefore := dumpDerived(t, fx, guild)
 	if err := fx.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -129,14 +137,6 @@ func TestPruneScores(t *testing.T) {
 				t.Fatal(err)
 			}
 			db := openPath(t, path)
-
-			before, otherBefore := periodNames(t, db, guild), periodNames(t, db, guild+1)
-			if len(before) < 120+17+4 {
-				t.Fatalf("fixture has %d periods, want every day, week and month of 120 days", len(before))
-			}
-			readBefore := everyReading(t, db, guild, members, t0)
-			dumpBefore := dumpDerived(t, db, guild)
-
 			res, err := db.PruneScores(t.Context(), t0, tt.keep)
 			if err != nil {
 				t.Fatal(err)
