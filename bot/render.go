@@ -33,9 +33,23 @@ func truncate(s string, n int) string {
 		return s
 	}
 	if n <= 1 {
-		return string([]rune(s)[:n])
+		return headRunes(s, n)
 	}
-	return string([]rune(s)[:n-1]) + "…"
+	return headRunes(s, n-1) + "…"
+}
+
+// headRunes is the start of s that holds its first n runes (all of s when
+// it has no more), sliced rather than converted to runes and back. (A byte
+// that is not UTF-8 counts as one rune, as in a conversion, and stays as
+// it is instead of becoming U+FFFD: JSON sends it as U+FFFD either way.)
+func headRunes(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
 }
 
 func runes(s string) int { return utf8.RuneCountInString(s) }

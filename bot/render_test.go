@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -558,12 +559,35 @@ func TestTruncate(t *testing.T) {
 		{"hello!", 5, "hell…"},
 		{"héllo wörld", 6, "héllo…"},
 		{"ab", 1, "a"},
+		{"ab", 0, ""},
+		{"日本語のテキスト", 4, "日本語…"},
+		{"😀😀😀", 3, "😀😀😀"},
 	}
 	for _, tt := range tests {
 		if got := truncate(tt.in, tt.n); got != tt.want {
 			t.Errorf("truncate(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
 		}
 	}
+}
+
+// FuzzHeadRunes: headRunes slices what a conversion to runes would keep.
+func FuzzHeadRunes(f *testing.F) {
+	for _, s := range []string{"", "hello", "héllo wörld", "日本語", "😀a😀", "a\xffb"} {
+		f.Add(s, 3)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		if n < 0 || !utf8.ValidString(s) { // (a byte that is not UTF-8 stays as it is)
+			return
+		}
+		r := []rune(s)
+		want := s
+		if n < len(r) {
+			want = string(r[:n])
+		}
+		if got := headRunes(s, n); got != want {
+			t.Errorf("headRunes(%q, %d) = %q, want %q", s, n, got, want)
+		}
+	})
 }
 
 func TestGradeMessage(t *testing.T) {
