@@ -257,13 +257,13 @@ func TestRenderValidQuestions(t *testing.T) {
 	words := []string{"the", "service", "stores", "objects", "é", "naïve", "日本語", "😀", "`code`", "**bold**", "x", "internationalisation"}
 	text := func(max int) string {
 		n := rng.IntN(max + 1)
-		out := make([]rune, 0, n)
+		out := make([]byte, 0, n)
+		count := 0 // runes in out
 		add := func(s string) {
-			for _, r := range s {
-				out = append(out, r)
-			}
+			out = append(out, s...)
+			count += utf8.RuneCountInString(s)
 		}
-		for len(out) < n {
+		for count < n {
 			switch k := rng.IntN(40); {
 			case k == 0:
 				add("\n\n")
@@ -282,7 +282,7 @@ func TestRenderValidQuestions(t *testing.T) {
 				add(words[rng.IntN(len(words))] + " ")
 			}
 		}
-		return string(out[:n])
+		return headRunes(string(out), n)
 	}
 	checked := 0
 	for i := 0; checked < 100 && i < 2000; i++ {
