@@ -471,34 +471,39 @@ func embedLen(e *discordgo.MessageEmbed) int {
 }
 
 // fitEmbeds shortens the longest texts of embeds until all of them together
-// fit Discord's 6000-character total.
+// fit Discord's 6000-character total. Each text's length is counted once:
+// a large paste's preview cut its texts many times over, counting every
+// text again at each cut.
 func fitEmbeds(embeds []*discordgo.MessageEmbed) []*discordgo.MessageEmbed {
+	type text struct {
+		s *string
+		n int // its runes
+	}
+	var texts []text // descriptions and field values, in order
 	total := 0
 	for _, e := range embeds {
 		total += embedLen(e)
+		texts = append(texts, text{&e.Description, runes(e.Description)})
+		for _, f := range e.Fields {
+			texts = append(texts, text{&f.Value, runes(f.Value)})
+		}
 	}
-	for total > maxEmbedTotal {
-		// Shorten the longest text by the excess (keeping 20 runes of it).
-		var longest *string
-		for _, e := range embeds {
-			if longest == nil || runes(e.Description) > runes(*longest) {
-				longest = &e.Description
-			}
-			for _, f := range e.Fields {
-				if runes(f.Value) > runes(*longest) {
-					longest = &f.Value
-				}
+	for total > maxEmbedTotal && len(texts) > 0 {
+		// Shorten the longest text (the first of them) by the excess,
+		// keeping 20 runes of it.
+		longest := &texts[0]
+		for i := range texts {
+			if texts[i].n > longest.n {
+				longest = &texts[i]
 			}
 		}
-		n := runes(*longest)
+		n := longest.n
 		if n <= 20 {
 			break
 		}
-		cut := total - maxEmbedTotal
-		if cut > n-20 {
-			cut = n - 20
-		}
-		*longest = truncate(*longest, n-cut)
+		cut := min(total-maxEmbedTotal, n-20)
+		*longest.s = truncate(*longest.s, n-cut)
+		longest.n = n - cut
 		total -= cut
 	}
 	return embeds
