@@ -91,7 +91,17 @@ func checkLimits(t *testing.T, what, content string, embeds []*discordgo.Message
 // revealedText is the text of a reveal's embeds in order: descriptions and
 // field values, each piece on a line.
 func revealedText(parts ...[]*discordgo.MessageEmbed) string {
+	n := 0
+	for _, part := range parts {
+		for _, e := range part {
+			n += len(e.Description) + 1
+			for _, f := range e.Fields {
+				n += len(f.Value) + 1
+			}
+		}
+	}
 	var b strings.Builder
+	b.Grow(n) // one allocation: the render tests join every reveal they check
 	for _, part := range parts {
 		for _, e := range part {
 			b.WriteString(e.Description + "\n")
