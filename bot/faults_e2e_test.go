@@ -20,7 +20,7 @@ import (
 // The database is closed once Run returns (cleanup waits for that).
 func (e *env) launch(token, apiBase string) (context.CancelFunc, <-chan error) {
 	e.t.Helper()
-	db, err := storage.Open(e.t.Context(), e.path, storage.Options{Timeout: time.Second, Now: e.clk.Now})
+	db, err := storage.Open(e.t.Context(), e.path, storage.Options{Timeout: time.Second, Now: e.clk.Now, NoSync: true})
 	if err != nil {
 		e.t.Fatal(err)
 	}
