@@ -40,7 +40,7 @@ func (s *countingStore) count(g questions.GuildID) int32 {
 // Concurrent first uses of a guild's banks share one load, which holds up
 // no other guild's; all of them get the same snapshot.
 func TestBanksLoadOncePerGuild(t *testing.T) {
-	db, err := storage.Open(t.Context(), filepath.Join(t.TempDir(), "q.db"), storage.Options{})
+	db, err := storage.Open(t.Context(), filepath.Join(t.TempDir(), "q.db"), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

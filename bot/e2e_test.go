@@ -770,11 +770,17 @@ func TestTimersSurviveRestart(t *testing.T) {
 }
 
 func TestGarbledInputAndResume(t *testing.T) {
-	t.Parallel() // the resume waits out discordgo's second after the drop
 	e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	e.undecodable = 2 // the payloads below are garbled on purpose: checked at cleanup
 	e.start()
 	post, _ := e.ask(alice)
+
+	// The gateway drops; discordgo resumes after a second it waits out
+	// holding the session. The drop comes before t.Parallel, so that the
+	// second passes while the package's other tests run.
+	e.srv.Disconnect() // synchronous: the server has no ready session now
+	t.Parallel()
+	e.srv.WaitConnected(t, wait)
 
 	// Payloads dg cannot decode reach the bot as zero values: ignored, no crash.
 	for _, raw := range []string{
@@ -799,9 +805,7 @@ func TestGarbledInputAndResume(t *testing.T) {
 		t.Errorf("unknown subcommand reply %q", c)
 	}
 
-	// The gateway drops; discordgo resumes, and the bot carries on.
-	e.srv.Disconnect() // synchronous: the server has no ready session now
-	e.srv.WaitConnected(t, wait)
+	// The bot carries on after the resume.
 	if got := e.choose(bob, post, post.Correct...); !strings.Contains(got, "Right!") {
 		t.Errorf("answer after a resume: %q", got)
 	}

@@ -20,7 +20,7 @@ import (
 // The database is closed once Run returns (cleanup waits for that).
 func (e *env) launch(token, apiBase string) (context.CancelFunc, <-chan error) {
 	e.t.Helper()
-	db, err := storage.Open(e.t.Context(), e.path, storage.Options{Timeout: time.Second, Now: e.clk.Now})
+	db, err := storage.Open(e.t.Context(), e.path, storage.Options{Timeout: time.Second, Now: e.clk.Now, NoSync: true})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -69,28 +69,37 @@ func runResult(t *testing.T, done <-chan error, within time.Duration) error {
 // after READY (the token reset, an intent withdrawn) stops the bot with an
 // error naming the code, instead of reconnecting forever.
 func TestFatalCloseCodeStopsTheBot(t *testing.T) {
-	t.Parallel() // each case waits out discordgo's second: beside the other tests that do
-	for _, tc := range []struct {
+	// Each bot learns of the close only after discordgo's second between
+	// the drop and the reconnect (its reader holds the session meanwhile).
+	// The three gateways close before t.Parallel, so that the seconds pass
+	// side by side while the package's other tests run; the results are
+	// read once the test resumes.
+	cases := []struct {
 		code int
 		want string
 	}{
 		{4004, "DISCORD_TOKEN"},
 		{4014, "intents"},
 		{4011, "sharding required"},
-	} {
+	}
+	envs := make([]*env, len(cases))
+	results := make([]<-chan error, len(cases))
+	for i := range cases {
+		envs[i] = newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
+		_, results[i] = envs[i].launch(token, envs[i].srv.URL())
+	}
+	for i, tc := range cases {
+		envs[i].srv.WaitRequest(t, func(r discordtest.Request) bool { return r.Method == "PUT" && r.Status == 200 }, wait)
+		envs[i].srv.FailGateway(tc.code, "Fatal.")
+	}
+	t.Parallel()
+	for i, tc := range cases {
 		t.Run(fmt.Sprint(tc.code), func(t *testing.T) {
-			// Each waits out discordgo's second between the drop and the
-			// reconnect (it holds the session meanwhile): side by side.
-			t.Parallel()
-			e := newEnv(t, time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
-			_, done := e.launch(token, e.srv.URL())
-			e.srv.WaitRequest(t, func(r discordtest.Request) bool { return r.Method == "PUT" && r.Status == 200 }, wait)
-			e.srv.FailGateway(tc.code, "Fatal.")
-			err := runResult(t, done, wait)
+			err := runResult(t, results[i], wait)
 			if err == nil || !strings.Contains(err.Error(), fmt.Sprint(tc.code)) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("Run = %v, want an error naming close code %d and %q", err, tc.code, tc.want)
 			}
-			if n := e.srv.Identifies() + e.srv.Resumes(); n > 2 {
+			if n := envs[i].srv.Identifies() + envs[i].srv.Resumes(); n > 2 {
 				t.Errorf("%d IDENTIFY/RESUME after the fatal close, want at most one retry", n-1)
 			}
 		})

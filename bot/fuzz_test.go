@@ -97,7 +97,7 @@ func FuzzInteraction(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	db, err := storage.Open(f.Context(), filepath.Join(f.TempDir(), "fuzz.db"), storage.Options{})
+	db, err := storage.Open(f.Context(), filepath.Join(f.TempDir(), "fuzz.db"), storage.Options{NoSync: true})
 	if err != nil {
 		f.Fatal(err)
 	}

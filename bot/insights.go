@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"slices"
 	"strings"
 
@@ -599,16 +600,36 @@ const (
 )
 
 // insightsChart draws (or finds) the chart of v's questions; nil when
-// drawing failed (logged).
+// drawing failed (logged). The chart shows the questions' marks whatever
+// order the list is sorted in: they are drawn, and the chart is kept,
+// in an order of their own, so that the same bank sorted another way
+// finds the chart it drew.
 func (b *Bot) insightsChart(guild questions.GuildID, v insightsView) []byte {
 	items := make([]chart.Item, 0, len(v.entries))
-	h := fnv.New64a()
 	for _, e := range v.entries {
 		if !e.hasDisc || e.st.Answers == 0 {
 			continue
 		}
 		items = append(items, chart.Item{Facility: e.facility, Discrimination: e.disc, Flagged: len(e.flags) > 0})
-		fmt.Fprintf(h, "%d:%d:%d:%d:%v;", e.st.Number, e.st.Answers, e.st.Right, e.st.Disc.N, len(e.flags) > 0)
+	}
+	slices.SortFunc(items, func(a, b chart.Item) int {
+		if c := cmp.Compare(a.Facility, b.Facility); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Discrimination, b.Discrimination); c != 0 {
+			return c
+		}
+		switch {
+		case a.Flagged == b.Flagged:
+			return 0
+		case a.Flagged:
+			return 1
+		}
+		return -1
+	})
+	h := fnv.New64a() // of what is drawn
+	for _, it := range items {
+		fmt.Fprintf(h, "%x:%x:%v;", math.Float64bits(it.Facility), math.Float64bits(it.Discrimination), it.Flagged)
 	}
 	key, sum := insightsKey{guild: guild, ref: v.ref}, h.Sum64()
 	if e, ok := b.charts.get(key); ok && e.sum == sum {

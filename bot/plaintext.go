@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -14,7 +15,6 @@ const labelSource = 1000
 // plainText turns an option's markdown into the text it reads as.
 
 var (
-	fencedRE     = regexp.MustCompile("(?s)```(?:[A-Za-z0-9_+#.-]*\n)?(.*?)```")
 	keptRE       = regexp.MustCompile("\x01[0-9]+\x01")
 	linkRE       = regexp.MustCompile(`\[([^\]\n]*)\]\((?:[^)\s]*)(?:\s+"[^"]*")?\)`)
 	autolinkRE   = regexp.MustCompile(`<((?:https?|mailto):[^>\s]+)>`)
@@ -41,7 +41,7 @@ var (
 // spaces. Code is kept as written. Pure.
 func plainText(s string) string {
 	if !strings.ContainsAny(s, markChars) {
-		return strings.Join(strings.Fields(s), " ") // most texts: no mark to remove
+		return collapseSpace(s) // most texts: no mark to remove
 	}
 	return plainMarkdown(s)
 }
@@ -55,7 +55,10 @@ const markChars = "`[<#>-*+_~|\\\x00\x01"
 func plainMarkdown(s string) string {
 	s = placeholders.Replace(s) // control characters, and ours below
 	s = strings.ReplaceAll(s, "\r\n", "\n")
-	s = escapedMarks.Replace(s) // an escaped mark is text, not markdown
+	escapes := strings.IndexByte(s, '\\') >= 0
+	if escapes {
+		s = escapedMarks.Replace(s) // an escaped mark is text, not markdown
+	}
 	// Code (fenced blocks, then spans) is text: set it aside while the
 	// marks around it go.
 	var code []string
@@ -63,14 +66,9 @@ func plainMarkdown(s string) string {
 		code = append(code, c)
 		return "\x01" + strconv.Itoa(len(code)-1) + "\x01"
 	}
-	s = fencedRE.ReplaceAllStringFunc(s, func(m string) string {
-		body := fencedRE.FindStringSubmatch(m)[1]
-		return " " + keep(body) + " "
-	})
+	s = replaceFences(s, func(body string) string { return " " + keep(body) + " " })
 	s = strings.ReplaceAll(s, "```", "") // an unclosed fence
-	s = codeSpanRE.ReplaceAllStringFunc(s, func(m string) string {
-		return keep(codeSpanRE.FindStringSubmatch(m)[1])
-	})
+	s = replaceByGroup(codeSpanRE, s, keep)
 	s = linkRE.ReplaceAllString(s, "$1")
 	s = autolinkRE.ReplaceAllString(s, "$1")
 	// The patterns below that start with no fixed text are tried at every
@@ -92,13 +90,135 @@ func plainMarkdown(s string) string {
 		s = emphUnderRE.ReplaceAllString(s, "$1$2$3")
 		s = emphUnderRE.ReplaceAllString(s, "$1$2$3")
 	}
-	s = escapeRE.ReplaceAllString(s, "$1")
-	s = keptRE.ReplaceAllStringFunc(s, func(m string) string {
-		i, _ := strconv.Atoi(strings.Trim(m, "\x01"))
-		return code[i]
-	})
-	s = restoreMarks.Replace(s)
-	return strings.Join(strings.Fields(s), " ")
+	if escapes {
+		s = escapeRE.ReplaceAllString(s, "$1")
+	}
+	if len(code) > 0 {
+		s = keptRE.ReplaceAllStringFunc(s, func(m string) string {
+			i, _ := strconv.Atoi(strings.Trim(m, "\x01"))
+			return code[i]
+		})
+	}
+	if escapes {
+		s = restoreMarks.Replace(s)
+	}
+	return collapseSpace(s)
+}
+
+// collapseSpace is strings.Join(strings.Fields(s), " ") without the slice
+// of fields: s with its leading and trailing white space removed and each
+// run of it inside made one space.
+func collapseSpace(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	field := -1 // where the field being read starts; -1 between fields
+	for i := 0; i < len(s); {
+		n, space := 1, false
+		if c := s[i]; c < utf8.RuneSelf {
+			space = asciiSpace[c]
+		} else {
+			var r rune
+			r, n = utf8.DecodeRuneInString(s[i:])
+			space = unicode.IsSpace(r)
+		}
+		switch {
+		case space && field >= 0:
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(s[field:i])
+			field = -1
+		case !space && field < 0:
+			field = i
+		}
+		i += n
+	}
+	if field >= 0 {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s[field:])
+	}
+	return b.String()
+}
+
+// asciiSpace is the ASCII white space of unicode.IsSpace.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+// replaceFences replaces each fenced code block of s with repl of its
+// body. What it takes for a block is what the regular expression
+// "(?s)```(?:[A-Za-z0-9_+#.-]*\n)?(.*?)```" matches, its group the body
+// (FuzzFences holds them to it), found without trying every way of
+// matching from each fence.
+func replaceFences(s string, repl func(body string) string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; ; {
+		k := strings.Index(s[i:], "```")
+		if k < 0 {
+			break
+		}
+		start := i + k
+		body, end, ok := fenceAt(s, start)
+		if !ok {
+			i = start + 1
+			continue
+		}
+		b.WriteString(s[last:start])
+		b.WriteString(repl(body))
+		last, i = end, end
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// fenceAt matches a fenced block at s[start:], which starts with a fence: the
+// block's body and where it ends. A language tag and the line break after
+// it are not the body when a closing fence follows them; else the body
+// starts right after the opening fence.
+func fenceAt(s string, start int) (body string, end int, ok bool) {
+	from := start + 3
+	k := from
+	for k < len(s) && isFenceLang(s[k]) {
+		k++
+	}
+	if k < len(s) && s[k] == '\n' {
+		if e := strings.Index(s[k+1:], "```"); e >= 0 {
+			return s[k+1 : k+1+e], k + 1 + e + 3, true
+		}
+	}
+	if e := strings.Index(s[from:], "```"); e >= 0 {
+		return s[from : from+e], from + e + 3, true
+	}
+	return "", 0, false
+}
+
+// isFenceLang reports whether c may be in a fence's language tag.
+func isFenceLang(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_+#.-", c) >= 0
+}
+
+// replaceByGroup replaces each match of re in s with repl of the match's
+// first group, which re must always capture: ReplaceAllStringFunc with
+// the group found in the same pass, not by matching each match again.
+func replaceByGroup(re *regexp.Regexp, s string, repl func(group string) string) string {
+	ms := re.FindAllStringSubmatchIndex(s, -1)
+	if ms == nil {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	last := 0
+	for _, m := range ms {
+		b.WriteString(s[last:m[0]])
+		b.WriteString(repl(s[m[2]:m[3]]))
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // lineStartsWith reports whether a line of s starts, after spaces and
@@ -124,10 +244,7 @@ func lineStartsWith(s, marks string) bool {
 // text is read: 100 characters of plain text come from far fewer than
 // labelSource.
 func optionLabel(letter, text string) string {
-	if utf8.RuneCountInString(text) > labelSource {
-		text = string([]rune(text)[:labelSource])
-	}
-	t := plainText(text)
+	t := plainText(headRunes(text, labelSource))
 	if t == "" {
 		return letter
 	}

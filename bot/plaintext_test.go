@@ -75,3 +75,32 @@ func FuzzPatternSkips(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFences: replaceFences takes for a code block what the regular
+// expression it stands for matches, and its body from the group.
+func FuzzFences(f *testing.F) {
+	fencedRE := regexp.MustCompile("(?s)```(?:[A-Za-z0-9_+#.-]*\n)?(.*?)```")
+	for _, s := range []string{"```python\nprint(1)\n```", "``````", "````a\n```", "```go\nx```y```", "```go```",
+		"x```\n```", "```a\nb", "````\n```", "```c++\nx\n``` and ```\ny```", "no fence"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tag := func(body string) string { return "<" + body + ">" }
+		want := fencedRE.ReplaceAllStringFunc(s, func(m string) string { return tag(fencedRE.FindStringSubmatch(m)[1]) })
+		if got := replaceFences(s, tag); got != want {
+			t.Errorf("replaceFences(%q) = %q, the regular expression gives %q", s, got, want)
+		}
+	})
+}
+
+// FuzzCollapseSpace: collapseSpace is strings.Fields joined with spaces.
+func FuzzCollapseSpace(f *testing.F) {
+	for _, s := range []string{"", " a  b ", "\u00a0x\u0085y\u2028z", "\xff \xfe", "a\tb\nc\v\f\r", "日本 語"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := collapseSpace(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Errorf("collapseSpace(%q) = %q, want %q", s, got, want)
+		}
+	})
+}

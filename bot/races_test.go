@@ -45,7 +45,7 @@ const raceGuild, raceAdmin, raceMember = questions.GuildID(8001), questions.User
 // called directly.
 func raceBot(t *testing.T) (*Bot, *hookStore) {
 	t.Helper()
-	db, err := storage.Open(t.Context(), filepath.Join(t.TempDir(), "race.db"), storage.Options{})
+	db, err := storage.Open(t.Context(), filepath.Join(t.TempDir(), "race.db"), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

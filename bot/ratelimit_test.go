@@ -60,7 +60,10 @@ func TestLimiterMemoryBounded(t *testing.T) {
 	if ok, _ := l.allow(1, 1, t0); !ok {
 		t.Fatal("first write refused")
 	}
-	for u := range 100_000 {
+	// Members enough to fill every stripe twice over (16 stripes of 1,024
+	// keys: some 2,500 members each), so that each has to make room
+	// again and again.
+	for u := range 40_000 {
 		l.allow(1, questions.UserID(u+2), t0.Add(2*time.Minute)) // member 1's bucket is full again by then
 	}
 	n := 0

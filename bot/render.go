@@ -33,9 +33,23 @@ func truncate(s string, n int) string {
 		return s
 	}
 	if n <= 1 {
-		return string([]rune(s)[:n])
+		return headRunes(s, n)
 	}
-	return string([]rune(s)[:n-1]) + "…"
+	return headRunes(s, n-1) + "…"
+}
+
+// headRunes is the start of s that holds its first n runes (all of s when
+// it has no more), sliced rather than converted to runes and back. (A byte
+// that is not UTF-8 counts as one rune, as in a conversion, and stays as
+// it is instead of becoming U+FFFD: JSON sends it as U+FFFD either way.)
+func headRunes(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
 }
 
 func runes(s string) int { return utf8.RuneCountInString(s) }
@@ -457,34 +471,39 @@ func embedLen(e *discordgo.MessageEmbed) int {
 }
 
 // fitEmbeds shortens the longest texts of embeds until all of them together
-// fit Discord's 6000-character total.
+// fit Discord's 6000-character total. Each text's length is counted once:
+// a large paste's preview cut its texts many times over, counting every
+// text again at each cut.
 func fitEmbeds(embeds []*discordgo.MessageEmbed) []*discordgo.MessageEmbed {
+	type text struct {
+		s *string
+		n int // its runes
+	}
+	var texts []text // descriptions and field values, in order
 	total := 0
 	for _, e := range embeds {
 		total += embedLen(e)
+		texts = append(texts, text{&e.Description, runes(e.Description)})
+		for _, f := range e.Fields {
+			texts = append(texts, text{&f.Value, runes(f.Value)})
+		}
 	}
-	for total > maxEmbedTotal {
-		// Shorten the longest text by the excess (keeping 20 runes of it).
-		var longest *string
-		for _, e := range embeds {
-			if longest == nil || runes(e.Description) > runes(*longest) {
-				longest = &e.Description
-			}
-			for _, f := range e.Fields {
-				if runes(f.Value) > runes(*longest) {
-					longest = &f.Value
-				}
+	for total > maxEmbedTotal && len(texts) > 0 {
+		// Shorten the longest text (the first of them) by the excess,
+		// keeping 20 runes of it.
+		longest := &texts[0]
+		for i := range texts {
+			if texts[i].n > longest.n {
+				longest = &texts[i]
 			}
 		}
-		n := runes(*longest)
+		n := longest.n
 		if n <= 20 {
 			break
 		}
-		cut := total - maxEmbedTotal
-		if cut > n-20 {
-			cut = n - 20
-		}
-		*longest = truncate(*longest, n-cut)
+		cut := min(total-maxEmbedTotal, n-20)
+		*longest.s = truncate(*longest.s, n-cut)
+		longest.n = n - cut
 		total -= cut
 	}
 	return embeds

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -90,7 +91,17 @@ func checkLimits(t *testing.T, what, content string, embeds []*discordgo.Message
 // revealedText is the text of a reveal's embeds in order: descriptions and
 // field values, each piece on a line.
 func revealedText(parts ...[]*discordgo.MessageEmbed) string {
+	n := 0
+	for _, part := range parts {
+		for _, e := range part {
+			n += len(e.Description) + 1
+			for _, f := range e.Fields {
+				n += len(f.Value) + 1
+			}
+		}
+	}
 	var b strings.Builder
+	b.Grow(n) // one allocation: the render tests join every reveal they check
 	for _, part := range parts {
 		for _, e := range part {
 			b.WriteString(e.Description + "\n")
@@ -256,13 +267,13 @@ func TestRenderValidQuestions(t *testing.T) {
 	words := []string{"the", "service", "stores", "objects", "é", "naïve", "日本語", "😀", "`code`", "**bold**", "x", "internationalisation"}
 	text := func(max int) string {
 		n := rng.IntN(max + 1)
-		out := make([]rune, 0, n)
+		out := make([]byte, 0, n)
+		count := 0 // runes in out
 		add := func(s string) {
-			for _, r := range s {
-				out = append(out, r)
-			}
+			out = append(out, s...)
+			count += utf8.RuneCountInString(s)
 		}
-		for len(out) < n {
+		for count < n {
 			switch k := rng.IntN(40); {
 			case k == 0:
 				add("\n\n")
@@ -281,7 +292,7 @@ func TestRenderValidQuestions(t *testing.T) {
 				add(words[rng.IntN(len(words))] + " ")
 			}
 		}
-		return string(out[:n])
+		return headRunes(string(out), n)
 	}
 	checked := 0
 	for i := 0; checked < 100 && i < 2000; i++ {
@@ -558,12 +569,35 @@ func TestTruncate(t *testing.T) {
 		{"hello!", 5, "hell…"},
 		{"héllo wörld", 6, "héllo…"},
 		{"ab", 1, "a"},
+		{"ab", 0, ""},
+		{"日本語のテキスト", 4, "日本語…"},
+		{"😀😀😀", 3, "😀😀😀"},
 	}
 	for _, tt := range tests {
 		if got := truncate(tt.in, tt.n); got != tt.want {
 			t.Errorf("truncate(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
 		}
 	}
+}
+
+// FuzzHeadRunes: headRunes slices what a conversion to runes would keep.
+func FuzzHeadRunes(f *testing.F) {
+	for _, s := range []string{"", "hello", "héllo wörld", "日本語", "😀a😀", "a\xffb"} {
+		f.Add(s, 3)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		if n < 0 || !utf8.ValidString(s) { // (a byte that is not UTF-8 stays as it is)
+			return
+		}
+		r := []rune(s)
+		want := s
+		if n < len(r) {
+			want = string(r[:n])
+		}
+		if got := headRunes(s, n); got != want {
+			t.Errorf("headRunes(%q, %d) = %q, want %q", s, n, got, want)
+		}
+	})
 }
 
 func TestGradeMessage(t *testing.T) {

@@ -86,7 +86,7 @@ type shardBot struct {
 // srv on a new database (whose open is passed to seed first, if not nil).
 func runShardBot(t *testing.T, srv *discordtest.Server, cfg bot.Config, seed func(*storage.DB)) *shardBot {
 	t.Helper()
-	db, err := storage.Open(t.Context(), filepath.Join(t.TempDir(), "quizhost.db"), storage.Options{Timeout: time.Second})
+	db, err := storage.Open(t.Context(), filepath.Join(t.TempDir(), "quizhost.db"), storage.Options{Timeout: time.Second, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -528,7 +528,7 @@ func TestReportAndRegrade(t *testing.T) {
 
 	// The oracle: the same play graded against B from the start.
 	clk := e.clk
-	oracle, err := storage.Open(t.Context(), filepath.Join(t.TempDir(), "oracle.db"), storage.Options{Timeout: time.Second, Now: clk.Now})
+	oracle, err := storage.Open(t.Context(), filepath.Join(t.TempDir(), "oracle.db"), storage.Options{Timeout: time.Second, Now: clk.Now, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,7 +91,7 @@ func ankiTags(q *Question) string {
 	var tags []string
 	seen := map[string]bool{}
 	for _, t := range append([]string{q.Bank}, q.Tags...) {
-		t = strings.Join(strings.Fields(strings.NewReplacer(`"`, "", "\u00a0", " ").Replace(t)), "_")
+		t = strings.Join(strings.Fields(ankiTagMarks.Replace(t)), "_")
 		if k := strings.ToLower(t); t != "" && !seen[k] {
 			seen[k] = true
 			tags = append(tags, t)
@@ -104,8 +104,16 @@ func ankiTags(q *Question) string {
 // "<br>", with no tab (the separator) or bare line break left.
 func ankiText(s string) string {
 	s = html.EscapeString(strings.ReplaceAll(s, "\r\n", "\n"))
-	return strings.NewReplacer("\n", "<br>", "\r", "<br>", "\t", "&#9;").Replace(s)
+	return ankiBreaks.Replace(s)
 }
+
+// The replacements of ankiTags and ankiText, made once (a Replacer builds
+// its tables at its first use, for each of a file's questions when it was
+// made for each).
+var (
+	ankiTagMarks = strings.NewReplacer(`"`, "", "\u00a0", " ")
+	ankiBreaks   = strings.NewReplacer("\n", "<br>", "\r", "<br>", "\t", "&#9;")
+)
 
 // ankiHeader is s fit for a header line's value: one line, no tab.
 func ankiHeader(s string) string {

@@ -33,17 +33,18 @@ const (
 // line per option, "**A.** text". Its length in runes is what validation
 // checks against MaxBodyLength.
 func (q *Question) Body() string {
-	var b strings.Builder
-	b.WriteString(q.Stem)
-	b.WriteString("\n")
-	b.WriteString(q.OptionLines())
-	return b.String()
+	return q.Stem + "\n" + q.OptionLines()
 }
 
 // OptionLines is the options as Body shows them after the stem: each on a
 // line of its own, "**A.** text", each line begun with a newline.
 func (q *Question) OptionLines() string {
+	n := 0
+	for _, o := range q.Options {
+		n += len("\n**.** ") + len(o.Letter) + len(o.Text)
+	}
 	var b strings.Builder
+	b.Grow(n)
 	for _, o := range q.Options {
 		b.WriteString("\n**")
 		b.WriteString(o.Letter)

@@ -101,5 +101,5 @@ func (s *Server) dmRouteLocked(req *Request, cid, user string, rest []string, ob
 		return s.rejectLocked(req, fe), true
 	}
 	m := s.newMessageLocked(cid, obj, req.Files)
-	return jsonReply(200, s.messageJSONLocked(m)), true
+	return reply{status: 200, body: s.rawMessageLocked(m)}, true
 }

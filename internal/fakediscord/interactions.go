@@ -229,13 +229,13 @@ func (s *Server) commandInteraction(typ int, guildID, channelID string, user Mem
 func (s *Server) Component(guildID, channelID string, user Member, messageID, customID string, values ...string) *Pending {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var msgJSON map[string]any
+	var msgJSON any
 	ctype := 2
 	if len(values) > 0 {
 		ctype = 3
 	}
 	if m := s.messages[messageID]; m != nil {
-		msgJSON = s.messageJSONLocked(m)
+		msgJSON = s.rawMessageLocked(m)
 		if t, ok := findComponentType(m.components, customID); ok {
 			ctype = t
 		}
@@ -275,9 +275,9 @@ func (s *Server) ModalSubmit(guildID, channelID string, user Member, messageID, 
 			map[string]any{"type": 4, "custom_id": k, "value": fields[k]}}})
 	}
 	data := map[string]any{"custom_id": customID, "components": rows}
-	var msgJSON map[string]any
+	var msgJSON any
 	if m := s.messages[messageID]; m != nil {
-		msgJSON = s.messageJSONLocked(m)
+		msgJSON = s.rawMessageLocked(m)
 	}
 	p := s.interactionLocked(5, guildID, channelID, user, data, msgJSON)
 	p.it.messageID = messageID
@@ -327,7 +327,7 @@ func (s *Server) dispatchRaw(raw json.RawMessage, shard int) *Pending {
 	return &Pending{s: s, it: it}
 }
 
-func (s *Server) interactionLocked(typ int, guildID, channelID string, user Member, data, msg map[string]any) *Pending {
+func (s *Server) interactionLocked(typ int, guildID, channelID string, user Member, data map[string]any, msg any) *Pending {
 	id := s.newIDLocked()
 	token := "itoken-" + id
 	if m, ok := s.memberLocked(guildID, user.ID); ok {

@@ -43,6 +43,32 @@ type message struct {
 	// replyTo is the message this one replies to (its message_reference);
 	// "" for none.
 	replyTo string
+
+	// The message as served (raw) and as a snapshot (snap), made once for
+	// the state they were made of (cachedAt): tests wait on a message by
+	// looking at it after every change to the server, most of them
+	// changes to other messages.
+	cachedAt msgState
+	raw      json.RawMessage
+	snap     *Message
+}
+
+// msgState is what of a message can change once the request that created
+// it is answered: an edit (any change of its content, embeds, components,
+// attachments or flags counts one), its deletion. The rest is set while
+// it is created, under the same lock, before anyone can look.
+type msgState struct {
+	edits   int
+	deleted bool
+}
+
+func (m *message) state() msgState { return msgState{edits: m.edits, deleted: m.deleted} }
+
+// cacheLocked drops what was made of an earlier state of m.
+func (m *message) cacheLocked() {
+	if st := m.state(); st != m.cachedAt {
+		m.cachedAt, m.raw, m.snap = st, nil, nil
+	}
 }
 
 type attachment struct {
@@ -51,6 +77,8 @@ type attachment struct {
 }
 
 // Message is a snapshot of a message the bot created, through any route.
+// Snapshots of a message taken while it did not change share their
+// decoded values and JSON: treat them as read-only.
 type Message struct {
 	ID, ChannelID, GuildID string
 	Content                string
@@ -240,8 +268,24 @@ func (s *Server) messageJSONLocked(m *message) map[string]any {
 	return o
 }
 
+// rawMessageLocked is messageJSONLocked encoded: the body of a REST reply
+// that returns m. The caller must not modify it.
+func (s *Server) rawMessageLocked(m *message) json.RawMessage {
+	m.cacheLocked()
+	if m.raw == nil {
+		m.raw = mustJSON(s.messageJSONLocked(m))
+	}
+	return m.raw
+}
+
+// snapshotLocked is m as a Message. Snapshots of one state of a message
+// share their decoded values (Embeds, Components, AllowedMentions,
+// Attachments, Reference) and JSON: read-only, as Request.JSON is.
 func (s *Server) snapshotLocked(m *message) Message {
-	raw := mustJSON(s.messageJSONLocked(m))
+	raw := s.rawMessageLocked(m) // renews the cache for m's state
+	if m.snap != nil {
+		return *m.snap
+	}
 	out := Message{
 		ID: m.id, ChannelID: m.channelID, GuildID: m.guildID, Content: m.content,
 		RawEmbeds: m.embeds, RawComponents: m.components, RawAllowedMentions: m.allowedMentions,
@@ -262,6 +306,7 @@ func (s *Server) snapshotLocked(m *message) Message {
 		out.Attachments = append(out.Attachments, &discordgo.MessageAttachment{ID: a.ID, URL: a.URL, ProxyURL: a.URL,
 			Filename: a.Filename, ContentType: a.ContentType, Size: a.Size})
 	}
+	m.snap = &out
 	return out
 }
 

@@ -335,11 +335,11 @@ func (s *Server) channelRouteLocked(req *Request, cid string, rest []string, obj
 			return unknown, true
 		}
 		if req.Method == "GET" {
-			out := []map[string]any{}
+			out := []json.RawMessage{}
 			list := s.channelMsgs[cid]
 			for i := len(list) - 1; i >= 0 && len(out) < 50; i-- {
 				if m := list[i]; !m.deleted && m.flags&flagEphemeral == 0 {
-					out = append(out, s.messageJSONLocked(m))
+					out = append(out, s.rawMessageLocked(m))
 				}
 			}
 			return jsonReply(200, out), true
@@ -358,7 +358,7 @@ func (s *Server) channelRouteLocked(req *Request, cid string, rest []string, obj
 		if replyTo != "" {
 			m.typ, m.replyTo = 19, replyTo // REPLY
 		}
-		return jsonReply(200, s.messageJSONLocked(m)), true
+		return reply{status: 200, body: s.rawMessageLocked(m)}, true
 	case len(rest) == 2 && rest[0] == "messages":
 		if !ok {
 			return unknown, true
@@ -412,7 +412,7 @@ func (s *Server) replyToLocked(cid string, obj map[string]json.RawMessage) (stri
 func (s *Server) messageMethodLocked(req *Request, m *message, obj map[string]json.RawMessage) (reply, bool) {
 	switch req.Method {
 	case "GET":
-		return jsonReply(200, s.messageJSONLocked(m)), true
+		return reply{status: 200, body: s.rawMessageLocked(m)}, true
 	case "PATCH":
 		if obj == nil {
 			return s.rejectLocked(req, badJSON()), true
@@ -421,7 +421,7 @@ func (s *Server) messageMethodLocked(req *Request, m *message, obj map[string]js
 			return s.rejectLocked(req, fe), true
 		}
 		s.editMessageLocked(m, obj, req.Files)
-		return jsonReply(200, s.messageJSONLocked(m)), true
+		return reply{status: 200, body: s.rawMessageLocked(m)}, true
 	case "DELETE":
 		m.deleted = true
 		return noContent(), true
@@ -461,7 +461,7 @@ func (s *Server) webhookRouteLocked(req *Request, app, token string, rest []stri
 		if req.Query.Get("wait") != "true" {
 			return noContent(), true
 		}
-		return jsonReply(200, s.messageJSONLocked(m)), true
+		return reply{status: 200, body: s.rawMessageLocked(m)}, true
 	}
 	var m *message
 	if rest[1] == "@original" {

@@ -299,9 +299,15 @@ func (c *Client) dm(ctx context.Context, user string, m *discordgo.MessageSend) 
 }
 
 // RegisterCommands replaces the application's commands with cmds (one
-// bulk overwrite): in guild only, when guild is set, else globally.
+// bulk overwrite): in guild only, when guild is set, else globally. It is
+// discordgo's ApplicationCommandBulkOverwrite without decoding the
+// commands Discord sends back, which the bot does not read.
 func (c *Client) RegisterCommands(ctx context.Context, appID, guild string, cmds []*discordgo.ApplicationCommand) error {
-	_, err := c.rest.ApplicationCommandBulkOverwrite(appID, guild, cmds, discordgo.WithContext(ctx))
+	endpoint := discordgo.EndpointApplicationGlobalCommands(appID)
+	if guild != "" {
+		endpoint = discordgo.EndpointApplicationGuildCommands(appID, guild)
+	}
+	_, err := c.rest.RequestWithBucketID("PUT", endpoint, cmds, endpoint, discordgo.WithContext(ctx))
 	return err
 }
 

@@ -193,3 +193,28 @@ func TestBackgroundWaitsEndWithTheContext(t *testing.T) {
 		})
 	}
 }
+
+// TestRegisterCommands: the commands are put, in one request, on the
+// application's global route or, with a guild, on that guild's; what
+// Discord answers (the commands as created) is not needed.
+func TestRegisterCommands(t *testing.T) {
+	t.Parallel()
+	cmds := []*discordgo.ApplicationCommand{{Name: "quiz", Description: "Quizzes"}}
+	for _, tt := range []struct{ guild, want string }{
+		{"", "PUT /api/v9/applications/9001/commands"},
+		{"8001", "PUT /api/v9/applications/9001/guilds/8001/commands"},
+	} {
+		rt := &replyServer{status: http.StatusOK, body: `[{"id":"1","application_id":"9001","name":"quiz","description":"Quizzes","version":"1"}]`}
+		if err := testClient(t, rt).RegisterCommands(context.Background(), "9001", tt.guild, cmds); err != nil {
+			t.Errorf("guild %q: %v", tt.guild, err)
+		}
+		if got := rt.sent(); len(got) != 1 || got[0] != tt.want {
+			t.Errorf("guild %q: requests %q, want %q", tt.guild, got, tt.want)
+		}
+	}
+	refused := &replyServer{status: http.StatusBadRequest, body: `{"message":"Invalid Form Body","code":50035}`}
+	var re *discordgo.RESTError
+	if err := testClient(t, refused).RegisterCommands(context.Background(), "9001", "", cmds); !errors.As(err, &re) || re.Message.Code != 50035 {
+		t.Errorf("refused registration: %v, want the RESTError with code 50035", err)
+	}
+}

@@ -126,23 +126,30 @@ var replyCalls = []struct {
 // context allows: cancelled, it gives up without sending and leaves its
 // slot free.
 func TestReplyHonoursGlobalLimit(t *testing.T) {
+	t.Parallel()
+	// Long enough to tell a wait from none (a reply sent at once takes
+	// well under a millisecond here), and waited out by the three calls
+	// side by side.
+	const limit = 50 * time.Millisecond
 	for _, rc := range replyCalls {
 		t.Run(rc.name+"/waits", func(t *testing.T) {
+			t.Parallel()
 			rt := &replyServer{status: http.StatusOK, body: `{"id":"1","channel_id":"6001"}`}
 			c := replyCall(t, context.Background(), rt)
 			start := time.Now()
-			setGlobalLimit(t, c.c.rest, 100*time.Millisecond)
+			setGlobalLimit(t, c.c.rest, limit)
 			if err := rc.send(c); err != nil {
 				t.Fatalf("got %v, want nil", err)
 			}
-			if d := time.Since(start); d < 100*time.Millisecond {
-				t.Errorf("sent after %v, want after the global limit's 100ms", d)
+			if d := time.Since(start); d < limit {
+				t.Errorf("sent after %v, want after the global limit's %v", d, limit)
 			}
 			if got := rt.sent(); len(got) != 1 {
 				t.Errorf("got requests %q, want one", got)
 			}
 		})
 		t.Run(rc.name+"/cancelled", func(t *testing.T) {
+			t.Parallel()
 			rt := &replyServer{status: http.StatusOK, body: `{"id":"1","channel_id":"6001"}`}
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
