@@ -15,12 +15,8 @@ func TestDirectMessages(t *testing.T) {
 	g := discordtest.DefaultGuild()
 	g.Members = append(g.Members, discordtest.Member{ID: "7002", Username: "bob"})
 	srv := discordtest.Start(t, discordtest.Options{Guilds: []discordtest.Guild{g}})
-	dg, err := discordgo.New("Bot test-token")
-	if err != nil {
-		t.Fatal(err)
-	}
+	dg := session(t, srv.URL())
 	dg.LogLevel = discordgo.LogError - 1 // REST only: its results are checked
-	dg.Client = &http.Client{Timeout: wait, Transport: discordtest.Transport(srv.URL())}
 	// A heartbeat that meets the close frame must not start a reconnect
 	// loop against a server that is gone (a leak at the end of the run).
 	dg.ShouldReconnectOnError = false

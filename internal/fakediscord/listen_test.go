@@ -2,7 +2,6 @@ package fakediscord_test
 
 import (
 	"context"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -54,12 +53,8 @@ func TestListenChangedAndUserID(t *testing.T) {
 	if !strings.HasPrefix(srv.URL(), "http://127.0.0.1:") {
 		t.Fatalf("URL: got %s, want http://127.0.0.1:PORT", srv.URL())
 	}
-	dg, err := discordgo.New("Bot test-token")
-	if err != nil {
-		t.Fatal(err)
-	}
+	dg := session(t, srv.URL())
 	checkEvents(t, dg)
-	dg.Client = &http.Client{Timeout: wait, Transport: discordtest.Transport(srv.URL())}
 	// A heartbeat that meets the close frame must not start a reconnect
 	// loop against a server that is gone (a leak at the end of the run).
 	dg.ShouldReconnectOnError = false

@@ -1,7 +1,6 @@
 package fakediscord_test
 
 import (
-	"net/http"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
@@ -15,11 +14,7 @@ import (
 func TestSnapshotsFollowChanges(t *testing.T) {
 	t.Parallel()
 	srv := discordtest.Start(t, discordtest.Options{})
-	dg, err := discordgo.New("Bot test-token")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dg.Client = &http.Client{Timeout: wait, Transport: discordtest.Transport(srv.URL())}
+	dg := session(t, srv.URL())
 	noPings := &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
 	sent, err := dg.ChannelMessageSendComplex("6001", &discordgo.MessageSend{Content: "first",
 		Embeds: []*discordgo.MessageEmbed{{Title: "one"}}, AllowedMentions: noPings})

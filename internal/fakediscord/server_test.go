@@ -56,6 +56,18 @@ func checkEvents(t *testing.T, dg *discordgo.Session) {
 	})
 }
 
+// session is a discordgo session with the bot's token whose requests go
+// to the server at url.
+func session(t *testing.T, url string) *discordgo.Session {
+	t.Helper()
+	dg, err := discordgo.New("Bot test-token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dg.Client = &http.Client{Timeout: wait, Transport: discordtest.Transport(url)}
+	return dg
+}
+
 // closeSessions closes the discordgo sessions when the test ends, as the
 // bot closes its own (bot/internal/discord closeGateway): discordgo's
 // Close writes the close frame, then pauses a fixed second holding the
@@ -113,12 +125,8 @@ func TestDiscordgoEndToEnd(t *testing.T) {
 	t.Parallel() // the resume waits out discordgo's second after the drop
 	srv := discordtest.Start(t, discordtest.Options{})
 
-	dg, err := discordgo.New("Bot test-token")
-	if err != nil {
-		t.Fatal(err)
-	}
+	dg := session(t, srv.URL())
 	checkEvents(t, dg)
-	dg.Client = &http.Client{Timeout: wait, Transport: discordtest.Transport(srv.URL())}
 	dg.Identify.Intents = discordgo.IntentsGuilds
 
 	readyc := make(chan *discordgo.Ready, 4)
@@ -460,11 +468,7 @@ func TestGatewayFrames(t *testing.T) {
 func TestReplies(t *testing.T) {
 	t.Parallel()
 	srv := discordtest.Start(t, discordtest.Options{})
-	dg, err := discordgo.New("Bot test-token")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dg.Client = &http.Client{Timeout: wait, Transport: discordtest.Transport(srv.URL())}
+	dg := session(t, srv.URL())
 	// A heartbeat that meets the close frame must not start a reconnect
 	// loop against a server that is gone (a leak at the end of the run).
 	dg.ShouldReconnectOnError = false

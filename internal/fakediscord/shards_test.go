@@ -40,12 +40,8 @@ type shardSession struct {
 
 func openShard(t *testing.T, srv *discordtest.Server, id, count int) *shardSession {
 	t.Helper()
-	dg, err := discordgo.New("Bot test-token")
-	if err != nil {
-		t.Fatal(err)
-	}
+	dg := session(t, srv.URL())
 	checkEvents(t, dg)
-	dg.Client = &http.Client{Timeout: wait, Transport: discordtest.Transport(srv.URL())}
 	dg.Identify.Intents = discordgo.IntentsGuilds
 	dg.ShardID, dg.ShardCount = id, count
 	// A heartbeat that meets the close frame (the test ends right after
