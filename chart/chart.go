@@ -21,7 +21,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"git.sr.ht/~sbinet/gg"
 
@@ -116,19 +115,48 @@ func card(height int, title string) (img *vgimg.Canvas, inner draw.Canvas) {
 // image (vgimg.New allocates one and gg copies it into a second) and the
 // PNG encoder's compressor (1.2 MB). Each chart drawn without this left
 // about 6 MB of garbage, and the collections it brought held up the
-// replies the bot was sending meanwhile. The pools hold no state a drawing
-// can see: an image is cleared to the card's colour before it is drawn on.
+// replies the bot was sending meanwhile. They are kept in a spare (see
+// spare), not a sync.Pool: a pool is emptied by the second garbage
+// collection after a put, and a busy bot collects more often than it
+// draws charts, so most charts found it empty. The spares hold no state a
+// drawing can see: an image is cleared to the card's colour before it is
+// drawn on.
 var (
-	images  = map[int]*sync.Pool{Height: {}, MocksHeight: {}}
-	encoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &encoderBuffers{}}
+	images  = map[int]spare[*image.RGBA]{Height: newSpare[*image.RGBA](), MocksHeight: newSpare[*image.RGBA]()}
+	encoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: encoderBuffers(newSpare[*png.EncoderBuffer]())}
 )
+
+// spare keeps one value for the next drawing, across garbage collections
+// (the bot draws one chart at a time: one is enough; a drawing beside it
+// makes its own, as with an empty pool).
+type spare[T any] chan T
+
+func newSpare[T any]() spare[T] { return make(spare[T], 1) }
+
+// get returns the kept value, if there is one.
+func (s spare[T]) get() (v T, ok bool) {
+	select {
+	case v = <-s:
+		return v, true
+	default:
+		return v, false
+	}
+}
+
+// put keeps v unless a value is kept already.
+func (s spare[T]) put(v T) {
+	select {
+	case s <- v:
+	default:
+	}
+}
 
 // newCanvas is a vgimg canvas Width by height pixels, cleared to the
 // card's colour, on an image from the pool when there is one.
 func newCanvas(height, dpi int) *vgimg.Canvas {
 	var rgba *image.RGBA
-	if pool := images[height]; pool != nil {
-		rgba, _ = pool.Get().(*image.RGBA)
+	if kept, ok := images[height]; ok {
+		rgba, _ = kept.get()
 	}
 	if rgba == nil {
 		rgba = image.NewRGBA(image.Rect(0, 0, Width, height))
@@ -156,8 +184,8 @@ func canvasOn(rgba *image.RGBA, dpi int) *vgimg.Canvas {
 func cardPNG(img *vgimg.Canvas) ([]byte, error) {
 	rgba := img.Image().(*image.RGBA)
 	defer func() {
-		if pool := images[rgba.Bounds().Dy()]; pool != nil {
-			pool.Put(rgba)
+		if kept, ok := images[rgba.Bounds().Dy()]; ok {
+			kept.put(rgba)
 		}
 	}()
 	var buf bytes.Buffer
@@ -174,15 +202,16 @@ func encodePNG(w io.Writer, img image.Image) error {
 	return encoder.Encode(w, img)
 }
 
-// encoderBuffers is the PNG encoder's pool of buffers (png.EncoderBufferPool).
-type encoderBuffers struct{ p sync.Pool }
+// encoderBuffers keeps the PNG encoder's buffers (png.EncoderBufferPool)
+// in a spare.
+type encoderBuffers spare[*png.EncoderBuffer]
 
-func (e *encoderBuffers) Get() *png.EncoderBuffer {
-	b, _ := e.p.Get().(*png.EncoderBuffer)
+func (e encoderBuffers) Get() *png.EncoderBuffer {
+	b, _ := spare[*png.EncoderBuffer](e).get()
 	return b
 }
 
-func (e *encoderBuffers) Put(b *png.EncoderBuffer) { e.p.Put(b) }
+func (e encoderBuffers) Put(b *png.EncoderBuffer) { spare[*png.EncoderBuffer](e).put(b) }
 
 // newPlot is a plot in the card's colours.
 func newPlot(title, ylabel string) *plot.Plot {

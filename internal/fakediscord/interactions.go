@@ -579,10 +579,15 @@ func (s *Server) callbackLocked(req *Request, id, token string, obj map[string]j
 	dataRaw := obj["data"]
 	var data map[string]json.RawMessage
 	_ = json.Unmarshal(dataRaw, &data)
-	var dataAny map[string]any
-	_ = json.Unmarshal(dataRaw, &dataAny)
 	if data == nil {
 		data = map[string]json.RawMessage{}
+	}
+	// The data as values, for the checks that read it (autocomplete
+	// results, modals): decoded only for those.
+	dataAny := func() map[string]any {
+		var v map[string]any
+		_ = json.Unmarshal(dataRaw, &v)
+		return v
 	}
 
 	allowed := false
@@ -608,9 +613,9 @@ func (s *Server) callbackLocked(req *Request, id, token string, obj map[string]j
 	case 7:
 		fe = validateMessage(data, len(req.Files), false)
 	case 8:
-		fe = validateChoices(map[string]any{"data": nil, "choices": dataAny["choices"]})
+		fe = validateChoices(map[string]any{"data": nil, "choices": dataAny()["choices"]})
 	case 9:
-		fe = validateModal(dataAny)
+		fe = validateModal(dataAny())
 	}
 	if fe != nil {
 		prefixed := *fe

@@ -80,7 +80,12 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveFile(w, r)
 		return
 	}
-	body, _ := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	var buf bytes.Buffer
+	if n := r.ContentLength; n > 0 && n < maxBody {
+		buf.Grow(int(n) + bytes.MinRead) // the body in one allocation (ReadFrom wants room to see its end)
+	}
+	_, _ = buf.ReadFrom(io.LimitReader(r.Body, maxBody))
+	body := buf.Bytes()
 	req := Request{
 		Method: r.Method,
 		Path:   p,
