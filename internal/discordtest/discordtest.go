@@ -81,8 +81,13 @@ type Server struct {
 
 // Start starts a server listening on 127.0.0.1 on a free port (HTTP and the
 // websocket gateway share it) and registers its Close with t.Cleanup.
+// Built with the race detector, a test that sets no CallbackDeadline gets
+// [RaceCallbackDeadline].
 func Start(t testing.TB, opts Options) *Server {
 	t.Helper()
+	if opts.CallbackDeadline == 0 && raceEnabled {
+		opts.CallbackDeadline = RaceCallbackDeadline
+	}
 	s, err := fakediscord.Listen("127.0.0.1:0", opts)
 	if err != nil {
 		t.Fatalf("discordtest: %v", err)
@@ -97,6 +102,14 @@ func Start(t testing.TB, opts Options) *Server {
 	})
 	return &Server{s}
 }
+
+// RaceCallbackDeadline is the server's callback deadline ([Options]
+// CallbackDeadline, Discord's 3 s otherwise) in a test built with the race
+// detector, when the test sets none: the detector makes the bot several
+// times slower, and CI runs every package's tests with it side by side on
+// two cores, where a bot that answers in time can miss 3 s. Without -race
+// (`go test ./...`) a late answer still fails against Discord's 3 s.
+const RaceCallbackDeadline = 10 * time.Second
 
 // Wrap gives a server started elsewhere (the sandbox's) the Wait helpers.
 // It does not take over closing it.
