@@ -34,6 +34,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -70,6 +71,33 @@ func DefaultGuild() Guild { return fakediscord.DefaultGuild() }
 // Transport is fakediscord.Transport: a RoundTripper that sends requests
 // for Discord's hosts to baseURL.
 func Transport(baseURL string) http.RoundTripper { return fakediscord.Transport(baseURL) }
+
+// Do sends a request as the bot of token (none when "") to the server at
+// baseURL: method, path (as "/api/v9/…") and a JSON body ("" for none). It
+// returns the status and the body, and fails t if no answer comes.
+func Do(t testing.TB, baseURL, token, method, path, body string) (int, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, baseURL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bot "+token)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, out
+}
 
 // Server is a fakediscord server run by a test, with the Wait helpers.
 // Every method of *fakediscord.Server is available; those that dispatch an

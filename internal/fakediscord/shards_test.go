@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -187,14 +186,7 @@ func TestGatewayBot(t *testing.T) {
 	srv := discordtest.Start(t, discordtest.Options{Guilds: shardGuilds(), Shards: 2, MaxConcurrency: 2, SessionStarts: 5, IdentifyInterval: -1})
 	get := func() map[string]any {
 		t.Helper()
-		req, _ := http.NewRequest("GET", srv.URL()+"/api/v10/gateway/bot", nil)
-		req.Header.Set("Authorization", "Bot x")
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
+		_, b := discordtest.Do(t, srv.URL(), "x", http.MethodGet, "/api/v10/gateway/bot", "")
 		var out map[string]any
 		if err := json.Unmarshal(b, &out); err != nil {
 			t.Fatalf("%s: %v", b, err)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -240,20 +239,9 @@ func TestPageFollowsCommandChanges(t *testing.T) {
 	sb := startSandbox(t, testBank)
 	send := func(method, path, body string) []byte {
 		t.Helper()
-		req, err := http.NewRequest(method, sb.Server().URL()+"/api/v9/applications/9001/commands"+path, strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Authorization", "Bot "+sb.BotToken())
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		out, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode >= 300 {
-			t.Fatalf("%s commands%s: %d %s", method, path, resp.StatusCode, out)
+		status, out := discordtest.Do(t, sb.Server().URL(), sb.BotToken(), method, "/api/v9/applications/9001/commands"+path, body)
+		if status >= 300 {
+			t.Fatalf("%s commands%s: %d %s", method, path, status, out)
 		}
 		return out
 	}

@@ -100,18 +100,8 @@ func startSandbox(t *testing.T, bankFile string) *sandbox.Sandbox {
 func sendTooLong(t *testing.T, sb *sandbox.Sandbox) {
 	t.Helper()
 	body := fmt.Sprintf(`{"content":%q,"allowed_mentions":{"parse":[]}}`, strings.Repeat("x", 2001))
-	req, err := http.NewRequest("POST", sb.Server().URL()+"/api/v9/channels/"+sandbox.QuizChannel+"/messages", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bot "+sb.BotToken())
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusBadRequest {
-		t.Fatalf("too-long message: got status %d, want 400", resp.StatusCode)
+	status, _ := discordtest.Do(t, sb.Server().URL(), sb.BotToken(), http.MethodPost, "/api/v9/channels/"+sandbox.QuizChannel+"/messages", body)
+	if status != http.StatusBadRequest {
+		t.Fatalf("too-long message: got status %d, want 400", status)
 	}
 }
