@@ -378,34 +378,27 @@ func diffStored(t *testing.T, got, want *DB, sc richScenario) string {
 
 // diffReadings describes the first reading where got and want differ.
 func diffReadings(got, want []reading) string {
+	return firstDiffOf(got, want, reading.same, "reading")
+}
+
+// firstDiff describes the first line where got and want differ.
+func firstDiff(got, want string) string {
+	return firstDiffOf(strings.Split(got, "\n"), strings.Split(want, "\n"), func(g, w string) bool { return g == w }, "line")
+}
+
+// firstDiffOf describes the first item (numbered from 1, called what)
+// where got and want differ by same; a missing item is the zero value.
+func firstDiffOf[T any](got, want []T, same func(T, T) bool, what string) string {
 	for i := range max(len(got), len(want)) {
-		var g, w reading
+		var g, w T
 		if i < len(got) {
 			g = got[i]
 		}
 		if i < len(want) {
 			w = want[i]
 		}
-		if !g.same(w) {
-			return fmt.Sprintf("reading %d:\ngot:  %s\nwant: %s", i+1, g, w)
-		}
-	}
-	return ""
-}
-
-// firstDiff describes the first line where got and want differ.
-func firstDiff(got, want string) string {
-	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := range max(len(gl), len(wl)) {
-		var g, w string
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if g != w {
-			return fmt.Sprintf("line %d:\ngot:  %s\nwant: %s", i+1, g, w)
+		if !same(g, w) {
+			return fmt.Sprintf("%s %d:\ngot:  %v\nwant: %v", what, i+1, g, w)
 		}
 	}
 	return ""
