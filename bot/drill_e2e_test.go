@@ -156,12 +156,7 @@ func TestDrillOrder(t *testing.T) {
 // drillEnv starts a bot at start whose server has imported drillBank.
 func drillEnv(t *testing.T, start time.Time) *env {
 	t.Helper()
-	e := newEnv(t, start)
-	e.start()
-	if got := e.admin(alice, sub("import", attachment("drill.yaml", drillBank))); !strings.Contains(got, "added 8") {
-		t.Fatalf("import: %q", got)
-	}
-	return e
+	return importedEnv(t, start, "drill.yaml", drillBank, "added 8")
 }
 
 // openDrillQuestion posts question qid of the Drill bank in the channel,

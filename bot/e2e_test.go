@@ -166,6 +166,18 @@ var testCatalogue = sync.OnceValues(func() (*questions.Catalogue, error) {
 	return cat, nil
 })
 
+// importedEnv starts a bot at start whose server has imported the bank
+// file name (content), and fails t unless the import's reply holds want.
+func importedEnv(t *testing.T, start time.Time, name, content, want string) *env {
+	t.Helper()
+	e := newEnv(t, start)
+	e.start()
+	if got := e.admin(alice, sub("import", attachment(name, content))); !strings.Contains(got, want) {
+		t.Fatalf("import of %s: reply %q, want it to hold %q", name, got, want)
+	}
+	return e
+}
+
 // newEnv starts the test server with the test guild (and more guilds, for
 // tests across servers) and builds the catalogue; start runs the bot.
 func newEnv(t testing.TB, start time.Time, more ...discordtest.Guild) *env {

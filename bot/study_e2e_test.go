@@ -49,12 +49,7 @@ questions:
 // studyEnv starts the bot with the Study bank imported.
 func studyEnv(t *testing.T, start time.Time) *env {
 	t.Helper()
-	e := newEnv(t, start)
-	e.start()
-	if got := e.admin(alice, sub("import", attachment("study.yaml", studyBank))); !strings.Contains(got, "**Study** (new bank): added 3") {
-		t.Fatalf("import reply %q", got)
-	}
-	return e
+	return importedEnv(t, start, "study.yaml", studyBank, "**Study** (new bank): added 3")
 }
 
 // played records, through storage, a member's answer to a question posted
