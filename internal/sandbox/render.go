@@ -31,6 +31,9 @@ type pageData struct {
 	Clock clockView
 	// Directory names channels and members for the composer's pickers.
 	Directory template.JS
+	// Assets is the version the page asks for its script and style sheet
+	// as (assetVersion).
+	Assets string
 }
 
 type channelView struct {
@@ -147,7 +150,7 @@ func buttonStyle(n int) string {
 
 func (sb *Sandbox) pageData(channel string, as fakediscord.Member, now time.Time) pageData {
 	g := guild()
-	d := pageData{Guild: g.Name}
+	d := pageData{Guild: g.Name, Assets: assetVersion}
 	for _, c := range g.Channels {
 		cv := channelView{ID: c.ID, Name: c.Name, Href: pageURL(c.ID, as.ID), Active: c.ID == channel}
 		d.Channels = append(d.Channels, cv)

@@ -3,7 +3,9 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -34,7 +36,7 @@ const maxAction = 12 << 20
 func (sb *Sandbox) routes() http.Handler {
 	mux := http.NewServeMux()
 	static, _ := fs.Sub(assets, "assets")
-	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	mux.Handle("GET /static/", cacheAssets(http.StripPrefix("/static/", http.FileServerFS(static))))
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/channels/"+quizChannel+"?as="+simulatedMembers()[0].ID, http.StatusSeeOther)
 	})
@@ -535,6 +537,38 @@ func leafCommands(defs []commandDef, m fakediscord.Member) []leafCommand {
 // pageURL is the page of channel as member.
 func pageURL(channel, member string) string {
 	return "/channels/" + channel + "?as=" + url.QueryEscape(member)
+}
+
+// assetVersion names this build's assets/app.js and assets/style.css:
+// the page asks for them as /static/<file>?v=<assetVersion>, so a browser
+// keeps them between pages and reloads (member switches, channels) and
+// still fetches them anew after an upgrade changed them.
+var assetVersion = func() string {
+	h := sha256.New()
+	for _, name := range []string{"assets/app.js", "assets/style.css"} {
+		b, err := assets.ReadFile(name)
+		if err != nil {
+			panic(err) // embedded at build time
+		}
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:6])
+}()
+
+// cacheAssets lets browsers keep the assets: for a year when asked for as
+// this build's version (the page's URLs), and otherwise (an old page's
+// version, or none) only as long as their ETag, assetVersion, still
+// matches, checked each time.
+func cacheAssets(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("v") == assetVersion {
+			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		} else {
+			w.Header().Set("Cache-Control", "no-cache")
+		}
+		w.Header().Set("ETag", `"`+assetVersion+`"`)
+		next.ServeHTTP(w, r)
+	})
 }
 
 // parsePage parses the page's template from the embedded assets.
