@@ -4,11 +4,14 @@
 "use strict";
 (() => {
   const body = document.body;
-  const channel = body.dataset.channel, as = body.dataset.as;
-  const commands = JSON.parse(document.getElementById("commands").textContent || "[]") || [];
-  const directory = JSON.parse(document.getElementById("directory").textContent || "{}");
-  const hidden = JSON.parse(document.getElementById("hidden").textContent || "[]") || [];
+  const channel = body.dataset.channel;
   const $ = (sel, root = document) => root.querySelector(sel);
+  const json = (doc, id, empty) => JSON.parse($("#" + id, doc).textContent || empty) || JSON.parse(empty);
+  // as is the member the page acts as; commands and hidden are the
+  // composer's commands for them, and those Discord hides from them. A
+  // switch to another member changes all three (actAs).
+  let as = body.dataset.as, commands = json(document, "commands", "[]"), hidden = json(document, "hidden", "[]");
+  const directory = json(document, "directory", "{}");
   const scroller = $("#scroller");
   const dismissed = new Set();
 
@@ -25,9 +28,15 @@
     if (busy) { again = true; return; }
     busy = true;
     try {
-      const res = await fetch(location.pathname + location.search, {cache: "no-store"});
+      const url = location.pathname + location.search;
+      const res = await fetch(url, {cache: "no-store"});
       const doc = new DOMParser().parseFromString(await res.text(), "text/html");
-      const nearBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80;
+      // Switched to another member while this view was on its way: it is
+      // theirs no longer, and the next round fetches the new one.
+      if (url !== location.pathname + location.search) { again = true; return; }
+      const switched = doc.body.dataset.as !== as;
+      if (switched) actAs(doc);
+      const nearBottom = switched || scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80;
       morph($("#messages"), $("#messages", doc));
       swap("#violations", doc);
       swap("#clock", doc);
@@ -102,6 +111,31 @@
   }
   const events = new EventSource("/events");
   events.addEventListener("change", refresh);
+
+  // ---- acting as another member ------------------------------------------------
+  // A member's link (the switcher, the Members panel) turns this page into
+  // their view where it stands, as a refresh does, instead of loading the
+  // page again: the browser's Back and Forward go between the views.
+  document.addEventListener("click", e => {
+    const a = e.target.closest("a.switch[href], a.member[href]");
+    if (!a || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    if (a.href !== location.href) history.pushState(null, "", a.href);
+    refresh();
+  });
+  window.addEventListener("popstate", refresh);
+  // actAs makes doc's member (the server's page for them) the one this
+  // page acts as: their commands, the switcher and the links that carry
+  // ?as=, and a composer and dialog left as they would be on a new page.
+  function actAs(doc) {
+    as = body.dataset.as = doc.body.dataset.as;
+    commands = json(doc, "commands", "[]");
+    hidden = json(doc, "hidden", "[]");
+    for (const sel of [".switcher", ".channel-list", "#members-panel"]) $(sel).innerHTML = $(sel, doc).innerHTML;
+    if (modal.open) { modalState = null; modal.close(); }
+    clearCommand();
+    showError("");
+  }
 
   // ---- timestamps (same rules as render.go's relative) ---------------------
   // offset is how far the sandbox's clock is ahead of this computer's, in

@@ -301,8 +301,15 @@ func TestBrowser(t *testing.T) {
 			waitText(`.message.ephemeral .ephemeral-note`, "Only you can see this"),
 		)
 
-		run(t, ctx, "Bob answers A", actAs("7002"), answer("A"),
+		// A mark on the page's window outlives a switch of member, which
+		// happens in place, and would be gone with a page load.
+		run(t, ctx, "Bob answers A", chromedp.Evaluate(`window.alice = true`, nil), actAs("7002"), answer("A"),
 			waitText(`.message.ephemeral .content`, "Right!"), answered(1))
+		var inPlace bool
+		run(t, ctx, "the switch to Bob kept the page", chromedp.Evaluate(`window.alice === true && location.search === "?as=7002"`, &inPlace))
+		if !inPlace {
+			t.Errorf("switching to Bob: the page was loaded again or its address does not name Bob")
+		}
 		var others int
 		run(t, ctx, "Bob does not see Alice's private reply", countText(`.message`, "Posted question 1", &others))
 		if others != 0 {
@@ -314,7 +321,9 @@ func TestBrowser(t *testing.T) {
 		if others != 0 {
 			t.Errorf("Carol's view: got %d of Bob's private replies, want 0", others)
 		}
-		run(t, ctx, "Bob still sees his own reply and not Carol's", actAs("7002"),
+		run(t, ctx, "the browser's Back: Bob's view again, his own reply and not Carol's",
+			chromedp.Evaluate(`history.back()`, nil),
+			chromedp.WaitVisible(`.switcher a.active[data-member="7002"]`),
 			waitText(`.message.ephemeral .content`, "Right!"), countText(`.message`, "Not quite.", &others))
 		if others != 0 {
 			t.Errorf("Bob's view: got %d of Carol's private replies, want 0", others)
