@@ -27,7 +27,7 @@ import (
 
 // screenshot, when set, is where TestBrowser writes its picture of a
 // revealed question (the README's docs/sandbox.png:
-// go test ./internal/sandbox/browser -run TestBrowser -screenshot ../../../docs/sandbox.png).
+// go test ./internal/browser -run TestBrowser -screenshot ../../docs/sandbox.png).
 var screenshot = flag.String("screenshot", "", "write the screenshot of a revealed question to this PNG file")
 
 // mockScreenshot, when set, is where TestBrowser writes its picture of a
@@ -354,7 +354,7 @@ func TestBrowser(t *testing.T) {
 		t.Parallel() // a tab and a sandbox each
 		sb := startSandbox(t, "test-bank.txt")
 		ctx := tab(t, browser)
-		testBank, err := os.ReadFile(filepath.Join("..", "testdata", "test-bank.txt"))
+		testBank, err := os.ReadFile(filepath.Join("..", "sandbox", "testdata", "test-bank.txt"))
 		if err != nil {
 			t.Fatal(err)
 		}
