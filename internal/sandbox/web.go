@@ -539,18 +539,24 @@ func pageURL(channel, member string) string {
 	return "/channels/" + channel + "?as=" + url.QueryEscape(member)
 }
 
-// assetVersion names this build's assets/app.js and assets/style.css:
-// the page asks for them as /static/<file>?v=<assetVersion>, so a browser
-// keeps them between pages and reloads (member switches, channels) and
-// still fetches them anew after an upgrade changed them.
+// assetVersion names this build's assets (every file /static/ serves,
+// by name and content): the page asks for its script and style sheet as
+// /static/<file>?v=<assetVersion>, so a browser keeps them between pages
+// and reloads (channels) and still fetches them anew after an upgrade
+// changed any of them.
 var assetVersion = func() string {
 	h := sha256.New()
-	for _, name := range []string{"assets/app.js", "assets/style.css"} {
-		b, err := assets.ReadFile(name)
-		if err != nil {
-			panic(err) // embedded at build time
+	err := fs.WalkDir(assets, "assets", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
 		}
+		b, err := assets.ReadFile(name)
+		fmt.Fprintf(h, "%s %d\n", name, len(b))
 		h.Write(b)
+		return err
+	})
+	if err != nil {
+		panic(err) // embedded at build time
 	}
 	return hex.EncodeToString(h.Sum(nil)[:6])
 }()
