@@ -30,6 +30,8 @@
     try {
       const url = location.pathname + location.search;
       const res = await fetch(url, {cache: "no-store"});
+      // A refusal (a stopped sandbox, an unknown member) changes nothing.
+      if (!res.ok) throw new Error(`GET ${url}: ${res.status} ${(await res.text()).trim()}`);
       const doc = new DOMParser().parseFromString(await res.text(), "text/html");
       // Switched to another member while this view was on its way: it is
       // theirs no longer, and the next round fetches the new one.
