@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/internal/testenv"
 )
 
 // envMap is a getenv over a map.
@@ -125,7 +126,10 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	discordtest.WaitingTests() // the parallel tests wait on child processes
-	os.Exit(m.Run())
+	done := testenv.MemoryTempDir()
+	code := m.Run()
+	done()
+	os.Exit(code)
 }
 
 // The commands that write files take run's context and stop when it ends

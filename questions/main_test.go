@@ -4,6 +4,8 @@ import (
 	"os"
 	"runtime/debug"
 	"testing"
+
+	"github.com/quizhost/quizhost/internal/testenv"
 )
 
 // TestMain runs the package's tests with the collector started at five
@@ -18,5 +20,8 @@ func TestMain(m *testing.M) {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
-	os.Exit(m.Run())
+	done := testenv.MemoryTempDir()
+	code := m.Run()
+	done()
+	os.Exit(code)
 }

@@ -16,6 +16,7 @@ import (
 
 	"go.etcd.io/bbolt"
 
+	"github.com/quizhost/quizhost/internal/testenv"
 	"github.com/quizhost/quizhost/questions"
 )
 
@@ -30,7 +31,10 @@ func TestMain(m *testing.M) {
 	if os.Getenv("GOGC") == "" && flag.Lookup("test.bench").Value.String() == "" {
 		debug.SetGCPercent(400)
 	}
-	os.Exit(m.Run())
+	done := testenv.MemoryTempDir()
+	code := m.Run()
+	done()
+	os.Exit(code)
 }
 
 // t0 is the tests' clock: Friday 14 March 2025, 12:00 UTC.

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/quizhost/quizhost/internal/testenv"
 )
 
 // The discordgo functions of a session's Close and of the goroutines it
@@ -65,7 +67,10 @@ func verifyTestMain(m *testing.M, idleHTTP bool) {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
-	if code := m.Run(); code != 0 {
+	scratchDone := testenv.MemoryTempDir()
+	code := m.Run()
+	scratchDone()
+	if code != 0 {
 		os.Exit(code)
 	}
 	opts := []goleak.Option{
