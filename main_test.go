@@ -119,6 +119,8 @@ func TestErrorsNamePathsOnce(t *testing.T) {
 }
 
 // TestMain lets the test binary stand in for quizhost in a child process.
+// The tests' files, and their children's, go to memory
+// (testenv.MemoryTempDir).
 func TestMain(m *testing.M) {
 	if os.Getenv("QUIZHOST_TEST_MAIN") == "1" {
 		os.Args = os.Args[:1] // quizhost with no subcommand: run the bot

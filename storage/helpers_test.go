@@ -26,6 +26,8 @@ import (
 // reader's result formatted, a bbolt transaction per call), so at the
 // default the collector runs much of the time, its write barriers with it.
 // An explicit GOGC wins, and benchmarks (-test.bench) keep the default.
+// The tests' files go to memory (testenv.MemoryTempDir): a database a
+// test, made and removed, each page write journalled on a disk.
 func TestMain(m *testing.M) {
 	flag.Parse()
 	if os.Getenv("GOGC") == "" && flag.Lookup("test.bench").Value.String() == "" {

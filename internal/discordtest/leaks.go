@@ -47,7 +47,8 @@ const (
 // flushes, on a browser. So that their package does not take the sum of
 // their waits, the tests that call t.Parallel run up to
 // parallelTests at once unless -test.parallel is given (WaitingTests).
-// Unless GOGC is set, they run with GOGC=200 (see verifyTestMain).
+// Unless GOGC is set, they run with GOGC=200 (see verifyTestMain), and
+// their scratch files go to memory (testenv.MemoryTempDir).
 func VerifyTestMain(m *testing.M) { verifyTestMain(m, true) }
 
 // VerifyTestMainStrict is VerifyTestMain without its allowance for
