@@ -5,6 +5,7 @@ package testenv
 
 import (
 	"errors"
+	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -27,7 +28,9 @@ const prefix = "quizhost-test-"
 // MemoryTempDir sends the test binary's scratch files (t.TempDir,
 // os.MkdirTemp with no directory, and the child processes it starts) to a
 // directory of its own on the memory file system, /dev/shm, when TMPDIR is
-// not set and /dev/shm is a tmpfs with at least MinFree bytes free. The
+// not set, /dev/shm is a tmpfs with at least MinFree bytes free, and the
+// binary runs no benchmark (-test.bench: benchmarks measure the disk a
+// user's database would be on, fsync included, so theirs stay there). The
 // tests create and remove thousands of files and bbolt databases; on a
 // disk's file system each creation, removal and page write goes through
 // its journal, which none of the tests is about. It returns the function
@@ -39,7 +42,7 @@ const prefix = "quizhost-test-"
 // until the machine restarts: the directories whose process is gone.
 func MemoryTempDir() (done func()) {
 	done = func() {}
-	root := chooseRoot(os.Getenv("TMPDIR"), shm, statfs)
+	root := chooseRoot(os.Getenv("TMPDIR"), benchmarking(), shm, statfs)
 	if root == "" {
 		return done
 	}
@@ -65,17 +68,29 @@ type fsInfo struct {
 }
 
 // chooseRoot returns root when the tests' scratch files should go there:
-// tmpdir (the TMPDIR the tests were started with) is empty and root is a
-// tmpfs with MinFree bytes free. Otherwise it returns "".
-func chooseRoot(tmpdir, root string, stat func(string) (fsInfo, error)) string {
-	if tmpdir != "" {
-		return "" // the user chose
+// tmpdir (the TMPDIR the tests were started with) is empty, no benchmark
+// runs (bench) and root is a tmpfs with MinFree bytes free. Otherwise it
+// returns "".
+func chooseRoot(tmpdir string, bench bool, root string, stat func(string) (fsInfo, error)) string {
+	if tmpdir != "" || bench {
+		return "" // the user chose; a benchmark measures the disk
 	}
 	fi, err := stat(root)
 	if err != nil || !fi.tmpfs || fi.free < MinFree {
 		return ""
 	}
 	return root
+}
+
+// benchmarking reports whether the test binary was asked to run
+// benchmarks. TestMain runs before the testing package parses the
+// command line, so it is parsed here (as TestMain may).
+func benchmarking() bool {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
+	f := flag.Lookup("test.bench")
+	return f != nil && f.Value.String() != ""
 }
 
 // removeOrphans removes the directories of root that MemoryTempDir made

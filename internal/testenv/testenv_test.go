@@ -2,6 +2,7 @@ package testenv
 
 import (
 	"errors"
+	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,19 +16,21 @@ func TestChooseRoot(t *testing.T) {
 	tests := []struct {
 		name   string
 		tmpdir string
+		bench  bool
 		fi     fsInfo
 		err    error
 		want   string
 	}{
-		{"a tmpfs with room", "", fsInfo{tmpfs: true, free: MinFree}, nil, root},
-		{"TMPDIR set: the user chose", "/var/tmp", fsInfo{tmpfs: true, free: MinFree}, nil, ""},
-		{"a disk", "", fsInfo{tmpfs: false, free: 1 << 40}, nil, ""},
-		{"a container's 64 MB /dev/shm", "", fsInfo{tmpfs: true, free: 64 << 20}, nil, ""},
-		{"no /dev/shm", "", fsInfo{}, errors.New("statfs /mem: no such file or directory"), ""},
+		{"a tmpfs with room", "", false, fsInfo{tmpfs: true, free: MinFree}, nil, root},
+		{"TMPDIR set: the user chose", "/var/tmp", false, fsInfo{tmpfs: true, free: MinFree}, nil, ""},
+		{"benchmarks measure the disk", "", true, fsInfo{tmpfs: true, free: MinFree}, nil, ""},
+		{"a disk", "", false, fsInfo{tmpfs: false, free: 1 << 40}, nil, ""},
+		{"a container's 64 MB /dev/shm", "", false, fsInfo{tmpfs: true, free: 64 << 20}, nil, ""},
+		{"no /dev/shm", "", false, fsInfo{}, errors.New("statfs /mem: no such file or directory"), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := chooseRoot(tt.tmpdir, root, func(path string) (fsInfo, error) {
+			got := chooseRoot(tt.tmpdir, tt.bench, root, func(path string) (fsInfo, error) {
 				if path != root {
 					t.Errorf("stat(%q), want stat(%q)", path, root)
 				}
@@ -100,7 +103,7 @@ func TestMemoryTempDir(t *testing.T) {
 	before := os.TempDir()
 	done := MemoryTempDir()
 	dir := os.TempDir()
-	if chooseRoot("", shm, statfs) == "" {
+	if chooseRoot("", benchmarking(), shm, statfs) == "" {
 		done()
 		if dir != before {
 			t.Errorf("TempDir %q, want %q unchanged: %s does not qualify", dir, before, shm)
@@ -126,5 +129,24 @@ func TestMemoryTempDir(t *testing.T) {
 	}
 	if v, set := os.LookupEnv("TMPDIR"); set {
 		t.Errorf("after done: TMPDIR=%q, want it unset again", v)
+	}
+}
+
+// TestBenchmarksKeepTheDisk: with -test.bench given, the scratch files
+// stay where TMPDIR (or /tmp) puts them, on the disk the benchmarks
+// measure.
+func TestBenchmarksKeepTheDisk(t *testing.T) {
+	f := flag.Lookup("test.bench")
+	old := f.Value.String()
+	t.Cleanup(func() { f.Value.Set(old) })
+	if err := f.Value.Set("."); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", "")
+	before := os.TempDir()
+	done := MemoryTempDir()
+	defer done()
+	if got := os.TempDir(); got != before {
+		t.Errorf("TempDir %q with -test.bench, want %q unchanged", got, before)
 	}
 }
