@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/quizhost/quizhost/internal/discordtest"
+	"github.com/quizhost/quizhost/internal/testenv"
 )
 
 // envMap is a getenv over a map.
@@ -118,6 +119,8 @@ func TestErrorsNamePathsOnce(t *testing.T) {
 }
 
 // TestMain lets the test binary stand in for quizhost in a child process.
+// The tests' files, and their children's, go to memory
+// (testenv.MemoryTempDir).
 func TestMain(m *testing.M) {
 	if os.Getenv("QUIZHOST_TEST_MAIN") == "1" {
 		os.Args = os.Args[:1] // quizhost with no subcommand: run the bot
@@ -125,7 +128,10 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	discordtest.WaitingTests() // the parallel tests wait on child processes
-	os.Exit(m.Run())
+	done := testenv.MemoryTempDir()
+	code := m.Run()
+	done()
+	os.Exit(code)
 }
 
 // The commands that write files take run's context and stop when it ends

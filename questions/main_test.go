@@ -4,6 +4,8 @@ import (
 	"os"
 	"runtime/debug"
 	"testing"
+
+	"github.com/quizhost/quizhost/internal/testenv"
 )
 
 // TestMain runs the package's tests with the collector started at five
@@ -13,10 +15,14 @@ import (
 // is about 200 collections and a quarter of the package's CPU; the test
 // binary then peaks at about 60 MB instead of 38. What the tests assert
 // does not depend on it (the one that measures memory counts the bytes
-// allocated, not the heap). A GOGC set in the environment is kept.
+// allocated, not the heap). A GOGC set in the environment is kept. The
+// loader tests' folders go to memory (testenv.MemoryTempDir).
 func TestMain(m *testing.M) {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
-	os.Exit(m.Run())
+	done := testenv.MemoryTempDir()
+	code := m.Run()
+	done()
+	os.Exit(code)
 }

@@ -208,7 +208,15 @@ func jsString(s string) string { return fmt.Sprintf("%q", s) }
 // waitText waits until an element matching sel contains text.
 func waitText(sel, text string) chromedp.Action {
 	return chromedp.Poll(fmt.Sprintf(`[...document.querySelectorAll(%s)].some(e => e.textContent.includes(%s))`,
-		jsString(sel), jsString(text)), nil, chromedp.WithPollingTimeout(15*time.Second))
+		jsString(sel), jsString(text)), nil, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(15*time.Second))
+}
+
+// waitVisible waits until the first element matching the CSS selector sel
+// is shown, as chromedp.WaitVisible does, checking again on each change
+// of the page's elements instead of every 5 ms.
+func waitVisible(sel string) chromedp.Action {
+	return chromedp.Poll(fmt.Sprintf(`(e => !!e && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden")(document.querySelector(%s))`,
+		jsString(sel)), nil, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(15*time.Second))
 }
 
 // countText counts the elements matching sel that contain text.
@@ -221,11 +229,11 @@ func countText(sel, text string, n *int) chromedp.Action {
 // list and fills the options (name → value) before sending.
 func slash(command string, options ...[2]string) chromedp.Tasks {
 	tasks := chromedp.Tasks{
-		chromedp.WaitVisible(`#composer-input`),
+		waitVisible(`#composer-input`),
 		typeText(`#composer-input`, command),
 		waitText(`#popup[data-query=`+jsString(command)+`] .popup-name`, command),
 		click(fmt.Sprintf(`//div[@id="popup"]//span[@class="popup-name" and text()=%s]/..`, jsString(command)), chromedp.BySearch),
-		chromedp.WaitVisible(`#cmd-chip`),
+		waitVisible(`#cmd-chip`),
 	}
 	for _, o := range options {
 		tasks = append(tasks, chromedp.SetValue(`#opt-`+o[0], o[1]))
@@ -237,8 +245,8 @@ func slash(command string, options ...[2]string) chromedp.Tasks {
 func actAs(memberID string) chromedp.Tasks {
 	return chromedp.Tasks{
 		click(`.switcher a[data-member="` + memberID + `"]`),
-		chromedp.WaitVisible(`.switcher a.active[data-member="` + memberID + `"]`),
-		chromedp.WaitVisible(`#composer-input`),
+		waitVisible(`.switcher a.active[data-member="` + memberID + `"]`),
+		waitVisible(`#composer-input`),
 	}
 }
 
@@ -246,7 +254,7 @@ func actAs(memberID string) chromedp.Tasks {
 func answer(value string) chromedp.Tasks {
 	return chromedp.Tasks{
 		click(`.select:not(.disabled) .select-head`),
-		chromedp.WaitVisible(`.select.open .select-option[data-value="` + value + `"]`),
+		waitVisible(`.select.open .select-option[data-value="` + value + `"]`),
 		click(`.select.open .select-option[data-value="` + value + `"]`),
 	}
 }
@@ -283,13 +291,13 @@ func TestBrowser(t *testing.T) {
 		ctx := tab(t, browser)
 		run(t, ctx, "open the page as Alice",
 			chromedp.Navigate(sb.URL()),
-			chromedp.WaitVisible(`.switcher a.active[data-member="7001"]`),
+			waitVisible(`.switcher a.active[data-member="7001"]`),
 		)
 		run(t, ctx, "/quiz ask with the bank from autocomplete",
 			typeText(`#composer-input`, "/quiz ask"),
 			waitText(`#popup[data-query="/quiz ask"] .popup-name`, "/quiz ask"),
 			click(`//div[@id="popup"]//span[text()="/quiz ask"]/..`, chromedp.BySearch),
-			chromedp.WaitVisible(`#opt-bank`),
+			waitVisible(`#opt-bank`),
 			typeText(`#opt-bank`, "Test"),
 			waitText(`#popup[data-query="Test"] .popup-name`, "Test Bank"),
 			click(`//div[@id="popup"]//span[text()="Test Bank"]/..`, chromedp.BySearch),
@@ -323,17 +331,17 @@ func TestBrowser(t *testing.T) {
 		}
 		run(t, ctx, "the browser's Back: Bob's view again, his own reply and not Carol's",
 			chromedp.Evaluate(`history.back()`, nil),
-			chromedp.WaitVisible(`.switcher a.active[data-member="7002"]`),
+			waitVisible(`.switcher a.active[data-member="7002"]`),
 			waitText(`.message.ephemeral .content`, "Right!"), countText(`.message`, "Not quite.", &others))
 		if others != 0 {
 			t.Errorf("Bob's view: got %d of Carol's private replies, want 0", others)
 		}
 
 		run(t, ctx, "Alice closes the question; the reveal appears live", actAs("7001"),
-			chromedp.WaitVisible(`.select:not(.disabled)`),
+			waitVisible(`.select:not(.disabled)`),
 			slash("/quizadmin close"),
 			waitText(`.message .embed-title`, "Answer: A"),
-			chromedp.WaitVisible(`.select.disabled .select-head[disabled]`),
+			waitVisible(`.select.disabled .select-head[disabled]`),
 			waitText(`.message .content`, "Closed"),
 			waitText(`.message.ephemeral .content`, "Closed 1 question"),
 		)
@@ -362,9 +370,9 @@ func TestBrowser(t *testing.T) {
 			"Red", "Mars", "Dog", "Moon").Replace(string(testBank))
 		run(t, ctx, "/quizadmin add opens the paste dialog",
 			chromedp.Navigate(sb.URL()),
-			chromedp.WaitVisible(`.switcher a.active[data-member="7001"]`),
+			waitVisible(`.switcher a.active[data-member="7001"]`),
 			slash("/quizadmin add", [2]string{"bank", "Pasted Bank"}),
-			chromedp.WaitVisible(`dialog#modal[open] #modal-fields textarea`),
+			waitVisible(`dialog#modal[open] #modal-fields textarea`),
 			waitText(`#modal-title`, "Paste questions"),
 		)
 		run(t, ctx, "submit the text; the preview offers Add",
@@ -378,7 +386,7 @@ func TestBrowser(t *testing.T) {
 		run(t, ctx, "/quiz ask draws the pasted question",
 			slash("/quiz ask", [2]string{"bank", "Pasted Bank"}),
 			waitText(`.message:not(.ephemeral) .embed-desc`, "Which is a planet?"),
-			chromedp.WaitVisible(`.select:not(.disabled)`),
+			waitVisible(`.select:not(.disabled)`),
 		)
 		checkNoViolations(t, ctx, sb)
 	})
@@ -391,7 +399,7 @@ func TestBrowser(t *testing.T) {
 		var overflows bool
 		run(t, ctx, "type / as Alice",
 			chromedp.Navigate(sb.URL()),
-			chromedp.WaitVisible(`.switcher a.active[data-member="7001"]`),
+			waitVisible(`.switcher a.active[data-member="7001"]`),
 			typeText(`#composer-input`, "/"),
 			waitText(`#popup[data-query="/"] .popup-name`, "/quiz ask"),
 			chromedp.Evaluate(`[...document.querySelectorAll("#popup .popup-name")].map(e => e.textContent)`, &names),
@@ -443,9 +451,9 @@ func TestBrowser(t *testing.T) {
 		ctx := tab(t, browser)
 		run(t, ctx, "ask the question",
 			chromedp.Navigate(sb.URL()),
-			chromedp.WaitVisible(`.switcher a.active[data-member="7001"]`),
+			waitVisible(`.switcher a.active[data-member="7001"]`),
 			slash("/quiz ask", [2]string{"bank", "Multi Bank"}),
-			chromedp.WaitVisible(`.select:not(.disabled)`),
+			waitVisible(`.select:not(.disabled)`),
 			waitText(`.message.ephemeral .content`, "Posted question 1 of Multi Bank"),
 		)
 		var inView bool
@@ -453,7 +461,7 @@ func TestBrowser(t *testing.T) {
 		run(t, ctx, "open the newest question's menu",
 			chromedp.Evaluate(`document.querySelector(".select:not(.disabled) .select-head").offsetHeight`, &closedHeight),
 			click(`.select:not(.disabled) .select-head`),
-			chromedp.WaitVisible(`.select.open .select-option[data-value="E"]`),
+			waitVisible(`.select.open .select-option[data-value="E"]`),
 			chromedp.Evaluate(`(() => {
 				const s = document.getElementById("scroller").getBoundingClientRect();
 				const opts = [...document.querySelectorAll(".select.open .select-option")].map(o => o.getBoundingClientRect());
@@ -537,7 +545,7 @@ func TestBrowser(t *testing.T) {
 		// of seconds later. It is waited for as long as the tab lives.
 		run(t, ctx, "/quiz stats shows the chart inline",
 			slash("/quiz stats"),
-			chromedp.WaitVisible(`.embed .embed-image img`),
+			waitVisible(`.embed .embed-image img`),
 			chromedp.Poll(`(i => i.complete && i.naturalWidth > 0)(document.querySelector(".embed .embed-image img"))`, nil),
 			chromedp.Evaluate(`(() => {
 				const img = document.querySelector(".embed .embed-image img");
@@ -557,8 +565,8 @@ func TestBrowser(t *testing.T) {
 		ctx := tab(t, browser)
 		run(t, ctx, "set a daily quiz",
 			chromedp.Navigate(sb.URL()),
-			chromedp.WaitVisible(`.switcher a.active[data-member="7001"]`),
-			chromedp.WaitVisible(`#advance-daily[disabled]`),
+			waitVisible(`.switcher a.active[data-member="7001"]`),
+			waitVisible(`#advance-daily[disabled]`),
 			slash("/quizadmin daily set", [2]string{"channel", sandbox.QuizChannel}, [2]string{"time", "09:00"},
 				[2]string{"timezone", "UTC"}, [2]string{"bank", "Test Bank"}),
 			waitText(`.message.ephemeral .content`, "Daily quiz on"),
@@ -571,11 +579,11 @@ func TestBrowser(t *testing.T) {
 		)
 		run(t, ctx, "ask a question for 30 minutes; Advance time 1 hour: it closes and is revealed",
 			slash("/quiz ask", [2]string{"bank", "Test Bank"}, [2]string{"minutes", "30"}),
-			chromedp.Poll(`document.querySelectorAll(".select:not(.disabled)").length === 2`, nil,
+			chromedp.Poll(`document.querySelectorAll(".select:not(.disabled)").length === 2`, nil, chromedp.WithPollingMutation(),
 				chromedp.WithPollingTimeout(15*time.Second)),
 			click(`button[data-advance="1h"]`),
 			waitText(`.message .embed-title`, "Answer: A"),
-			chromedp.WaitVisible(`.select.disabled`),
+			waitVisible(`.select.disabled`),
 		)
 		var open int
 		run(t, ctx, "the daily question stays open", chromedp.Evaluate(`document.querySelectorAll(".select:not(.disabled)").length`, &open))
@@ -600,7 +608,7 @@ func TestBrowser(t *testing.T) {
 			waitText(`.message.ephemeral .content`, "Your mock exam of Mock Bank: 3 questions in 6 min, pass mark 700 of 100-1000"),
 			waitText(`.message.ephemeral .content`, "question 1 of 3"),
 			waitText(`.message.ephemeral .content`, "0 answered · ⚑ 0 flagged · ○ 3 unanswered"),
-			chromedp.WaitVisible(`.message.ephemeral .content time.ts`),
+			waitVisible(`.message.ephemeral .content time.ts`),
 		)
 		// The draw's order is random: key and wrong read the question
 		// shown and give its key, or a wrong answer.
@@ -688,11 +696,11 @@ func TestBrowser(t *testing.T) {
 		t.Parallel() // a tab and a sandbox each
 		sb := startSandbox(t, "test-bank.txt")
 		ctx := tab(t, browser)
-		run(t, ctx, "open the page", chromedp.Navigate(sb.URL()), chromedp.WaitVisible(`#violations .none`))
+		run(t, ctx, "open the page", chromedp.Navigate(sb.URL()), waitVisible(`#violations .none`))
 		sendTooLong(t, sb)
 		run(t, ctx, "the panel lists it live",
 			waitText(`#violations li`, "content: Must be 2000 or fewer in length."),
-			chromedp.WaitVisible(`#violations-panel.bad`))
+			waitVisible(`#violations-panel.bad`))
 		if got := len(sb.Server().Violations()); got != 1 {
 			t.Errorf("violations: got %d, want 1", got)
 		}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/quizhost/quizhost/internal/testenv"
 )
 
 // The discordgo functions of a session's Close and of the goroutines it
@@ -45,7 +47,8 @@ const (
 // flushes, on a browser. So that their package does not take the sum of
 // their waits, the tests that call t.Parallel run up to
 // parallelTests at once unless -test.parallel is given (WaitingTests).
-// Unless GOGC is set, they run with GOGC=200 (see verifyTestMain).
+// Unless GOGC is set, they run with GOGC=200 (see verifyTestMain), and
+// their scratch files go to memory (testenv.MemoryTempDir).
 func VerifyTestMain(m *testing.M) { verifyTestMain(m, true) }
 
 // VerifyTestMainStrict is VerifyTestMain without its allowance for
@@ -65,7 +68,10 @@ func verifyTestMain(m *testing.M, idleHTTP bool) {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
-	if code := m.Run(); code != 0 {
+	scratchDone := testenv.MemoryTempDir()
+	code := m.Run()
+	scratchDone()
+	if code != 0 {
 		os.Exit(code)
 	}
 	opts := []goleak.Option{
