@@ -4,7 +4,6 @@
 package testenv
 
 import (
-	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -123,6 +122,3 @@ func ownerPID(name string) (int, bool) {
 	pid, err := strconv.Atoi(digits)
 	return pid, err == nil && pid > 0
 }
-
-// errNoStatfs is statfs's error where the system has no statfs.
-var errNoStatfs = errors.New("statfs: not available on this system")
