@@ -120,7 +120,7 @@ func TestErrorsNamePathsOnce(t *testing.T) {
 
 // TestMain lets the test binary stand in for quizhost in a child process.
 // The tests' files, and their children's, go to memory
-// (testenv.MemoryTempDir).
+// (testenv.Run).
 func TestMain(m *testing.M) {
 	if os.Getenv("QUIZHOST_TEST_MAIN") == "1" {
 		os.Args = os.Args[:1] // quizhost with no subcommand: run the bot
@@ -128,10 +128,7 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	discordtest.WaitingTests() // the parallel tests wait on child processes
-	done := testenv.MemoryTempDir()
-	code := m.Run()
-	done()
-	os.Exit(code)
+	os.Exit(testenv.Run(m))
 }
 
 // The commands that write files take run's context and stop when it ends

@@ -16,13 +16,10 @@ import (
 // binary then peaks at about 60 MB instead of 38. What the tests assert
 // does not depend on it (the one that measures memory counts the bytes
 // allocated, not the heap). A GOGC set in the environment is kept. The
-// loader tests' folders go to memory (testenv.MemoryTempDir).
+// loader tests' folders go to memory (testenv.Run).
 func TestMain(m *testing.M) {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
-	done := testenv.MemoryTempDir()
-	code := m.Run()
-	done()
-	os.Exit(code)
+	os.Exit(testenv.Run(m))
 }

@@ -26,17 +26,14 @@ import (
 // reader's result formatted, a bbolt transaction per call), so at the
 // default the collector runs much of the time, its write barriers with it.
 // An explicit GOGC wins, and benchmarks (-test.bench) keep the default.
-// The tests' files go to memory (testenv.MemoryTempDir): a database a
+// The tests' files go to memory (testenv.Run): a database a
 // test, made and removed, each page write journalled on a disk.
 func TestMain(m *testing.M) {
 	flag.Parse()
 	if os.Getenv("GOGC") == "" && flag.Lookup("test.bench").Value.String() == "" {
 		debug.SetGCPercent(400)
 	}
-	done := testenv.MemoryTempDir()
-	code := m.Run()
-	done()
-	os.Exit(code)
+	os.Exit(testenv.Run(m))
 }
 
 // t0 is the tests' clock: Friday 14 March 2025, 12:00 UTC.

@@ -48,7 +48,7 @@ const (
 // their waits, the tests that call t.Parallel run up to
 // parallelTests at once unless -test.parallel is given (WaitingTests).
 // Unless GOGC is set, they run with GOGC=200 (see verifyTestMain), and
-// their scratch files go to memory (testenv.MemoryTempDir).
+// their scratch files go to memory (testenv.Run).
 func VerifyTestMain(m *testing.M) { verifyTestMain(m, true) }
 
 // VerifyTestMainStrict is VerifyTestMain without its allowance for
@@ -68,10 +68,7 @@ func verifyTestMain(m *testing.M, idleHTTP bool) {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
-	scratchDone := testenv.MemoryTempDir()
-	code := m.Run()
-	scratchDone()
-	if code != 0 {
+	if code := testenv.Run(m); code != 0 {
 		os.Exit(code)
 	}
 	opts := []goleak.Option{

@@ -60,6 +60,15 @@ func MemoryTempDir() (done func()) {
 	}
 }
 
+// Run runs m's tests (a *testing.M) with their scratch files in memory
+// as MemoryTempDir decides, removes them, and returns m.Run's exit code:
+// a TestMain ends with os.Exit(testenv.Run(m)).
+func Run(m interface{ Run() int }) int {
+	done := MemoryTempDir()
+	defer done()
+	return m.Run()
+}
+
 // fsInfo is what chooseRoot needs to know of a file system.
 type fsInfo struct {
 	tmpfs bool   // a memory file system

@@ -150,3 +150,32 @@ func TestBenchmarksKeepTheDisk(t *testing.T) {
 		t.Errorf("TempDir %q with -test.bench, want %q unchanged", got, before)
 	}
 }
+
+// runFunc is a *testing.M stand-in for Run.
+type runFunc func() int
+
+func (f runFunc) Run() int { return f() }
+
+// TestRun: the tests run with the scratch directory MemoryTempDir chose,
+// Run passes their exit code on, and the directory is gone afterwards.
+func TestRun(t *testing.T) {
+	t.Setenv("TMPDIR", "")
+	memory := chooseRoot("", benchmarking(), shm, statfs) != ""
+	var during string
+	code := Run(runFunc(func() int {
+		during = os.TempDir()
+		return 3
+	}))
+	if code != 3 {
+		t.Errorf("Run = %d, want the tests' 3", code)
+	}
+	if !memory {
+		t.Skipf("%s does not qualify here; nothing to remove", shm)
+	}
+	if !strings.HasPrefix(during, filepath.Join(shm, prefix)) {
+		t.Fatalf("the tests ran with TempDir %q, want one under %s", during, shm)
+	}
+	if _, err := os.Stat(during); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("after Run: stat %s: %v, want it gone", during, err)
+	}
+}
